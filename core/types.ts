@@ -1,0 +1,170 @@
+/**
+ * The records that flow through Folio, one stage to the next (see ARCHITECTURE.md):
+ * SourceDocument → PageMarkdown → Element[] → Chunk → index. Each carries its provenance
+ * (document, page, bbox) to the end.
+ */
+
+/** A document as a connector yields it: bytes plus where they came from. */
+export interface SourceDocument {
+  /** Deterministic id: a hash of the source URI. */
+  readonly id: string;
+  /** `file:///abs/path.pdf` or `https://…`. */
+  readonly uri: string;
+  /** Path relative to the common root of the inputs (used for output names), or the URL's last segment. */
+  readonly relativePath: string;
+  /** Sniffed from the bytes, not the extension: `application/pdf`, `image/png`, `text/markdown`, … */
+  readonly mime: string;
+  readonly bytes: Uint8Array;
+  /** sha256 of the bytes, hex. */
+  readonly contentHash: string;
+  readonly modifiedAt?: Date;
+}
+
+/** A box in page coordinates (PDF points for PDFs, pixels for images), origin top-left. */
+export type BBox = readonly [x1: number, y1: number, x2: number, y2: number];
+
+/** Why a page went the way it went: recorded per page. */
+export interface RouteDecision {
+  /** The engine that produced the page's Markdown: `text`, `paddle`, `onnx`, `remote`, `reader`, `markdown`. */
+  readonly engine: string;
+  /** A short machine-readable reason, e.g. `text-layer-good`, `no-text-layer`, `garbage-text`, `invisible-text`, `mostly-image`. */
+  readonly reason: string;
+  /** Extra figures behind the decision (character counts, image coverage, …). */
+  readonly details?: Readonly<Record<string, number | string | boolean>>;
+}
+
+/** One page of one document as Markdown, whichever engine wrote it. */
+export interface PageMarkdown {
+  readonly docId: string;
+  /** 1-based. */
+  readonly pageNumber: number;
+  /** Page size in the units of the bboxes (PDF points or pixels). */
+  readonly width: number;
+  readonly height: number;
+  /** Markdown; tables as HTML, formulas as LaTeX, optionally DeepSeek-style grounding tags. */
+  readonly markdown: string;
+  readonly route: RouteDecision;
+  /** Engine statistics (tokens, timings in ms, …). */
+  readonly stats?: Readonly<Record<string, number>>;
+}
+
+export type ElementKind =
+  | 'heading'
+  | 'paragraph'
+  | 'list'
+  | 'table'
+  | 'formula'
+  | 'figure'
+  | 'caption'
+  | 'code'
+  | 'pageHeader'
+  | 'pageFooter'
+  | 'footnote';
+
+/** A table as a grid, with spans expanded (a spanning cell repeats its text in every slot it covers). */
+export interface TableData {
+  /** rows × columns of cell text. */
+  readonly cells: readonly (readonly string[])[];
+  /** How many leading rows are header rows. */
+  readonly headerRows: number;
+  /** Clean HTML rendering (spans kept). */
+  readonly html: string;
+  /** GFM pipe table when the grid is representable, else undefined. */
+  readonly markdown?: string;
+  /** One line per body row: `Header: value; Header: value`. */
+  readonly rowsText: readonly string[];
+}
+
+export interface FormulaData {
+  readonly latex: string;
+  readonly display: boolean;
+  readonly valid: boolean;
+  readonly error?: string;
+  /** Plain text for search. */
+  readonly text: string;
+}
+
+/** A typed block of a page. */
+export interface Element {
+  readonly kind: ElementKind;
+  /** Plain text of the element (what BM25 and embeddings see). */
+  readonly text: string;
+  /** Heading level 1–6, for headings. */
+  readonly level?: number;
+  /** Titles of the enclosing headings, outermost first. */
+  readonly headingPath: readonly string[];
+  readonly pageNumber: number;
+  /** All pages the element spans (a table merged across pages lists both). */
+  readonly pages: readonly number[];
+  readonly bbox?: BBox;
+  /** Grounding label from the OCR model (`title`, `text`, `table`, `image`, …). */
+  readonly label?: string;
+  readonly table?: TableData;
+  readonly formulas?: readonly FormulaData[];
+  /** Nested list items, for lists. */
+  readonly items?: readonly ListItem[];
+  readonly ordered?: boolean;
+  /** Source offsets into the page Markdown: [start, end). */
+  readonly position?: readonly [start: number, end: number];
+}
+
+export interface ListItem {
+  readonly text: string;
+  readonly items?: readonly ListItem[];
+}
+
+/** One graded term of the quality gate: 1 is perfect, 0 is worst. */
+export interface QualityTerm {
+  readonly name: string;
+  readonly score: number;
+  readonly reasons: readonly string[];
+}
+
+export interface QualityReport {
+  readonly pageNumber: number;
+  /** Overall score in [0, 1]. */
+  readonly score: number;
+  readonly passed: boolean;
+  readonly terms: readonly QualityTerm[];
+  readonly reasons: readonly string[];
+}
+
+/** The unit that is embedded and indexed. */
+export interface Chunk {
+  /** Deterministic: hash of the document id and the chunk's position. */
+  readonly id: string;
+  readonly docId: string;
+  readonly source: string;
+  readonly title?: string;
+  /** Starts with the heading path, then the content. */
+  readonly text: string;
+  readonly headingPath: readonly string[];
+  readonly pages: readonly number[];
+  readonly bboxes: readonly { readonly page: number; readonly bbox: BBox }[];
+  readonly kinds: readonly ElementKind[];
+  readonly tokens: number;
+  /** Position of the chunk in its document, 0-based. */
+  readonly index: number;
+  readonly table?: { readonly html: string; readonly rowsText: readonly string[]; readonly header: readonly string[] };
+  readonly formulas?: readonly { readonly latex: string; readonly valid: boolean }[];
+  readonly quality?: { readonly score: number; readonly passed: boolean; readonly reasons: readonly string[] };
+  readonly contentHash: string;
+  readonly engine: string;
+  /** Line range of the chunk in the document's Markdown, 1-based inclusive (LangChain's `loc.lines`). */
+  readonly lines?: { readonly from: number; readonly to: number };
+  readonly vector?: readonly number[];
+}
+
+/** A dead-letter record: an input, page or chunk that did not make it, and why. */
+export interface FailureRecord {
+  readonly source: string;
+  readonly docId?: string;
+  readonly pageNumber?: number;
+  readonly chunkId?: string;
+  /** Where it failed: `source`, `open`, `render`, `ocr`, `parse`, `quality`, `index`. */
+  readonly stage: string;
+  /** Stable error code (`FolioError.code`). */
+  readonly code: string;
+  readonly reason: string;
+  readonly at: string;
+}
