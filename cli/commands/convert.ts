@@ -1,0 +1,44 @@
+import { sourcesFrom } from '../../connector/index.ts';
+import { convert } from '../../pipeline/run/index.ts';
+import { parse, PIPELINE_FLAGS, pipelineOptions } from '../options.ts';
+import { Progress } from '../progress.ts';
+import { formatSummary } from '../summary.ts';
+import { ConfigurationError } from '../../core/errors.ts';
+
+export const CONVERT_USAGE = `folio convert <inputs...> [--out-dir DIR] [--engine auto|text|paddle|onnx] [options]
+
+Writes DIR/<input path relative to the inputs' common root>.md (clean Markdown, pages in order)
+and a .json beside it with the elements, page routes and failures. Failed inputs are listed.
+
+  --out-dir DIR        output folder (default ./folio-out)
+  --engine E           auto (text layer, OCR where needed), text, paddle, onnx (default auto)
+  --device D           cpu | webgpu | cuda for ONNX engines (default cpu)
+  --draft-k N          draft tokens per step for the onnx engine (0 = greedy)
+  --model DIR          folio-ocr model folder for the onnx engine
+  --password P         password for encrypted PDFs
+  --dpi N              rendering resolution for OCR (default: chosen per page)
+  -q, --quiet          no progress or summary`;
+
+export async function convertCommand(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parse(argv, { ...PIPELINE_FLAGS, 'out-dir': { type: 'string', default: 'folio-out' } });
+  if (values.help) {
+    console.log(CONVERT_USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `convert needs at least one input path or URL\n\n${CONVERT_USAGE}`);
+  const { options, close } = pipelineOptions(values);
+  const progress = values.quiet ? undefined : new Progress();
+  try {
+    const summary = await convert(sourcesFrom(positionals), {
+      ...options,
+      outDir: values['out-dir'],
+      onPage: (event) => progress?.page(event.source),
+      onDocument: () => progress?.document(),
+    });
+    progress?.done();
+    if (!values.quiet) console.error(formatSummary(summary, [`output:    ${values['out-dir']}`]));
+    return 0;
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { sourcesFrom } from '../../connector/index.ts';
+import { ConfigurationError } from '../../core/errors.ts';
+import { ingest, type ChunkEmbedder } from '../../pipeline/run/index.ts';
+import { createEsSink, createNdjsonSink } from '../../pipeline/sink/index.ts';
+import { parse, PIPELINE_FLAGS, pipelineOptions } from '../options.ts';
+import { Progress } from '../progress.ts';
+import { formatSummary } from '../summary.ts';
+
+export const INGEST_USAGE = `folio ingest <paths|urls...> [--es URL] [--index NAME] [--out DIR] [options]
+
+The main job. With --es (or ELASTICSEARCH_URL) chunks are indexed into Elasticsearch; without,
+_bulk-ready NDJSON and chunk JSONL are written under --out. Every input ends indexed or recorded
+as failed (failures.jsonl, or the folio-failures index).
+
+  --es URL             Elasticsearch URL (default: $ELASTICSEARCH_URL)
+  --index NAME         chunk index (default folio-chunks)
+  --out DIR            NDJSON output folder when no Elasticsearch is set (default ./folio-out)
+  --embed MODE         local (bundled all-MiniLM-L6-v2), none, or an OpenAI-compatible
+                       /v1/embeddings base URL (default: local)
+  --embed-model NAME   model name for a remote embedding endpoint
+  --engine E           auto (text layer, OCR where needed), text, paddle, onnx (default auto)
+  --device D           cpu | webgpu | cuda for ONNX engines (default cpu)
+  --password P         password for encrypted PDFs
+  --max-tokens N       token budget per chunk (default 512)
+  -q, --quiet          no progress or summary`;
+
+const INGEST_FLAGS = {
+  ...PIPELINE_FLAGS,
+  es: { type: 'string' },
+  index: { type: 'string', default: 'folio-chunks' },
+  out: { type: 'string', default: 'folio-out' },
+  embed: { type: 'string', default: 'local' },
+  'embed-model': { type: 'string' },
+} as const;
+
+interface Embedder extends ChunkEmbedder {
+  readonly dims: number;
+  countTokens(text: string): number;
+  close(): Promise<void>;
+}
+
+async function createEmbedder(mode: string, model: string | undefined): Promise<Embedder | undefined> {
+  if (mode === 'none') return undefined;
+  const embed = await import('../../inference/embed/index.ts');
+  if (mode === 'local') return embed.createLocalEmbedder({});
+  if (/^https?:\/\//.test(mode)) {
+    if (!model) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', '`--embed URL` needs `--embed-model NAME`');
+    return embed.createRemoteEmbedder({ url: mode, model, apiKey: process.env.FOLIO_EMBED_API_KEY });
+  }
+  throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--embed\` to be local, none or an http(s) URL, got \`${mode}\``);
+}
+
+export async function ingestCommand(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parse(argv, INGEST_FLAGS);
+  if (values.help) {
+    console.log(INGEST_USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `ingest needs at least one input path or URL\n\n${INGEST_USAGE}`);
+  const { options, close } = pipelineOptions(values);
+  const embedder = await createEmbedder(values.embed, values['embed-model']);
+  const url = values.es ?? process.env.ELASTICSEARCH_URL;
+  const sink = url
+    ? await createEsSink({ url, index: values.index, dims: embedder?.dims })
+    : await createNdjsonSink({ outDir: values.out });
+  const progress = values.quiet ? undefined : new Progress();
+  try {
+    const summary = await ingest(sourcesFrom(positionals), {
+      ...options,
+      sink,
+      embedder,
+      countTokens: embedder ? (text) => embedder.countTokens(text) : undefined,
+      onPage: (event) => progress?.page(event.source),
+      onDocument: () => progress?.document(),
+    });
+    const stats = await sink.close();
+    progress?.done();
+    const where = url ? `index:     ${values.index} at ${url}` : `output:    ${values.out}/ (bulk.ndjson, chunks.jsonl, failures.jsonl)`;
+    const indexing = `indexed:   ${stats.indexed} chunks, ${stats.failed} failed, ${stats.retries} retries`;
+    if (!values.quiet) console.error(formatSummary(summary, [where, indexing]));
+    return 0;
+  } finally {
+    await close();
+    await embedder?.close();
+  }
+}

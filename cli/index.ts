@@ -1,0 +1,2 @@
+export { main } from './main.ts';
+export { formatSummary } from './summary.ts';

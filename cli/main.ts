@@ -1,0 +1,50 @@
+/**
+ * The `folio` command line: parses the command, runs it, and turns errors into one clear line
+ * and an exit code (2 for configuration, 1 for transport or unexpected failures).
+ */
+import { ConfigurationError, FolioError } from '../core/errors.ts';
+
+const USAGE = `folio — documents to structured, searchable chunks
+
+usage: folio <command> [options]        (folio <command> --help for details)
+
+  ingest <paths|urls...>     read, OCR where needed, chunk, embed, index (or write NDJSON)
+  convert <inputs...>        write clean Markdown + elements JSON per input
+  search "<query>"           hybrid search over the index
+  ask "<question>"           the top chunks as a cited context block
+  bench <suite>              benchmarks: textlayer, parse, olmocr, docling, ocr, decode, retrieval, all`;
+
+const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
+  ingest: async (argv) => (await import('./commands/ingest.ts')).ingestCommand(argv),
+  convert: async (argv) => (await import('./commands/convert.ts')).convertCommand(argv),
+  search: async (argv) => (await import('./commands/search.ts')).searchCommand(argv),
+  ask: async (argv) => (await import('./commands/search.ts')).searchCommand(argv, true),
+  bench: async (argv) => (await import('./commands/bench.ts')).benchCommand(argv),
+};
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    console.error(`folio: unknown command \`${command}\`\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await run(rest);
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      console.error(`folio ${command}: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof FolioError) {
+      console.error(`folio ${command}: ${error.message} [${error.code}]`);
+      return 1;
+    }
+    console.error(`folio ${command}: unexpected error`, error);
+    return 1;
+  }
+}

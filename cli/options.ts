@@ -1,0 +1,81 @@
+/**
+ * Options shared by `ingest` and `convert`: which engine reads pages and how the OCR engine is
+ * created. Parsing is strict: an unknown flag or a bad value stops the run before it starts.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigurationError } from '../core/errors.ts';
+import { createEngine, OCR_ENGINES, type EngineOptions } from '../inference/create-engine.ts';
+import type { OcrEngine } from '../inference/engine.ts';
+import { DEVICES, type Device } from '../inference/runtime/ort.ts';
+import type { ProcessOptions } from '../pipeline/run/index.ts';
+
+export const PIPELINE_FLAGS = {
+  engine: { type: 'string', default: 'auto' },
+  device: { type: 'string', default: 'cpu' },
+  'draft-k': { type: 'string' },
+  model: { type: 'string' },
+  password: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'ocr-batch': { type: 'string' },
+  dpi: { type: 'string' },
+  'remote-url': { type: 'string' },
+  'remote-model': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: T) {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (cause) {
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
+export function integer(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${name}\` to be an integer from ${min} and up, got \`${value}\``);
+  }
+  return n;
+}
+
+type PipelineValues = { [K in keyof typeof PIPELINE_FLAGS]?: string | boolean };
+
+/** Turn parsed flags into pipeline options with a lazily created, shared OCR engine. */
+export function pipelineOptions(values: PipelineValues): { options: ProcessOptions; close: () => Promise<void> } {
+  const engine = String(values.engine ?? 'auto');
+  if (engine !== 'auto' && engine !== 'text' && !(OCR_ENGINES as readonly string[]).includes(engine)) {
+    throw new ConfigurationError('FOLIO_UNKNOWN_ENGINE', `Expected \`--engine\` to be one of auto, text, ${OCR_ENGINES.join(', ')}, got \`${engine}\``);
+  }
+  const device = String(values.device ?? 'cpu') as Device;
+  if (!DEVICES.includes(device)) {
+    throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${device}\``);
+  }
+  const remoteUrls = typeof values['remote-url'] === 'string' ? values['remote-url'].split(',').map((u) => u.trim()).filter(Boolean) : undefined;
+  const engineOptions: EngineOptions = {
+    device,
+    draftK: integer('draft-k', values['draft-k'] as string | undefined, 0),
+    modelDir: values.model as string | undefined,
+    remoteUrls,
+    remoteModel: values['remote-model'] as string | undefined,
+  };
+  // `auto` reads born-digital pages from the text layer and needs OCR only for the rest.
+  const ocrName = engine === 'auto' ? 'paddle' : engine;
+  let created: Promise<OcrEngine> | undefined;
+  const ocr = engine === 'text' ? undefined : () => (created ??= createEngine(ocrName, engineOptions));
+  return {
+    options: {
+      engine,
+      ocr,
+      password: values.password as string | undefined,
+      maxTokens: integer('max-tokens', values['max-tokens'] as string | undefined, 16),
+      ocrBatchSize: integer('ocr-batch', values['ocr-batch'] as string | undefined, 1),
+      dpi: integer('dpi', values.dpi as string | undefined, 36),
+    },
+    close: async () => {
+      if (created) await (await created.catch(() => undefined))?.close();
+    },
+  };
+}

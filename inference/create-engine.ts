@@ -1,0 +1,50 @@
+/**
+ * Engines by name, created lazily: a run that never meets a scanned page never loads a model.
+ */
+import { ConfigurationError } from '../core/errors.ts';
+import type { OcrEngine } from './engine.ts';
+import type { Device } from './runtime/ort.ts';
+
+/** The OCR engines Folio knows; `text` means "no OCR" and has no engine. */
+export const OCR_ENGINES = ['paddle', 'onnx'] as const;
+export type OcrEngineName = (typeof OCR_ENGINES)[number];
+
+export interface EngineOptions {
+  /** Execution provider for local ONNX engines. @default 'cpu' */
+  readonly device?: Device;
+  /** Folder of a `folio-ocr` model for the `onnx` engine. @default the bundled folio-ocr-mini */
+  readonly modelDir?: string;
+  /** Draft tokens per step for the `onnx` engine (0 = plain greedy). @default 3 */
+  readonly draftK?: number;
+  /** Base URLs of OpenAI-compatible servers for the `remote` engine. */
+  readonly remoteUrls?: readonly string[];
+  /** Model name sent to the remote server. */
+  readonly remoteModel?: string;
+  /** Pages per engine call. */
+  readonly batchSize?: number;
+  /** CPU threads for local engines; 0 lets onnxruntime decide. @default 0 */
+  readonly threads?: number;
+}
+
+/**
+ * Create the OCR engine called `name`.
+ *
+ * @example
+ * const engine = await createEngine('paddle');
+ * const [page] = await engine.recognize([image]);
+ */
+export async function createEngine(name: string, options: Readonly<EngineOptions> = {}): Promise<OcrEngine> {
+  switch (name) {
+    case 'paddle': {
+      const { createPaddleEngine } = await import('./paddle/index.ts');
+      return createPaddleEngine({ threads: options.threads, batchSize: options.batchSize });
+    }
+    case 'onnx': {
+      const { createOnnxEngine } = await import('./onnx/index.ts');
+      const modelDir = options.modelDir ?? new URL('./model/weights/folio-ocr-mini/', import.meta.url).pathname;
+      return createOnnxEngine({ modelDir, device: options.device, draftK: options.draftK, batchSize: options.batchSize, threads: options.threads });
+    }
+    default:
+      throw new ConfigurationError('FOLIO_UNKNOWN_ENGINE', `Expected \`engine\` to be one of auto, text, ${OCR_ENGINES.join(', ')}, got \`${name}\``, { meta: { engine: name } });
+  }
+}

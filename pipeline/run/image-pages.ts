@@ -1,0 +1,20 @@
+/** Image files (PNG, JPEG, TIFF, WebP): every page goes to OCR. */
+import type { SourceDocument } from '../../core/types.ts';
+import { loadImagePages } from '../render/index.ts';
+import { OcrQueue } from './ocr-queue.ts';
+import type { ProcessOptions } from './options.ts';
+import type { PageResult } from './page-result.ts';
+
+export async function* imagePages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
+  const { ocr, ocrBatchSize = 4, signal, onPage } = options;
+  const images = await loadImagePages(doc.bytes, { source: doc.uri, docId: doc.id });
+  const queue = new OcrQueue(ocr, ocrBatchSize, signal);
+  for (const [i, image] of images.entries()) {
+    queue.add({ image, width: image.width, height: image.height, route: { engine: 'ocr', reason: 'image-input' } });
+    if (!queue.full && i < images.length - 1) continue;
+    for (const result of await queue.flush()) {
+      onPage?.({ source: doc.uri, pageNumber: result.ok ? result.page.pageNumber : result.pageNumber, engine: result.ok ? result.page.route.engine : 'failed' });
+      yield result;
+    }
+  }
+}

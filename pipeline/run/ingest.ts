@@ -1,0 +1,106 @@
+/**
+ * The main job: documents in, chunks indexed (Elasticsearch) or written (NDJSON). Embedding and
+ * writing of one document overlap with the reading of the next, so OCR, embedding and indexing
+ * keep each other busy while memory stays bounded to two documents.
+ */
+import { describeError } from '../../core/errors.ts';
+import type { Chunk } from '../../core/types.ts';
+import type { ProcessOptions } from './options.ts';
+import { processDocument, type ProcessedDocument } from './process-document.ts';
+import { isDocument, sourceFailureRecord, type SourceItem } from './sources.ts';
+import { SummaryBuilder, type RunSummary } from './summary.ts';
+
+/** Where chunks go: see `pipeline/sink`. */
+export interface ChunkSink {
+  write(chunk: Chunk): Promise<void>;
+  fail(record: import('../../core/types.ts').FailureRecord): Promise<void>;
+  markDocument(doc: { docId: string; source: string; contentHash: string; pages: number; chunks: number; status: 'indexed' | 'failed'; reason?: string }): Promise<void>;
+  isUnchanged?(docId: string, contentHash: string): Promise<boolean>;
+}
+
+/** Turns chunk texts into vectors: see `inference/embed`. */
+export interface ChunkEmbedder {
+  embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+}
+
+export interface IngestOptions extends ProcessOptions {
+  readonly sink: ChunkSink;
+  /** Adds a `vector` to every chunk when present. */
+  readonly embedder?: ChunkEmbedder;
+  /** Chunks per embedding call. @default 32 */
+  readonly embedBatchSize?: number;
+  /** Skip documents whose content the sink already holds. @default true */
+  readonly skipUnchanged?: boolean;
+  readonly onDocument?: (result: ProcessedDocument) => void;
+}
+
+/**
+ * @example
+ * const sink = await createNdjsonSink({ outDir: 'folio-out' });
+ * const summary = await ingest(sourcesFrom(['docs/']), { sink, ocr: () => createEngine('paddle') });
+ * await sink.close();
+ */
+export async function ingest(sources: AsyncIterable<SourceItem>, options: Readonly<IngestOptions>): Promise<RunSummary> {
+  const { sink, embedder, embedBatchSize = 32, skipUnchanged = true, signal, onDocument } = options;
+  const summary = new SummaryBuilder();
+  let writing: Promise<void> = Promise.resolve();
+
+  async function write(result: ProcessedDocument): Promise<void> {
+    const { doc } = result;
+    for (const failure of result.failures) await sink.fail(failure);
+    let chunks = result.chunks;
+    if (embedder && chunks.length > 0) {
+      try {
+        chunks = await embedChunks(chunks, embedder, embedBatchSize, signal);
+      } catch (error) {
+        // Without vectors the chunks are still found by BM25: index them and say why kNN will miss them.
+        const record = { source: doc.uri, docId: doc.id, stage: 'embed', code: 'FOLIO_EMBED_FAILED', reason: `${doc.uri}: embedding failed, indexed without vectors (${describeError(error)})`, at: new Date().toISOString() };
+        await sink.fail(record);
+        summary.failure(record);
+      }
+    }
+    for (const chunk of chunks) await sink.write(chunk);
+    const usable = result.ok && (chunks.length > 0 || result.failures.length === 0);
+    await sink.markDocument({
+      docId: doc.id,
+      source: doc.uri,
+      contentHash: doc.contentHash,
+      pages: result.pages.length,
+      chunks: chunks.length,
+      status: usable ? 'indexed' : 'failed',
+      reason: usable ? undefined : result.failures.map((f) => f.reason).join('; '),
+    });
+    summary.chunks(chunks.length, 0);
+  }
+
+  for await (const item of sources) {
+    signal?.throwIfAborted();
+    if (!isDocument(item)) {
+      const record = sourceFailureRecord(item);
+      await sink.fail(record);
+      summary.sourceFailed(record);
+      continue;
+    }
+    if (skipUnchanged && (await sink.isUnchanged?.(item.id, item.contentHash))) {
+      summary.unchanged();
+      continue;
+    }
+    const result = await processDocument(item, options);
+    summary.document(result);
+    onDocument?.(result);
+    await writing;
+    writing = write(result);
+  }
+  await writing;
+  return summary.build();
+}
+
+async function embedChunks(chunks: readonly Chunk[], embedder: ChunkEmbedder, batchSize: number, signal?: AbortSignal): Promise<Chunk[]> {
+  const out: Chunk[] = [];
+  for (let i = 0; i < chunks.length; i += batchSize) {
+    const batch = chunks.slice(i, i + batchSize);
+    const vectors = await embedder.embed(batch.map((c) => c.text), { signal });
+    batch.forEach((chunk, j) => out.push({ ...chunk, vector: Array.from(vectors[j]!) }));
+  }
+  return out;
+}

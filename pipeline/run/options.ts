@@ -1,0 +1,44 @@
+import { ConfigurationError } from '../../core/errors.ts';
+import type { OcrEngine } from '../../inference/engine.ts';
+
+/** How pages are turned into Markdown. */
+export type EngineChoice = 'auto' | 'text' | string;
+
+export interface ProcessOptions {
+  /**
+   * `auto` reads the text layer where it is good and sends other pages to the OCR engine;
+   * `text` never runs OCR; an engine name (`paddle`, `onnx`, …) forces OCR on every page.
+   * @default 'auto'
+   */
+  readonly engine?: EngineChoice;
+  /**
+   * The OCR engine used for pages that need it, created on first use. Without one, such pages
+   * are recorded as failed with the reason.
+   */
+  readonly ocr?: () => Promise<OcrEngine>;
+  /** Password for encrypted PDFs. */
+  readonly password?: string;
+  /** Token budget per chunk. @default 512 */
+  readonly maxTokens?: number;
+  /** Tokens repeated between neighbouring chunks. @default 0 */
+  readonly overlapTokens?: number;
+  /** Counts tokens the way the embedding model does; an approximation when absent. */
+  readonly countTokens?: (text: string) => number;
+  /** Pages per OCR call. @default 4 */
+  readonly ocrBatchSize?: number;
+  /** Rendering resolution for OCR; chosen from the page size when absent. */
+  readonly dpi?: number;
+  readonly signal?: AbortSignal;
+  /** Called after each page, for progress bars. */
+  readonly onPage?: (event: { readonly source: string; readonly pageNumber: number; readonly engine: string }) => void;
+}
+
+export function validateProcessOptions(options: Readonly<ProcessOptions>): void {
+  const { maxTokens, ocrBatchSize } = options;
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 16)) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`maxTokens\` to be an integer from 16 and up, got \`${maxTokens}\` (${typeof maxTokens})`);
+  }
+  if (ocrBatchSize !== undefined && (!Number.isInteger(ocrBatchSize) || ocrBatchSize < 1)) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`ocrBatchSize\` to be an integer from 1 and up, got \`${ocrBatchSize}\` (${typeof ocrBatchSize})`);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * One document through the whole pipeline: pages (text layer or OCR) → elements → quality gate →
+ * continued tables merged → chunks, plus the clean Markdown `convert` writes. A bad document or
+ * page never throws: it comes back as a failure record naming the document, page and reason.
+ */
+import { describeError, errorCode } from '../../core/errors.ts';
+import type { Chunk, Element, FailureRecord, QualityReport, SourceDocument } from '../../core/types.ts';
+import { chunkDocument } from '../chunk/index.ts';
+import { mergeContinuedTables, renderMarkdown } from '../markdown/index.ts';
+import { imagePages } from './image-pages.ts';
+import { markdownPages } from './markdown-pages.ts';
+import { validateProcessOptions, type ProcessOptions } from './options.ts';
+import { pageFailure, type PageResult } from './page-result.ts';
+import { pdfPages } from './pdf-pages.ts';
+
+/**
+ * Pages that fail the gate this badly (a loop, garbage) are dead-lettered rather than indexed;
+ * milder failures are indexed with `quality.passed = false` so a search can filter them out.
+ */
+export const DEAD_LETTER_SCORE = 0.3;
+
+export interface PageSummary {
+  readonly pageNumber: number;
+  readonly engine: string;
+  readonly reason: string;
+  readonly quality?: QualityReport;
+  readonly failed?: string;
+}
+
+export interface ProcessedDocument {
+  readonly doc: SourceDocument;
+  /** False when the document as a whole could not be read (then `failures` says why). */
+  readonly ok: boolean;
+  readonly pages: readonly PageSummary[];
+  readonly elements: readonly Element[];
+  readonly chunks: readonly Chunk[];
+  /** Clean Markdown of the whole document, pages in order, without page headers and footers. */
+  readonly markdown: string;
+  readonly failures: readonly FailureRecord[];
+}
+
+function pagesOf(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> | undefined {
+  if (doc.mime === 'application/pdf') return pdfPages(doc, options);
+  if (doc.mime.startsWith('image/')) return imagePages(doc, options);
+  if (doc.mime === 'text/markdown' || doc.mime === 'text/plain') return markdownPages(doc, options);
+  return undefined;
+}
+
+/**
+ * @example
+ * const result = await processDocument(doc, { engine: 'auto', ocr: () => createEngine('paddle') });
+ * for (const chunk of result.chunks) console.log(chunk.pages, chunk.text);
+ */
+export async function processDocument(doc: SourceDocument, options: Readonly<ProcessOptions> = {}): Promise<ProcessedDocument> {
+  validateProcessOptions(options);
+  const failed = (failure: FailureRecord): ProcessedDocument => ({ doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [failure] });
+  const pages = pagesOf(doc, options);
+  if (!pages) {
+    return failed(pageFailure(doc.uri, doc.id, undefined, 'open', 'FOLIO_UNSUPPORTED_TYPE', `${doc.uri}: unsupported content type ${doc.mime} (Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown)`));
+  }
+
+  const results: PageResult[] = [];
+  try {
+    for await (const result of pages) results.push(result);
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    if (results.length === 0) return failed(pageFailure(doc.uri, doc.id, undefined, 'open', errorCode(error), `${doc.uri}: ${describeError(error)}`));
+    // Pages read before the failure are kept; the rest of the document is recorded as failed.
+    results.push({ ok: false, pageNumber: results.length + 1, failure: pageFailure(doc.uri, doc.id, results.length + 1, 'open', errorCode(error), `${doc.uri}: ${describeError(error)}`) });
+  }
+  results.sort((a, b) => pageNumberOf(a) - pageNumberOf(b));
+
+  const failures: FailureRecord[] = [];
+  const summaries: PageSummary[] = [];
+  const pageElements: Element[][] = [];
+  const quality = new Map<number, QualityReport>();
+  let engine = 'text';
+  for (const result of results) {
+    if (!result.ok) {
+      failures.push(result.failure);
+      summaries.push({ pageNumber: result.pageNumber, engine: 'none', reason: result.failure.code, failed: result.failure.reason });
+      continue;
+    }
+    const { page, elements } = result;
+    summaries.push({ pageNumber: page.pageNumber, engine: page.route.engine, reason: page.route.reason, quality: result.quality });
+    if (!result.quality.passed && result.quality.score < DEAD_LETTER_SCORE) {
+      failures.push(pageFailure(doc.uri, doc.id, page.pageNumber, 'quality', 'FOLIO_QUALITY_GATE', `${doc.uri} page ${page.pageNumber}: failed the quality gate (score ${result.quality.score.toFixed(2)}: ${result.quality.reasons.join('; ')})`));
+      continue;
+    }
+    if (page.route.engine !== 'text') engine = page.route.engine;
+    quality.set(page.pageNumber, result.quality);
+    pageElements.push(elements);
+  }
+
+  const elements = mergeContinuedTables(pageElements);
+  const title = elements.find((e) => e.kind === 'heading')?.text;
+  const chunks = chunkDocument(elements, {
+    docId: doc.id,
+    source: doc.uri,
+    title,
+    contentHash: doc.contentHash,
+    engine,
+    quality,
+    maxTokens: options.maxTokens,
+    overlapTokens: options.overlapTokens,
+    countTokens: options.countTokens,
+  });
+  return { doc, ok: true, pages: summaries, elements, chunks, markdown: renderMarkdown(elements), failures };
+}
+
+function pageNumberOf(result: PageResult): number {
+  return result.ok ? result.page.pageNumber : result.pageNumber;
+}

@@ -1,0 +1,18 @@
+import type { FailureRecord, SourceDocument } from '../../core/types.ts';
+
+/** What a connector yields: a document, or why an input could not be read. */
+export interface SourceProblem {
+  readonly source: string;
+  readonly code: string;
+  readonly reason: string;
+}
+
+export type SourceItem = SourceDocument | SourceProblem;
+
+export function isDocument(item: SourceItem): item is SourceDocument {
+  return 'bytes' in item;
+}
+
+export function sourceFailureRecord(problem: SourceProblem): FailureRecord {
+  return { source: problem.source, stage: 'source', code: problem.code, reason: problem.reason, at: new Date().toISOString() };
+}
