@@ -12,6 +12,7 @@ usage: folio <command> [options]        (folio <command> --help for details)
   convert <inputs...>        write clean Markdown + elements JSON per input
   search "<query>"           hybrid search over the index
   ask "<question>"           the top chunks as a cited context block
+  serve                      an OpenAI-compatible OCR server over the local engines
   bench <suite>              benchmarks: textlayer, parse, olmocr, docling, ocr, decode, retrieval, all`;
 
 const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   convert: async (argv) => (await import('./commands/convert.ts')).convertCommand(argv),
   search: async (argv) => (await import('./commands/search.ts')).searchCommand(argv),
   ask: async (argv) => (await import('./commands/search.ts')).searchCommand(argv, true),
+  serve: async (argv) => (await import('./commands/serve.ts')).serveCommand(argv),
   bench: async (argv) => (await import('./commands/bench.ts')).benchCommand(argv),
 };
 

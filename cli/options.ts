@@ -20,6 +20,7 @@ export const PIPELINE_FLAGS = {
   dpi: { type: 'string' },
   'remote-url': { type: 'string' },
   'remote-model': { type: 'string' },
+  concurrency: { type: 'string' },
   quiet: { type: 'boolean', short: 'q', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
@@ -60,6 +61,8 @@ export function pipelineOptions(values: PipelineValues): { options: ProcessOptio
     modelDir: values.model as string | undefined,
     remoteUrls,
     remoteModel: values['remote-model'] as string | undefined,
+    apiKey: engine === 'reader' ? process.env.JINA_API_KEY : process.env.FOLIO_REMOTE_API_KEY,
+    concurrency: integer('concurrency', values.concurrency as string | undefined, 1),
   };
   // `auto` reads born-digital pages from the text layer and needs OCR only for the rest.
   const ocrName = engine === 'auto' ? 'paddle' : engine;
@@ -71,7 +74,8 @@ export function pipelineOptions(values: PipelineValues): { options: ProcessOptio
       ocr,
       password: values.password as string | undefined,
       maxTokens: integer('max-tokens', values['max-tokens'] as string | undefined, 16),
-      ocrBatchSize: integer('ocr-batch', values['ocr-batch'] as string | undefined, 1),
+      // Remote servers batch across requests themselves: keep as many pages in flight as they take.
+      ocrBatchSize: integer('ocr-batch', values['ocr-batch'] as string | undefined, 1) ?? (engine === 'remote' || engine === 'reader' ? engineOptions.concurrency ?? 32 : undefined),
       dpi: integer('dpi', values.dpi as string | undefined, 36),
     },
     close: async () => {

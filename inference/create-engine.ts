@@ -6,7 +6,7 @@ import type { OcrEngine } from './engine.ts';
 import type { Device } from './runtime/ort.ts';
 
 /** The OCR engines Folio knows; `text` means "no OCR" and has no engine. */
-export const OCR_ENGINES = ['paddle', 'onnx'] as const;
+export const OCR_ENGINES = ['paddle', 'onnx', 'remote', 'reader'] as const;
 export type OcrEngineName = (typeof OCR_ENGINES)[number];
 
 export interface EngineOptions {
@@ -18,8 +18,12 @@ export interface EngineOptions {
   readonly draftK?: number;
   /** Base URLs of OpenAI-compatible servers for the `remote` engine. */
   readonly remoteUrls?: readonly string[];
-  /** Model name sent to the remote server. */
+  /** Model name sent to the remote server. @default 'jina-ocr-v1' */
   readonly remoteModel?: string;
+  /** Bearer key for the remote or reader engine; never logged. */
+  readonly apiKey?: string;
+  /** Requests in flight per remote server. @default 32 */
+  readonly concurrency?: number;
   /** Pages per engine call. */
   readonly batchSize?: number;
   /** CPU threads for local engines; 0 lets onnxruntime decide. @default 0 */
@@ -43,6 +47,15 @@ export async function createEngine(name: string, options: Readonly<EngineOptions
       const { createOnnxEngine } = await import('./onnx/index.ts');
       const modelDir = options.modelDir ?? new URL('./model/weights/folio-ocr-mini/', import.meta.url).pathname;
       return createOnnxEngine({ modelDir, device: options.device, draftK: options.draftK, batchSize: options.batchSize, threads: options.threads });
+    }
+    case 'remote': {
+      const { createRemoteEngine } = await import('./remote/index.ts');
+      if (!options.remoteUrls?.length) throw new ConfigurationError('FOLIO_BAD_OPTION', 'the remote engine needs at least one server: --remote-url URL[,URL…]');
+      return createRemoteEngine({ urls: options.remoteUrls, model: options.remoteModel, apiKey: options.apiKey, concurrency: options.concurrency });
+    }
+    case 'reader': {
+      const { createReaderEngine } = await import('./remote/index.ts');
+      return createReaderEngine({ baseUrl: options.remoteUrls?.[0], apiKey: options.apiKey, concurrency: options.concurrency });
     }
     default:
       throw new ConfigurationError('FOLIO_UNKNOWN_ENGINE', `Expected \`engine\` to be one of auto, text, ${OCR_ENGINES.join(', ')}, got \`${name}\``, { meta: { engine: name } });

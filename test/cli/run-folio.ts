@@ -1,0 +1,20 @@
+import { spawn } from 'node:child_process';
+
+export interface FolioRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Run the real `folio` command line in a child process, as a user would. */
+export function runFolio(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Promise<FolioRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/folio.ts', ...args], { env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
