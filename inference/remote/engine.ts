@@ -30,17 +30,19 @@ export interface RemoteEngineOptions extends HttpEngineOptions {
 export function createRemoteEngine(options: Readonly<RemoteEngineOptions>): HttpEngine {
   const { model = 'jina-ocr-v1', apiKey, prompt = DEFAULT_OCR_PROMPT, maxTokens = 4096, stream = false } = options;
   return createHttpEngine('remote', async (base, page, signal) => {
+    const body = JSON.stringify({
+      model,
+      temperature: 0,
+      max_tokens: maxTokens,
+      stream,
+      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: await pageDataUrl(page) } }, { type: 'text', text: prompt }] }],
+    });
+    const sent = performance.now();
     const response = await fetch(`${base}/v1/chat/completions`, {
       method: 'POST',
       signal,
       headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-      body: JSON.stringify({
-        model,
-        temperature: 0,
-        max_tokens: maxTokens,
-        stream,
-        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: await pageDataUrl(page) } }, { type: 'text', text: prompt }] }],
-      }),
+      body,
     });
     if (!response.ok) throw await HttpStatusError.from(response);
     if (stream && response.body) {
@@ -50,11 +52,12 @@ export function createRemoteEngine(options: Readonly<RemoteEngineOptions>): Http
         markdown += delta.text;
         tokens = delta.tokens ?? tokens + (delta.text ? 1 : 0);
       }
-      return { markdown, tokens };
+      return { markdown, tokens, requestMs: performance.now() - sent };
     }
-    const body = (await response.json()) as { choices?: { message?: { content?: string } }[]; usage?: { completion_tokens?: number } };
-    const markdown = body.choices?.[0]?.message?.content;
+    const answer = (await response.json()) as { choices?: { message?: { content?: string } }[]; usage?: { completion_tokens?: number } };
+    const requestMs = performance.now() - sent;
+    const markdown = answer.choices?.[0]?.message?.content;
     if (typeof markdown !== 'string') throw new Error('the response has no choices[0].message.content');
-    return { markdown, tokens: body.usage?.completion_tokens ?? 0 };
+    return { markdown, tokens: answer.usage?.completion_tokens ?? 0, requestMs };
   }, options);
 }

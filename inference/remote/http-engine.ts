@@ -32,7 +32,14 @@ export interface HttpEngine extends OcrEngine {
 }
 
 /** One request to one server for one page; throws {@link HttpStatusError} for non-2xx answers. */
-export type SendPage = (endpoint: string, page: PageImage, signal: AbortSignal) => Promise<{ markdown: string; tokens: number }>;
+export type SendPage = (endpoint: string, page: PageImage, signal: AbortSignal) => Promise<SentPage>;
+
+/** A server's answer for one page; `requestMs` is the time on the wire and at the server. */
+export interface SentPage {
+  readonly markdown: string;
+  readonly tokens: number;
+  readonly requestMs: number;
+}
 
 export class HttpStatusError extends Error {
   readonly status: number;
@@ -67,7 +74,7 @@ export function createHttpEngine(name: string, send: SendPage, options: Readonly
     let previous: Endpoint | undefined;
     for (;;) {
       const endpoint = await pool.acquire(signal, previous);
-      let result: { markdown: string; tokens: number };
+      let result: SentPage;
       try {
         stats.requests++;
         result = await send(endpoint.url, page, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
@@ -92,7 +99,7 @@ export function createHttpEngine(name: string, send: SendPage, options: Readonly
         continue;
       }
       pool.release(endpoint);
-      return { markdown: result.markdown, engine: name, stats: { ms: performance.now() - started, tokens: result.tokens, retries } };
+      return { markdown: result.markdown, engine: name, stats: { ms: performance.now() - started, requestMs: result.requestMs, tokens: result.tokens, retries } };
     }
   }
 

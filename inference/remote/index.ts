@@ -3,6 +3,6 @@ export type { RemoteEngineOptions } from './engine.ts';
 export { createReaderEngine } from './reader.ts';
 export type { ReaderEngineOptions } from './reader.ts';
 export { createHttpEngine, HttpStatusError } from './http-engine.ts';
-export type { HttpEngine, HttpEngineOptions, HttpEngineStats, SendPage } from './http-engine.ts';
+export type { HttpEngine, HttpEngineOptions, HttpEngineStats, SendPage, SentPage } from './http-engine.ts';
 export { backoffMs, retryAfterMs, isTransientError, isTransientStatus, DEFAULT_RETRY } from './retry.ts';
 export type { RetryPolicy } from './retry.ts';

@@ -19,6 +19,7 @@ export function createReaderEngine(options: Readonly<ReaderEngineOptions> = {}):
     if (!/^https?:\/\//.test(page.source)) {
       throw new InferenceError('FOLIO_READER_NEEDS_URL', `${page.source} page ${page.pageNumber}: the reader engine reads documents by http(s) URL; use another engine for local files`);
     }
+    const sent = performance.now();
     const response = await fetch(`${base}/${page.source}`, {
       signal,
       headers: {
@@ -30,6 +31,6 @@ export function createReaderEngine(options: Readonly<ReaderEngineOptions> = {}):
     });
     if (!response.ok) throw await HttpStatusError.from(response);
     const markdown = await response.text();
-    return { markdown, tokens: Number(response.headers.get('x-usage-tokens') ?? 0) };
+    return { markdown, tokens: Number(response.headers.get('x-usage-tokens') ?? 0), requestMs: performance.now() - sent };
   }, { ...options, urls: [baseUrl] });
 }

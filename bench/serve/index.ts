@@ -1,0 +1,117 @@
+/**
+ * `folio bench serve`: one `folio serve` process with the paddle engine, driven by the `remote`
+ * engine (the client `folio convert --engine remote` uses) at concurrency 1, 8 and 32 over the
+ * same pages: pages/s, latency percentiles, and the client's own share of each request's time.
+ * Then autocannon against `/health` for the server's floor. Everything in one run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import type { PageImage } from '../../inference/engine.ts';
+import { createRemoteEngine } from '../../inference/remote/index.ts';
+import { loadImagePages } from '../../pipeline/render/index.ts';
+import { machineInfo, machineMarkdown, markdownTable, median, percent, round } from '../common/index.ts';
+
+export interface ServeBenchOptions {
+  readonly argv: readonly string[];
+  readonly resultsDir: string;
+}
+
+interface LevelResult {
+  readonly concurrency: number;
+  readonly pages: number;
+  readonly pagesPerSecond: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  readonly clientOverhead: number;
+  readonly retries: number;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = values.toSorted((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--engine', 'paddle', '--port', '0', '--queue', '256'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const match = /http:\/\/\S+/.exec(d.toString());
+      if (match) resolve(match[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`folio serve exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+async function pagesFor(count: number): Promise<PageImage[]> {
+  const sources = ['examples/docs/scanned-memo.png', '../shared/data/docling-dev/ocr/2206.01062.tif'];
+  const pool: PageImage[] = [];
+  for (const source of sources) pool.push(...(await loadImagePages(new Uint8Array(await readFile(source)), { source, docId: source })));
+  return Array.from({ length: count }, (_, i) => ({ ...pool[i % pool.length]!, pageNumber: i + 1 }));
+}
+
+async function level(url: string, pages: readonly PageImage[], concurrency: number): Promise<LevelResult> {
+  const engine = createRemoteEngine({ urls: [url], model: 'folio-paddle', concurrency });
+  const started = performance.now();
+  const results = await engine.recognize(pages);
+  const seconds = (performance.now() - started) / 1000;
+  const ms = results.map((r) => r.stats.ms ?? 0);
+  const overhead = results.map((r) => ((r.stats.ms ?? 0) - (r.stats.requestMs ?? 0)) / (r.stats.ms ?? 1));
+  return {
+    concurrency,
+    pages: pages.length,
+    pagesPerSecond: pages.length / seconds,
+    p50Ms: percentile(ms, 50),
+    p95Ms: percentile(ms, 95),
+    clientOverhead: median(overhead),
+    retries: engine.stats.retries,
+  };
+}
+
+export async function runServeBench(options: Readonly<ServeBenchOptions>): Promise<unknown> {
+  const { values } = parseArgs({ args: [...options.argv], options: { pages: { type: 'string', default: '16' }, levels: { type: 'string', default: '1,8,32' } }, strict: true });
+  const pages = await pagesFor(Number(values.pages));
+  const levels = values.levels.split(',').map(Number);
+  const { url, child } = await startServer();
+  try {
+    await level(url, pages.slice(0, 2), 2); // warm-up: model load, first allocations
+    const results: LevelResult[] = [];
+    for (const concurrency of levels) {
+      results.push(await level(url, pages, concurrency));
+      console.error(`serve: concurrency ${concurrency}: ${round(results.at(-1)!.pagesPerSecond, 2)} pages/s`);
+    }
+    const floor = await autocannon({ url: `${url}/health`, connections: 32, duration: 5 });
+    const machine = machineInfo();
+    const report = {
+      machine,
+      engine: 'paddle (CPU) behind folio serve, one process',
+      levels: results,
+      health: { requestsPerSecond: floor.requests.average, p50Ms: floor.latency.p50, p99Ms: floor.latency.p99 },
+    };
+    const md = [
+      '# folio serve',
+      '',
+      `\`npx folio bench serve\` — ${pages.length} page images (the example memo and the 2206.01062 TIFF, repeated), one \`folio serve --engine paddle\` process, driven by the remote engine.`,
+      '',
+      markdownTable(['concurrency', 'pages', 'pages/s', 'p50 latency (ms)', 'p95 latency (ms)', 'client overhead', 'retries'],
+        results.map((r) => [r.concurrency, r.pages, round(r.pagesPerSecond, 2), Math.round(r.p50Ms), Math.round(r.p95Ms), percent(r.clientOverhead), r.retries])),
+      '',
+      `Client overhead: the median share of a page's time spent in the client (PNG encoding, JSON, parsing) rather than waiting on the server. Target < 2%.`,
+      '',
+      `\`/health\` floor (autocannon, 32 connections, 5 s): ${Math.round(floor.requests.average)} requests/s, p50 ${floor.latency.p50} ms, p99 ${floor.latency.p99} ms.`,
+      '',
+      machineMarkdown(machine),
+      '',
+    ].join('\n');
+    await mkdir(options.resultsDir, { recursive: true });
+    await writeFile(join(options.resultsDir, 'serve.md'), md);
+    await writeFile(join(options.resultsDir, 'serve.json'), JSON.stringify(report, null, 2));
+    console.log(md);
+    return report;
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
