@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { sourcesFrom } from '../../connector/index.ts';
 import { ConfigurationError } from '../../core/errors.ts';
 import { ingest, type ChunkEmbedder } from '../../pipeline/run/index.ts';
@@ -62,11 +62,12 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
   const embedder = await createEmbedder(values.embed, values['embed-model']);
   const url = values.es ?? process.env.ELASTICSEARCH_URL;
   const sink = url
-    ? await createEsSink({ url, index: values.index, dims: embedder?.dims })
+    ? await createEsSink({ url, index: values.index, dims: embedder?.dims, fallbackFile: join(values.out, 'failures.jsonl') })
     : await createNdjsonSink({ outDir: values.out });
   const progress = values.quiet ? undefined : new Progress();
+  let summary;
   try {
-    const summary = await ingest(sourcesFrom(positionals), {
+    summary = await ingest(sourcesFrom(positionals), {
       ...options,
       sink,
       embedder,
@@ -74,14 +75,17 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
       onPage: (event) => progress?.page(event.source),
       onDocument: () => progress?.document(),
     });
+  } finally {
+    // Flush what was written so far even when the run stops early: nothing silently lost.
     const stats = await sink.close();
     progress?.done();
-    const where = url ? `index:     ${values.index} at ${url}` : `output:    ${values.out}/ (bulk.ndjson, chunks.jsonl, failures.jsonl)`;
-    const indexing = `indexed:   ${stats.indexed} chunks, ${stats.failed} failed, ${stats.retries} retries`;
-    if (!values.quiet) console.error(formatSummary(summary, [where, indexing]));
-    return 0;
-  } finally {
+    if (summary && !values.quiet) {
+      const where = url ? `index:     ${values.index} at ${url}` : `output:    ${values.out}/ (bulk.ndjson, chunks.jsonl, failures.jsonl)`;
+      const indexing = `indexed:   ${stats.indexed} chunks, ${stats.failed} failed, ${stats.retries} retries`;
+      console.error(formatSummary(summary, [where, indexing]));
+    }
     await close();
     await embedder?.close();
   }
+  return 0;
 }

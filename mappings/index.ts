@@ -1,0 +1,6 @@
+export { installMappings, templateName } from './install.ts';
+export type { InstallMappingsOptions, InstallResult } from './install.ts';
+export {
+  indexBody, MAPPING_VERSION, DEFAULT_CHUNKS_INDEX, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX, DEFAULT_DIMS,
+} from './definitions.ts';
+export type { IndexBody, IndexRole } from './definitions.ts';

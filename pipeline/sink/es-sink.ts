@@ -1,0 +1,322 @@
+/**
+ * The Elasticsearch sink: chunks are buffered and sent with `_bulk` (flushed by size and by time,
+ * a bounded number of requests in flight, `write` waiting for a free slot), transient faults are
+ * retried with backoff, and every chunk that still cannot be indexed becomes a failure record in
+ * the failures index, or in a local JSONL file when that is unreachable too. Nothing is lost
+ * silently: `indexed + failed` always equals the number of chunks written.
+ */
+import { Client } from '@elastic/elasticsearch';
+import { ConfigurationError, IndexingError, describeError } from '../../core/errors.ts';
+import type { Chunk, FailureRecord } from '../../core/types.ts';
+import { DEFAULT_CHUNKS_INDEX, DEFAULT_DIMS, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX, installMappings } from '../../mappings/index.ts';
+import { sendBulk } from './bulk.ts';
+import type { BulkOperation, BulkOutcome } from './bulk.ts';
+import { chunkToDocument, documentRecord, documentRecordId, failureId, failureToDocument } from './documents.ts';
+import type { DocumentRecord } from './documents.ts';
+import { validateEsSinkOptions } from './es-options.ts';
+import type { EsSinkOptions } from './es-options.ts';
+import { appendFailures } from './fallback.ts';
+import { backoffDelay, errorKind, isTransientError, sleep } from './retry.ts';
+import { deleteStaleChunks } from './stale.ts';
+import { SinkState } from './state.ts';
+import type { DocumentMark, Sink, SinkStats } from './types.ts';
+
+/** The cluster's health, retried like a bulk request; throws the last error. */
+async function checkCluster(client: Client, retries: number, baseMs: number, maxMs: number, signal?: AbortSignal): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await client.cluster.health({ timeout: '5s' }, signal === undefined ? {} : { signal });
+      return;
+    } catch (error) {
+      if (!isTransientError(error) || attempt >= retries || signal?.aborted) throw error;
+      await sleep(backoffDelay(attempt, baseMs, maxMs), signal);
+    }
+  }
+}
+
+/** Where the client points, for messages. */
+function describeNodes(client: Client, url: string | undefined): string {
+  if (url !== undefined) return url;
+  const nodes = client.connectionPool.connections.map((connection) => connection.url.origin);
+  return nodes.length > 0 ? nodes.join(', ') : 'the configured client';
+}
+
+/**
+ * Connect, check the cluster answers (else a ConfigurationError `FOLIO_ES_UNREACHABLE` naming
+ * the URL) and install the mappings; then stream chunks into the index.
+ *
+ * @example
+ * const sink = await createEsSink({ url: 'http://127.0.0.1:9200', dims: 384 })
+ * for (const chunk of chunks) await sink.write(chunk)
+ * const stats = await sink.close()
+ */
+export async function createEsSink(options: Readonly<EsSinkOptions>): Promise<Sink> {
+  validateEsSinkOptions(options);
+  const { url, retries = 3, retryDelayMs = 500, maxRetryDelayMs = 10_000, requestTimeoutMs = 30_000, signal } = options;
+  // Our own retry loop counts and bounds retries, so the client must not retry underneath it.
+  const client = options.client ?? new Client({ node: url!, maxRetries: 0, requestTimeout: requestTimeoutMs });
+  const where = describeNodes(client, url);
+  try {
+    await checkCluster(client, retries, retryDelayMs, maxRetryDelayMs, signal);
+  } catch (error) {
+    if (options.client === undefined) await client.close();
+    throw new ConfigurationError('FOLIO_ES_UNREACHABLE', `Elasticsearch at ${where} is unreachable: ${errorKind(error)}: ${describeError(error)}`, { cause: error, meta: { url: where } });
+  }
+  const sink = new EsSink(client, options, where);
+  try {
+    await sink.prepare();
+  } catch (error) {
+    if (options.client === undefined) await client.close();
+    throw error;
+  }
+  return sink;
+}
+
+interface ChunkOperation extends BulkOperation {
+  readonly chunk: Chunk;
+  readonly bytes: number;
+}
+
+type MetaOperation = BulkOperation & ({ readonly failure: FailureRecord } | { readonly document: DocumentRecord });
+
+class EsSink implements Sink {
+  readonly #client: Client;
+  readonly #ownsClient: boolean;
+  readonly #where: string;
+  readonly #index: string;
+  readonly #documentsIndex: string;
+  readonly #failuresIndex: string;
+  readonly #flushBytes: number;
+  readonly #fallbackFile: string;
+  readonly #refreshOnClose: boolean;
+  readonly #signal: AbortSignal | undefined;
+  readonly #send: { retries: number; retryDelayMs: number; maxRetryDelayMs: number; signal?: AbortSignal | undefined; onRetry: () => void };
+  readonly #state: SinkState;
+  readonly #timer: NodeJS.Timeout;
+  #dims: number | undefined;
+  #installed: Promise<void> | undefined;
+  #metaInstalled: Promise<void> | undefined;
+  #buffer: ChunkOperation[] = [];
+  #bufferBytes = 0;
+  #meta: MetaOperation[] = [];
+  #closed: Promise<SinkStats> | undefined;
+  /** Document count of each document's previous record, from `isUnchanged` (null: none). */
+  readonly #previousChunks = new Map<string, number | null>();
+  /** Documents whose chunks from a longer earlier version must go: docId → new chunk count. */
+  #stale = new Map<string, number>();
+
+  constructor(client: Client, options: Readonly<EsSinkOptions>, where: string) {
+    const {
+      index = DEFAULT_CHUNKS_INDEX, documentsIndex = DEFAULT_DOCUMENTS_INDEX, failuresIndex = DEFAULT_FAILURES_INDEX,
+      dims, flushBytes = 5_000_000, flushIntervalMs = 1000, concurrency = 2, retries = 3, retryDelayMs = 500,
+      maxRetryDelayMs = 10_000, fallbackFile = 'folio-out/failures.jsonl', refreshOnClose = true, signal,
+    } = options;
+    this.#client = client;
+    this.#ownsClient = options.client === undefined;
+    this.#where = where;
+    this.#index = index;
+    this.#documentsIndex = documentsIndex;
+    this.#failuresIndex = failuresIndex;
+    this.#dims = dims;
+    this.#flushBytes = flushBytes;
+    this.#fallbackFile = fallbackFile;
+    this.#refreshOnClose = refreshOnClose;
+    this.#signal = signal;
+    this.#state = new SinkState(concurrency);
+    this.#send = { retries, retryDelayMs, maxRetryDelayMs, signal, onRetry: () => this.#state.retried() };
+    this.#timer = setInterval(() => this.#tick(), flushIntervalMs);
+    // The timer only flushes what is buffered; it must not keep a finished process alive.
+    this.#timer.unref();
+  }
+
+  /** Install mappings now when the vector size is known (given, or from the existing index). */
+  async prepare(): Promise<void> {
+    if (this.#dims === undefined) {
+      const mapping = await this.#client.indices.getMapping({ index: this.#index }, { ignore: [404] }).catch(() => undefined);
+      const first = Object.values(mapping ?? {})[0] as { mappings?: { properties?: Record<string, { dims?: number }> } } | undefined;
+      this.#dims = first?.mappings?.properties?.['vector']?.dims;
+    }
+    if (this.#dims !== undefined) await this.#install(this.#dims);
+  }
+
+  #install(dims: number): Promise<void> {
+    this.#installed ??= installMappings(this.#client, {
+      index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex, dims,
+    }).then(() => undefined, (error: unknown) => {
+      // Forget a failed attempt: a passing fault must not fail every later write.
+      this.#installed = undefined;
+      throw error;
+    });
+    return this.#installed;
+  }
+
+  /**
+   * The indices failure and document records need. Before the vector size is known only those
+   * two: creating the chunk index with a guessed size would refuse every later vector.
+   */
+  #installMeta(): Promise<void> {
+    if (this.#installed !== undefined || this.#dims !== undefined) return this.#install(this.#dims ?? DEFAULT_DIMS);
+    this.#metaInstalled ??= installMappings(this.#client, {
+      index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex, chunks: false,
+    }).then(() => undefined, (error: unknown) => {
+      this.#metaInstalled = undefined;
+      throw error;
+    });
+    return this.#metaInstalled;
+  }
+
+  async write(chunk: Chunk): Promise<void> {
+    if (this.#closed !== undefined) throw new IndexingError('FOLIO_SINK_CLOSED', `write(${chunk.id}) after close()`, { meta: { chunkId: chunk.id } });
+    this.#signal?.throwIfAborted();
+    // Without a configured size the first vector decides; a chunk without one changes nothing.
+    await this.#install(this.#dims ?? chunk.vector?.length ?? DEFAULT_DIMS);
+    const action = JSON.stringify({ index: { _index: this.#index, _id: chunk.id } });
+    const payload = `${action}\n${JSON.stringify(chunkToDocument(chunk))}`;
+    const bytes = Buffer.byteLength(payload) + 1;
+    this.#state.written(chunk.docId, bytes);
+    this.#buffer.push({ payload, chunk, bytes });
+    this.#bufferBytes += bytes;
+    if (this.#bufferBytes >= this.#flushBytes) await this.#flush();
+  }
+
+  async fail(record: FailureRecord): Promise<void> {
+    this.#state.failure(record);
+    this.#queueFailure(record);
+    if (this.#meta.length >= 500) await this.#flushMeta();
+  }
+
+  async markDocument(doc: DocumentMark): Promise<void> {
+    this.#state.mark(doc, (mark, failedChunks, reason) => this.#markSettled(mark, failedChunks, reason));
+  }
+
+  async isUnchanged(docId: string, contentHash: string): Promise<boolean> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const found = await this.#client.get<DocumentRecord>(
+          { index: this.#documentsIndex, id: documentRecordId(this.#index, docId) },
+          { ignore: [404] },
+        );
+        const record = found.found ? found._source : undefined;
+        this.#previousChunks.set(docId, record?.chunks ?? null);
+        return record !== undefined && record.status === 'indexed' && record.content_hash === contentHash;
+      } catch (error) {
+        // Not knowing only costs reprocessing (indexing is idempotent), never correctness.
+        if (!isTransientError(error) || attempt >= this.#send.retries || this.#signal?.aborted) return false;
+        await sleep(backoffDelay(attempt, this.#send.retryDelayMs, this.#send.maxRetryDelayMs), this.#signal).catch(() => undefined);
+      }
+    }
+  }
+
+  close(): Promise<SinkStats> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<SinkStats> {
+    clearInterval(this.#timer);
+    await this.#flush();
+    await this.#state.drained();
+    await this.#deleteStale();
+    await this.#flushMeta();
+    await this.#state.drained();
+    if (this.#refreshOnClose && this.#state.indexedCount > 0) {
+      await this.#client.indices.refresh({ index: this.#index }).catch(() => undefined);
+    }
+    if (this.#ownsClient) await this.#client.close();
+    return this.#state.stats();
+  }
+
+  #tick(): void {
+    // Errors cannot escape: sends turn every fault into outcomes.
+    void this.#flush().then(() => this.#flushMeta());
+  }
+
+  /** Hand the buffer to a free slot; resolves once the request is on its way. */
+  async #flush(): Promise<void> {
+    if (this.#buffer.length === 0) return;
+    const batch = this.#buffer;
+    this.#buffer = [];
+    this.#bufferBytes = 0;
+    await this.#state.run(async () => {
+      const outcomes = await sendBulk(this.#client, batch, this.#send);
+      this.#settleChunks(batch, outcomes);
+    });
+  }
+
+  #settleChunks(batch: readonly ChunkOperation[], outcomes: readonly BulkOutcome[]): void {
+    batch.forEach(({ chunk }, i) => {
+      const outcome = outcomes[i] ?? { ok: false, code: 'FOLIO_ES_BULK_REJECTED', reason: 'no outcome' };
+      if (outcome.ok) {
+        this.#state.indexed(chunk.docId);
+        return;
+      }
+      const record: FailureRecord = {
+        source: chunk.source,
+        docId: chunk.docId,
+        ...(chunk.pages[0] === undefined ? {} : { pageNumber: chunk.pages[0] }),
+        chunkId: chunk.id,
+        stage: 'index',
+        code: outcome.code,
+        reason: `${chunk.source}: chunk ${chunk.index} (pages ${chunk.pages.join(', ')}) not indexed into ${this.#index} at ${this.#where}: ${outcome.reason}`,
+        at: new Date().toISOString(),
+      };
+      this.#state.chunkFailed(chunk.docId, record);
+      this.#queueFailure(record);
+    });
+  }
+
+  #queueFailure(record: FailureRecord): void {
+    const action = JSON.stringify({ index: { _index: this.#failuresIndex, _id: failureId(record, this.#index) } });
+    this.#meta.push({ payload: `${action}\n${JSON.stringify(failureToDocument(record, this.#index))}`, failure: record });
+  }
+
+  #markSettled(mark: DocumentMark, failedChunks: number, reason: string | undefined): void {
+    const record = documentRecord(mark, { index: this.#index, failedChunks, ...(reason === undefined ? {} : { reason }) });
+    const action = JSON.stringify({ index: { _index: this.#documentsIndex, _id: documentRecordId(this.#index, mark.docId) } });
+    this.#meta.push({ payload: `${action}\n${JSON.stringify(record)}`, document: record });
+    const previous = this.#previousChunks.get(mark.docId);
+    // Only a document that had more chunks before (or of which we know nothing) can have stale ones.
+    if (record.status === 'indexed' && (previous === undefined || (previous !== null && previous > mark.chunks))) {
+      this.#stale.set(mark.docId, mark.chunks);
+    }
+  }
+
+  /** Send failure and document records; what the cluster will not take goes to the fallback file. */
+  async #flushMeta(): Promise<void> {
+    if (this.#meta.length === 0) return;
+    const batch = this.#meta;
+    this.#meta = [];
+    await this.#state.run(async () => {
+      let outcomes: BulkOutcome[];
+      try {
+        await this.#installMeta();
+        outcomes = await sendBulk(this.#client, batch, this.#send);
+      } catch (error) {
+        outcomes = batch.map(() => ({ ok: false, code: 'FOLIO_ES_MAPPING', reason: describeError(error) }));
+      }
+      const lost: FailureRecord[] = [];
+      batch.forEach((operation, i) => {
+        const outcome = outcomes[i];
+        if (outcome === undefined || outcome.ok) return;
+        if ('failure' in operation) {
+          lost.push(operation.failure);
+        } else {
+          const { doc_id: docId, source } = operation.document;
+          lost.push({
+            source, docId, stage: 'index', code: 'FOLIO_ES_DOCUMENT_STATE',
+            reason: `${source}: sync state not saved in ${this.#documentsIndex} (${outcome.reason}); the document will be processed again next run`,
+            at: new Date().toISOString(),
+          });
+        }
+      });
+      await this.#state.fallback(appendFailures(this.#fallbackFile, lost), this.#fallbackFile, lost.length);
+    });
+  }
+
+  /** Delete chunks that shorter new versions of documents no longer have; a failure is recorded, not thrown. */
+  async #deleteStale(): Promise<void> {
+    const entries = [...this.#stale];
+    this.#stale = new Map();
+    for (const record of await deleteStaleChunks(this.#client, this.#index, entries, this.#send)) this.#queueFailure(record);
+  }
+}

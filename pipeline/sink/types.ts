@@ -1,0 +1,53 @@
+/** What the orchestrator sees of a sink, whichever one it is (Elasticsearch or NDJSON files). */
+import type { Chunk, FailureRecord } from '../../core/types.ts';
+
+/** The end state of one document, recorded so a rerun can skip it when its content is unchanged. */
+export interface DocumentMark {
+  readonly docId: string;
+  readonly source: string;
+  /** sha256 of the document's bytes. */
+  readonly contentHash: string;
+  /** Number of pages. */
+  readonly pages: number;
+  /** Number of chunks written for it in this run. */
+  readonly chunks: number;
+  readonly status: 'indexed' | 'failed';
+  readonly reason?: string | undefined;
+  /** sha256 per page, in page order, when the orchestrator has them. */
+  readonly pageHashes?: readonly string[] | undefined;
+}
+
+export interface SinkStats {
+  /** Chunks stored (indexed in Elasticsearch, or written to the files). */
+  readonly indexed: number;
+  /** Chunks the sink could not store; each one also has a failure record. */
+  readonly failed: number;
+  /** Bulk requests sent again after a transient fault (429, 5xx, connection lost, timeout). */
+  readonly retries: number;
+  /** Bytes of bulk payload (action + document lines) produced for chunks. */
+  readonly bytes: number;
+  /** Failure records by code: those passed to `fail()` and the sink's own. */
+  readonly failures: Readonly<Record<string, number>>;
+  /** The sink's own failure records (chunks it lost), first 1000. */
+  readonly dropped: readonly FailureRecord[];
+}
+
+/**
+ * Where chunks go. `write` resolves once the chunk is buffered (it waits while the sink is at its
+ * concurrency limit: backpressure); nothing is stored for sure until `close` resolves. A chunk
+ * that cannot be stored never rejects `write`: it is counted in `failed` and dead-lettered.
+ */
+export interface Sink {
+  write(chunk: Chunk): Promise<void>;
+  /** Record a failure (of a source, page or chunk) in the dead-letter store. */
+  fail(record: FailureRecord): Promise<void>;
+  /**
+   * Record a document's end state once its chunks written so far are settled: a document whose
+   * chunks were partly refused is recorded as `failed`, so the next run tries it again.
+   */
+  markDocument(doc: DocumentMark): Promise<void>;
+  /** True when the document with this content hash was already fully stored (always false for files). */
+  isUnchanged(docId: string, contentHash: string): Promise<boolean>;
+  /** Flush, wait for everything in flight and release resources. Idempotent. */
+  close(): Promise<SinkStats>;
+}

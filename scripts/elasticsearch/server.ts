@@ -1,0 +1,286 @@
+/**
+ * Start, reuse and stop the local single-node Elasticsearch. State lives in two small files (pid
+ * and URL) under `.cache/elasticsearch/run/` so `es:stop`, the test setup and a second `es:start`
+ * all find the same server.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { ConfigurationError } from '../../core/errors.ts';
+import { CLUSTER_NAME, ES_VERSION, esLayout, findJavaHome } from './config.ts';
+import type { EsLayout } from './config.ts';
+import { exec, tail } from './exec.ts';
+import { clusterHealth, isReady } from './health.ts';
+import { installElasticsearch } from './install.ts';
+import { chownTo, ensureServerUser, isRoot, reachableLayout } from './user.ts';
+import type { RunAs } from './user.ts';
+
+export interface StartOptions {
+  /** HTTP port. A port that is taken is an error. @default 9200 when free, else any free port */
+  readonly port?: number;
+  /** JVM heap in MiB (both -Xms and -Xmx). @default 512 */
+  readonly heapMb?: number;
+  /** How long to wait for the cluster to be ready. @default 180000 */
+  readonly timeoutMs?: number;
+  /** Progress lines (stderr in the CLI). @default no-op */
+  readonly log?: (line: string) => void;
+  /** @default esLayout() */
+  readonly layout?: EsLayout;
+}
+
+export interface RunningElasticsearch {
+  /** `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  /** False when an already running server was reused: then the caller must not stop it. */
+  readonly started: boolean;
+  readonly version: string;
+  /** The server's pid, when known. */
+  readonly pid?: number;
+  /** Milliseconds from spawn to ready, when we started it. */
+  readonly startMs?: number;
+}
+
+/**
+ * Start the cached server (downloading it on first use), or reuse the one the URL file names if
+ * it answers and is ready. Resolves once the cluster is green (see {@link isReady}).
+ *
+ * @example
+ * const { url, started } = await startElasticsearch({ log: (line) => console.error(line) })
+ */
+export async function startElasticsearch(options: Readonly<StartOptions> = {}): Promise<RunningElasticsearch> {
+  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, layout: base = esLayout() } = options;
+  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) {
+    throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`port\` to be an integer from 1 to 65535, got \`${port}\` (${typeof port})`);
+  }
+  if (!Number.isInteger(heapMb) || heapMb < 128) {
+    throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`heapMb\` to be an integer of at least 128, got \`${heapMb}\` (${typeof heapMb})`);
+  }
+
+  const reused = await reuse(base, timeoutMs, log);
+  if (reused !== undefined) return reused;
+
+  // An explicit port that is taken fails now, before any download.
+  const httpPort = await choosePort(port);
+  const javaHome = findJavaHome();
+  const user = isRoot() ? await ensureServerUser() : undefined;
+  // The probe below needs the folder to exist: a missing one reads as unreachable.
+  mkdirSync(base.root, { recursive: true });
+  const layout = await reachableLayout(base, user);
+  if (layout.serverRoot !== base.serverRoot) log(`${base.root} is not reachable by ${user?.name}; running the server from ${layout.serverRoot}`);
+  await installElasticsearch({ layout, javaHome, log });
+  for (const dir of [layout.run, layout.data, layout.logs, join(layout.serverPidFile, '..')]) mkdirSync(dir, { recursive: true });
+  rmSync(layout.serverPidFile, { force: true });
+  if (user !== undefined) await chownTo(user, [layout.home, layout.data, layout.logs, join(layout.serverPidFile, '..')]);
+
+  const url = `http://127.0.0.1:${httpPort}`;
+  log(`starting Elasticsearch ${ES_VERSION} on ${url} (heap ${heapMb} MiB, Java ${javaHome}) …`);
+  const began = Date.now();
+  const pid = await launch({ layout, javaHome, heapMb, httpPort, user, timeoutMs });
+  writeFileSync(layout.pidFile, `${pid}\n`);
+
+  const deadline = began + timeoutMs;
+  while (!isReady(await clusterHealth(url))) {
+    if (!isAlive(pid)) throw startFailure(layout, `Elasticsearch (pid ${pid}) exited during startup`);
+    if (Date.now() > deadline) {
+      await stopElasticsearch({ layout: base });
+      throw startFailure(layout, `Elasticsearch on ${url} was not green after ${timeoutMs} ms`, 'FOLIO_ES_START_TIMEOUT');
+    }
+    await sleep(250);
+  }
+  writeFileSync(layout.urlFile, `${url}\n`);
+  const startMs = Date.now() - began;
+  log(`Elasticsearch ${ES_VERSION} is green on ${url} after ${(startMs / 1000).toFixed(1)} s (pid ${pid})`);
+  return { url, started: true, version: ES_VERSION, pid, startMs };
+}
+
+/** A live, ready server the URL file names; waits while one is still starting. */
+async function reuse(layout: EsLayout, timeoutMs: number, log: (line: string) => void): Promise<RunningElasticsearch | undefined> {
+  const url = readState(layout.urlFile);
+  const pid = Number(readState(layout.pidFile) ?? Number.NaN);
+  if (url !== undefined && isReady(await clusterHealth(url))) {
+    log(`reusing Elasticsearch on ${url}`);
+    return { url, started: false, version: ES_VERSION, ...(Number.isInteger(pid) ? { pid } : {}) };
+  }
+  if (Number.isInteger(pid) && isAlive(pid)) {
+    // A server we launched is alive but not ready: another launcher (a second test run) is still
+    // starting it. Wait for it rather than start a second one onto the same data folder.
+    log(`Elasticsearch (pid ${pid}) is starting; waiting for it`);
+    const deadline = Date.now() + timeoutMs;
+    while (isAlive(pid) && Date.now() < deadline) {
+      const current = readState(layout.urlFile);
+      if (current !== undefined && isReady(await clusterHealth(current))) return { url: current, started: false, version: ES_VERSION, pid };
+      await sleep(500);
+    }
+    if (isAlive(pid)) {
+      throw new ConfigurationError(
+        'FOLIO_ES_NOT_READY',
+        `Elasticsearch (pid ${pid}) is running but was not ready within ${timeoutMs} ms; run \`npm run es:stop\` and start again`,
+        { meta: { pid, url, timeoutMs } },
+      );
+    }
+  }
+  rmSync(layout.urlFile, { force: true });
+  rmSync(layout.pidFile, { force: true });
+  return undefined;
+}
+
+interface LaunchOptions {
+  readonly layout: EsLayout;
+  readonly javaHome: string;
+  readonly heapMb: number;
+  readonly httpPort: number;
+  readonly user: RunAs | undefined;
+  readonly timeoutMs: number;
+}
+
+/** Run `bin/elasticsearch -d`: it daemonizes once the node is up and writes the server's pid. */
+async function launch(options: LaunchOptions): Promise<number> {
+  const { layout, javaHome, heapMb, httpPort, user, timeoutMs } = options;
+  const settings = {
+    'cluster.name': CLUSTER_NAME,
+    'node.name': 'folio-local',
+    'discovery.type': 'single-node',
+    'network.host': '127.0.0.1',
+    'http.port': String(httpPort),
+    'xpack.security.enabled': 'false',
+    'path.data': layout.data,
+    'path.logs': layout.logs,
+    // Small CI disks would otherwise flip indices to read-only at 95% full.
+    'cluster.routing.allocation.disk.threshold_enabled': 'false',
+  };
+  const args = ['-d', '-p', layout.serverPidFile, ...Object.entries(settings).flatMap(([key, value]) => ['-E', `${key}=${value}`])];
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    HOME: user === undefined ? (process.env['HOME'] ?? layout.serverRoot) : layout.serverRoot,
+    ES_JAVA_HOME: javaHome,
+    ES_JAVA_OPTS: `-Xms${heapMb}m -Xmx${heapMb}m`,
+  };
+  const result = await exec(join(layout.home, 'bin', 'elasticsearch'), args, {
+    cwd: layout.home,
+    env,
+    timeoutMs,
+    ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
+  });
+  writeFileSync(layout.launcherLog, result.output);
+  if (result.code !== 0) throw startFailure(layout, `bin/elasticsearch exited with ${result.code ?? 'a signal'}`);
+  const pid = Number(readState(layout.serverPidFile));
+  if (!Number.isInteger(pid)) throw startFailure(layout, `bin/elasticsearch -d wrote no pid to ${layout.serverPidFile}`);
+  return pid;
+}
+
+/** 9200 when free, else whatever the OS hands out; an explicit port must be free. */
+async function choosePort(port: number | undefined): Promise<number> {
+  if (port !== undefined) {
+    if (!(await portFree(port))) {
+      throw new ConfigurationError('FOLIO_ES_PORT_IN_USE', `Port ${port} on 127.0.0.1 is already in use; pick another with --port or FOLIO_ES_PORT`, { meta: { port } });
+    }
+    return port;
+  }
+  if (await portFree(9200)) return 9200;
+  return await freePort();
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const server = createServer();
+    server.once('error', () => resolvePromise(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolvePromise(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
+export interface StopOptions {
+  /** @default esLayout() */
+  readonly layout?: EsLayout;
+  /** How long to wait for a clean shutdown before SIGKILL. @default 60000 */
+  readonly timeoutMs?: number;
+  /** @default no-op */
+  readonly log?: (line: string) => void;
+}
+
+/**
+ * Stop the server the pidfile names (SIGTERM, then SIGKILL after `timeoutMs`) and clear the state
+ * files. Resolves to false when nothing of ours was running.
+ *
+ * @example
+ * await stopElasticsearch()
+ */
+export async function stopElasticsearch(options: Readonly<StopOptions> = {}): Promise<boolean> {
+  const { layout = esLayout(), timeoutMs = 60_000, log = () => {} } = options;
+  const pid = Number(readState(layout.pidFile) ?? Number.NaN);
+  rmSync(layout.urlFile, { force: true });
+  if (!Number.isInteger(pid) || !isAlive(pid)) {
+    rmSync(layout.pidFile, { force: true });
+    return false;
+  }
+  log(`stopping Elasticsearch (pid ${pid}) …`);
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid) && Date.now() < deadline) await sleep(200);
+  if (isAlive(pid)) {
+    log(`pid ${pid} ignored SIGTERM for ${timeoutMs} ms; killing it`);
+    process.kill(pid, 'SIGKILL');
+    while (isAlive(pid)) await sleep(100);
+  }
+  rmSync(layout.pidFile, { force: true });
+  return true;
+}
+
+/** The URL of our running, ready server, if any. */
+export async function runningUrl(layout: EsLayout = esLayout()): Promise<string | undefined> {
+  const url = readState(layout.urlFile);
+  return url !== undefined && isReady(await clusterHealth(url)) ? url : undefined;
+}
+
+/**
+ * Alive and an Elasticsearch: a stale pidfile may name a pid the OS has since given to some
+ * other process, which we must never signal.
+ */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  const cmdline = `/proc/${pid}/cmdline`;
+  if (!existsSync(cmdline)) return true; // no procfs: trust the pid
+  try {
+    // The server JVM's command line names its main module (org.elasticsearch.server); the
+    // launcher's names org.elasticsearch too.
+    return readFileSync(cmdline, 'utf8').includes('org.elasticsearch');
+  } catch {
+    return false;
+  }
+}
+
+function readState(path: string): string | undefined {
+  try {
+    const text = readFileSync(path, 'utf8').trim();
+    return text === '' ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+function startFailure(layout: EsLayout, what: string, code = 'FOLIO_ES_START'): ConfigurationError {
+  const parts = [what];
+  for (const [name, path] of [['launcher output', layout.launcherLog], ['server log', layout.serverLog]] as const) {
+    const text = readState(path);
+    if (text !== undefined) parts.push(`--- ${name} (${path}), last lines ---\n${tail(text, 25)}`);
+  }
+  return new ConfigurationError(code, parts.join('\n'), { meta: { home: layout.home } });
+}
+

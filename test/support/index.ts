@@ -1,0 +1,6 @@
+export { esUrl, esClient, uniqueIndexName, deleteIndices, throwawayIndex, withIndex } from './elasticsearch.ts';
+export type { ThrowawayIndex } from './elasticsearch.ts';
+export { makeChunk, makeChunks } from './chunks.ts';
+export type { ChunkSpec } from './chunks.ts';
+export { startFaultProxy } from './fault-proxy.ts';
+export type { FaultProxy, FaultAction, ProxiedRequest } from './fault-proxy.ts';
