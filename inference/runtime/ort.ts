@@ -13,16 +13,40 @@ export interface SessionOptions {
   readonly device?: Device;
   /** Intra-op threads on the CPU; 0 lets onnxruntime decide. @default 0 */
   readonly threads?: number;
+  /**
+   * Let idle intra-op threads spin for work. Spinning wins on a quiet machine and loses badly
+   * on a busy one (spinning threads steal the cores the real work needs).
+   * @default true
+   */
+  readonly spinning?: boolean;
 }
 
 export type Tensor = ort.Tensor;
+
+/** Name, element type and shape of a model input or output (symbolic dimensions as strings). */
+export interface ValueInfo {
+  readonly name: string;
+  /** Element type, e.g. `float32`; undefined for non-tensor values. */
+  readonly type?: string;
+  /** Dimensions: a number when fixed, a string when symbolic, empty when unknown. */
+  readonly shape: readonly (number | string)[];
+}
 export type TensorType = 'float32' | 'float16' | 'int64' | 'int32' | 'bool' | 'uint8';
+
+/** What to do about a provider that would not start (see shared/guides/GPU.md). */
+const DEVICE_HINTS: Readonly<Partial<Record<Device, string>>> = {
+  webgpu: '; webgpu needs libvulkan.so.1 (Debian: libvulkan1) and a GPU Vulkan driver (VK_DRIVER_FILES pointing at its ICD manifest); software Vulkan is rejected',
+  cuda: '; onnxruntime-node fetches its CUDA files at install time, which .npmrc skips (onnxruntime-node-install=skip): reinstall onnxruntime-node where that download works (without that .npmrc line, CUDA installed), or use --device webgpu',
+};
 
 /** A loaded ONNX model with checked inputs. */
 export class OnnxSession {
   readonly path: string;
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
+  /** Types and shapes of the inputs, in model order: what a loader checks a model against. */
+  readonly inputInfo: readonly ValueInfo[];
+  readonly outputInfo: readonly ValueInfo[];
   readonly #session: ort.InferenceSession;
 
   private constructor(path: string, session: ort.InferenceSession) {
@@ -30,10 +54,12 @@ export class OnnxSession {
     this.#session = session;
     this.inputNames = session.inputNames;
     this.outputNames = session.outputNames;
+    this.inputInfo = describeValues(session.inputNames, session.inputMetadata);
+    this.outputInfo = describeValues(session.outputNames, session.outputMetadata);
   }
 
   static async create(path: string, options: Readonly<SessionOptions> = {}): Promise<OnnxSession> {
-    const { device = 'cpu', threads = 0 } = options;
+    const { device = 'cpu', threads = 0, spinning = true } = options;
     if (!DEVICES.includes(device)) {
       throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`device\` to be one of ${DEVICES.join(', ')}, got \`${String(device)}\``);
     }
@@ -42,12 +68,13 @@ export class OnnxSession {
         executionProviders: [device],
         intraOpNumThreads: threads,
         graphOptimizationLevel: 'all',
+        ...(spinning ? {} : { extra: { session: { intra_op: { allow_spinning: '0' } } } }),
       });
       return new OnnxSession(path, session);
     } catch (cause) {
       const message = cause instanceof Error ? cause.message : String(cause);
       if (device !== 'cpu' && /provider|backend|not (found|available|supported)|libvulkan|cuda/i.test(message)) {
-        throw new ConfigurationError('FOLIO_DEVICE_UNAVAILABLE', `${path}: execution provider \`${device}\` is not available here (${message})`, { cause, meta: { device, path } });
+        throw new ConfigurationError('FOLIO_DEVICE_UNAVAILABLE', `${path}: execution provider \`${device}\` is not available here (${message})${DEVICE_HINTS[device] ?? ''}`, { cause, meta: { device, path } });
       }
       throw new InferenceError('FOLIO_MODEL_LOAD', `${path}: cannot load ONNX model (${message})`, { cause, meta: { path } });
     }
@@ -72,6 +99,19 @@ export class OnnxSession {
   async release(): Promise<void> {
     await this.#session.release();
   }
+}
+
+function describeValues(names: readonly string[], metadata: readonly ort.InferenceSession.ValueMetadata[] | undefined): ValueInfo[] {
+  // Older bindings have no metadata: names alone still let callers check inputs.
+  return names.map((name, index) => {
+    const meta = metadata?.[index];
+    return meta !== undefined && meta.isTensor ? { name, type: meta.type, shape: [...meta.shape] } : { name, shape: [] };
+  });
+}
+
+/** Free the native memory of tensors now rather than at garbage collection (CPU tensors ignore it). */
+export function disposeTensors(tensors: Iterable<Tensor | undefined>): void {
+  for (const t of tensors) t?.dispose();
 }
 
 /** Build a tensor without exposing onnxruntime to callers. */

@@ -1,0 +1,94 @@
+/**
+ * `folio bench decode [--quick] [--model DIR] [--device cpu|webgpu|cuda] [--k 0,1,2,3]
+ * [--batch 1,8] [--runs N] [--tokens N] [--pages DIR] [--threads N] [--steer RATE] [--inexact]`
+ */
+import { parseArgs } from 'node:util';
+import { ConfigurationError, describeError } from '../../core/errors.ts';
+import { DEVICES } from '../../inference/runtime/ort.ts';
+import type { Device } from '../../inference/runtime/ort.ts';
+import { decodeMarkdown } from './report.ts';
+import { measureDecode, writeDecodeResults } from './run.ts';
+import type { DecodeBenchConfig, DecodeBenchResult } from './run.ts';
+
+export { measureDecode, writeDecodeResults, FIXTURE_MODEL } from './run.ts';
+export type { DecodeBenchConfig, DecodeBenchResult, DecodeRow } from './run.ts';
+export { decodeMarkdown } from './report.ts';
+export { steeredDraft } from './steer.ts';
+export type { SteerOptions } from './steer.ts';
+
+export const DECODE_USAGE = 'folio bench decode [--quick] [--model DIR] [--device cpu|webgpu|cuda] [--k 0,1,2,3] [--batch 1,8] [--runs N] [--tokens N] [--pages DIR] [--threads N] [--steer RATE] [--inexact]';
+
+export interface DecodeBenchOptions extends DecodeBenchConfig {
+  /** Command-line flags (override the fields above). */
+  readonly argv?: readonly string[];
+  /** Where `decode.md` and `decode.json` go. @default 'bench/results' */
+  readonly resultsDir?: string;
+  /** Small and CPU-only: under two minutes. @default false */
+  readonly quick?: boolean;
+  /** Progress lines. @default console.log */
+  readonly log?: (line: string) => void;
+}
+
+function list(flag: string, value: string | undefined): number[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map(Number);
+  if (items.some((n) => !Number.isInteger(n) || n < 0)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be integers separated by commas, got \`${value}\``);
+  return items;
+}
+
+function int(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be an integer from ${min} and up, got \`${value}\``);
+  return n;
+}
+
+/**
+ * Run the decode benchmark, write `bench/results/decode.md` (and `.json`), print the summary line
+ * last; resolves to the exit code (1 when any configuration was not lossless).
+ *
+ * @example
+ * process.exitCode = await runDecodeBench({ argv: ['--quick'] });
+ */
+export async function runDecodeBench(options: Readonly<DecodeBenchOptions> = {}): Promise<number> {
+  const { argv = [], resultsDir = 'bench/results', log = (line: string) => console.log(line) } = options;
+  let values;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: { quick: { type: 'boolean' }, model: { type: 'string' }, device: { type: 'string' }, k: { type: 'string' }, batch: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, pages: { type: 'string' }, threads: { type: 'string' }, steer: { type: 'string' }, inexact: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench decode: ${describeError(error)}; usage: ${DECODE_USAGE}`, { cause: error });
+  }
+  if (values.help) {
+    log(DECODE_USAGE);
+    return 0;
+  }
+  const device = (values.device ?? options.device ?? 'cpu') as Device;
+  if (!DEVICES.includes(device)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${device}\``);
+  const quick = values.quick ?? options.quick ?? false;
+  const steer = values.steer === undefined ? options.steerRate : Number(values.steer);
+  if (steer !== undefined && !(steer >= 0 && steer <= 1)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--steer\` to be a rate from 0 to 1, got \`${values.steer}\``);
+  const config: DecodeBenchConfig = {
+    ...options,
+    ...(quick ? { device: 'cpu' as const, batches: [1, 4], runs: 3, tokens: 96, threads: 1 } : {}),
+    ...(values.model !== undefined ? { modelDir: values.model } : {}),
+    ...(values.device !== undefined ? { device } : {}),
+    ...(values.k !== undefined ? { ks: list('k', values.k) } : {}),
+    ...(values.batch !== undefined ? { batches: list('batch', values.batch) } : {}),
+    ...(values.runs !== undefined ? { runs: int('runs', values.runs, 1) } : {}),
+    ...(values.tokens !== undefined ? { tokens: int('tokens', values.tokens, 2) } : {}),
+    ...(values.pages !== undefined ? { pagesDir: values.pages } : {}),
+    ...(values.threads !== undefined ? { threads: int('threads', values.threads, 0) } : {}),
+    ...(steer !== undefined ? { steerRate: steer } : {}),
+    ...(values.inexact ? { exact: false } : {}),
+  };
+  log(`bench decode: ${config.modelDir ?? 'tiny random fixture model'} on ${config.device ?? 'cpu'}`);
+  const result: DecodeBenchResult = await measureDecode(config, log);
+  await writeDecodeResults(resultsDir, result, decodeMarkdown(result));
+  log(result.summary);
+  return result.lossless ? 0 : 1;
+}

@@ -1,0 +1,162 @@
+/**
+ * Load a model folder (ARCHITECTURE.md's contract): read `folio-model.json`, open the four ONNX
+ * networks once, and check their inputs and outputs against the declared shapes, so a wrong or
+ * half-copied folder fails here, naming the file, rather than in the middle of a page.
+ */
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InferenceError } from '../../core/errors.ts';
+import { OnnxSession } from '../runtime/ort.ts';
+import type { Device } from '../runtime/ort.ts';
+import { loadTokenizer } from '../tokenizer/tokenizer.ts';
+import type { TextTokenizer } from '../tokenizer/tokenizer.ts';
+import { parseModelConfig } from './config.ts';
+import type { OcrModelConfig } from './config.ts';
+import { DEFAULT_NAMES, Forward } from './forward.ts';
+import type { CacheLayout } from './generate.ts';
+
+export interface LoadModelOptions {
+  /** The model folder. */
+  readonly modelDir: string;
+  /** Execution provider. @default 'cpu' */
+  readonly device?: Device;
+  /** CPU threads per session; 0 lets onnxruntime decide. @default 0 */
+  readonly threads?: number;
+  /** Skip `mtp.onnx` (greedy decoding only; saves its memory). @default false */
+  readonly withoutDraftHead?: boolean;
+}
+
+/** A loaded model: config, tokenizer and the sessions, ready to decode. */
+export interface OcrModel {
+  readonly dir: string;
+  readonly device: Device;
+  readonly config: OcrModelConfig;
+  readonly tokenizer: TextTokenizer;
+  readonly vision: OnnxSession;
+  readonly forward: Forward;
+  readonly layout: CacheLayout;
+  /** Name of the vision output. */
+  readonly visualOutput: string;
+  /** Free every session. */
+  release(): Promise<void>;
+}
+
+/**
+ * Load and check a model folder.
+ *
+ * @example
+ * const model = await loadModel({ modelDir: 'test/fixtures/models/folio-ocr-tiny-random' });
+ * try { … } finally { await model.release(); }
+ */
+export async function loadModel(options: Readonly<LoadModelOptions>): Promise<OcrModel> {
+  const { modelDir, device = 'cpu', threads = 0, withoutDraftHead = false } = options;
+  const configFile = join(modelDir, 'folio-model.json');
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(configFile, 'utf8'));
+  } catch (cause) {
+    const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new InferenceError('FOLIO_MODEL_FILE', `${configFile}: ${missing ? 'missing; is this a folio-ocr model folder?' : `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`}`, { cause, meta: { file: configFile } });
+  }
+  const config = parseModelConfig(json, configFile);
+  const wantDraft = !withoutDraftHead && config.draft.k > 0;
+  const files = { vision: join(modelDir, config.files.vision), embed: join(modelDir, config.files.embed), decoder: join(modelDir, config.files.decoder), mtp: join(modelDir, config.files.mtp), tokenizer: join(modelDir, 'tokenizer.json') };
+  for (const [key, path] of Object.entries(files)) {
+    if (key === 'mtp' && !wantDraft) continue;
+    try {
+      await access(path);
+    } catch (cause) {
+      throw new InferenceError('FOLIO_MODEL_FILE', `${path}: missing from the model folder (${key})`, { cause, meta: { file: path } });
+    }
+  }
+
+  const sessions: OnnxSession[] = [];
+  const open = async (path: string) => {
+    const s = await OnnxSession.create(path, { device, threads });
+    sessions.push(s);
+    return s;
+  };
+  try {
+    const tokenizer = await loadTokenizer({ path: files.tokenizer });
+    const vision = await open(files.vision);
+    const embed = await open(files.embed);
+    const decoder = await open(files.decoder);
+    const mtp = wantDraft ? await open(files.mtp) : undefined;
+    const { hidden, vocab, layers, kvHeads, headDim } = config.decoder;
+
+    const check = new ShapeCheck();
+    const visualOutput = vision.outputNames[0] ?? '';
+    check.input(vision, 'pixel_values', [null, 3, config.image.globalView.height, config.image.globalView.width]);
+    check.output(vision, visualOutput, [null, config.tokensPerView, hidden]);
+    check.input(embed, DEFAULT_NAMES.inputIds, [null, null]);
+    check.output(embed, DEFAULT_NAMES.inputsEmbeds, [null, null, hidden]);
+    const decoderLayers = Array.from({ length: layers }, (_, i) => ({ pastKey: `past_key_values.${i}.key`, pastValue: `past_key_values.${i}.value`, presentKey: `present.${i}.key`, presentValue: `present.${i}.value` }));
+    for (const net of mtp === undefined ? [decoder] : [decoder, mtp]) {
+      check.input(net, DEFAULT_NAMES.inputsEmbeds, [null, null, hidden]);
+      check.input(net, DEFAULT_NAMES.attentionMask, [null, null]);
+      check.input(net, DEFAULT_NAMES.positionIds, [null, null]);
+      check.output(net, DEFAULT_NAMES.logits, [null, null, vocab]);
+      check.output(net, DEFAULT_NAMES.hiddenStates, [null, null, hidden]);
+    }
+    const mtpLayers = [{ pastKey: 'past_key_values.mtp.key', pastValue: 'past_key_values.mtp.value', presentKey: 'present.mtp.key', presentValue: 'present.mtp.value' }];
+    for (const [net, names] of mtp === undefined ? [[decoder, decoderLayers] as const] : [[decoder, decoderLayers] as const, [mtp, mtpLayers] as const]) {
+      for (const n of names) {
+        for (const name of [n.pastKey, n.pastValue]) check.input(net, name, [null, kvHeads, null, headDim]);
+        for (const name of [n.presentKey, n.presentValue]) check.output(net, name, [null, kvHeads, null, headDim]);
+      }
+    }
+    if (mtp !== undefined) check.input(mtp, DEFAULT_NAMES.previousHidden, [null, null, hidden]);
+    // A decoder with more layers than the config declares would run with a cache missing layers.
+    const extra = decoder.inputNames.filter((n) => n.startsWith('past_key_values.') && !decoderLayers.some((l) => l.pastKey === n || l.pastValue === n));
+    if (extra.length > 0) check.problems.push(`${decoder.path}: inputs ${extra.join(', ')} beyond the ${layers} layers of folio-model.json`);
+    check.throwIfAny();
+
+    const maskInfo = decoder.inputInfo.find((i) => i.name === DEFAULT_NAMES.attentionMask);
+    const maskType = maskInfo?.type === 'int32' || maskInfo?.type === 'bool' || maskInfo?.type === 'float32' ? maskInfo.type : 'int64';
+    const forward = new Forward({ decoder, embed, mtp, hidden, vocab, maskType });
+    return {
+      dir: modelDir,
+      device,
+      config,
+      tokenizer,
+      vision,
+      forward,
+      layout: { kvHeads, headDim, decoder: decoderLayers, mtp: mtpLayers },
+      visualOutput,
+      release: async () => {
+        await Promise.all(sessions.map((s) => s.release()));
+      },
+    };
+  } catch (error) {
+    await Promise.all(sessions.map((s) => s.release()));
+    throw error;
+  }
+}
+
+/** Collects every mismatch, then throws once with all of them. */
+class ShapeCheck {
+  readonly problems: string[] = [];
+
+  input(session: OnnxSession, name: string, expected: readonly (number | null)[]): void {
+    this.#check(session, 'input', session.inputInfo, name, expected);
+  }
+
+  output(session: OnnxSession, name: string, expected: readonly (number | null)[]): void {
+    this.#check(session, 'output', session.outputInfo, name, expected);
+  }
+
+  throwIfAny(): void {
+    if (this.problems.length > 0) throw new InferenceError('FOLIO_MODEL_SHAPE', `the model does not match folio-model.json:\n  ${this.problems.join('\n  ')}`, { meta: { problems: this.problems } });
+  }
+
+  #check(session: OnnxSession, kind: string, infos: OnnxSession['inputInfo'], name: string, expected: readonly (number | null)[]): void {
+    const info = infos.find((i) => i.name === name);
+    if (info === undefined) {
+      this.problems.push(`${session.path}: no ${kind} \`${name}\` (has ${infos.map((i) => i.name).join(', ')})`);
+      return;
+    }
+    if (info.shape.length === 0) return; // shape unknown to the runtime: checked at run time
+    const bad = info.shape.length !== expected.length || expected.some((e, i) => e !== null && typeof info.shape[i] === 'number' && info.shape[i] !== e);
+    if (bad) this.problems.push(`${session.path}: ${kind} \`${name}\` is [${info.shape.join(',')}], expected [${expected.map((e) => e ?? '?').join(',')}]`);
+  }
+}

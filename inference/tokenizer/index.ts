@@ -1,0 +1,3 @@
+export { loadTokenizer } from './tokenizer.ts';
+export type { TextTokenizer, LoadTokenizerOptions } from './tokenizer.ts';
+export { TextStreamer } from './stream.ts';
