@@ -1,0 +1,149 @@
+/**
+ * Lines of a region → typed blocks: paragraphs, headings, list items, tables.
+ *
+ * Headings are told by size relative to the page's body text (≥ 1.12×) or, at body size, by a
+ * different font on a short standalone line (bold section titles such as `5.1 Hyper Parameter
+ * Optimization`). pdfjs does not expose font weights without the operator list, so "a font
+ * other than the body font" stands in for bold.
+ */
+import { findTables } from './tables.ts';
+import type { Block, Line } from './types.ts';
+
+export interface PageStyle {
+  /** Most common font size by characters. */
+  readonly bodySize: number;
+  /** Most common font by characters. */
+  readonly bodyFont: string;
+  /** Fonts pdfjs reports as monospaced: their lines are code. */
+  readonly monoFonts: ReadonlySet<string>;
+}
+
+const BULLET = /^([•●▪■◦○‣∙·►▸➢✓✔\-–—*])\s*(?=\S)/u;
+const ENUMERATOR = /^(\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,5})[.)])\s+(?=\S)/u;
+const SECTION_NUMBER = /^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+\p{Lu}/u;
+
+function listMarker(text: string): string | undefined {
+  const bullet = BULLET.exec(text);
+  if (bullet !== null) {
+    // `-3.5` or `—` dashes inside prose are not bullets: need a space or a bullet glyph.
+    if ((bullet[1] === '-' || bullet[1] === '–' || bullet[1] === '—' || bullet[1] === '*') && !/^.\s/u.test(text)) return undefined;
+    return bullet[1];
+  }
+  const enumerator = ENUMERATOR.exec(text);
+  return enumerator?.[1];
+}
+
+/** A short line in a non-body font at least body size, not ending like a sentence. */
+function headingByFont(line: Line, style: PageStyle): boolean {
+  return (
+    line.font !== style.bodyFont &&
+    line.size >= 0.95 * style.bodySize &&
+    line.text.length <= 90 &&
+    line.text.length >= 2 &&
+    !/[.,;:]$/.test(line.text) &&
+    /^[\p{Lu}\d]/u.test(line.text) &&
+    // A wide gap after a section number splits the line; that is still one heading.
+    (line.fragments.length === 1 || (line.fragments.length === 2 && /^[\dA-Z]{1,3}(\.\d{1,2})*\.?$/.test(line.fragments[0]?.text ?? '')))
+  );
+}
+
+function sizeRatio(line: Line, style: PageStyle): number {
+  return style.bodySize > 0 ? line.size / style.bodySize : 1;
+}
+
+/** Segment one region's lines (top to bottom) into blocks. */
+export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
+  const blocks: Block[] = [];
+  const tables = findTables(lines);
+  let t = 0;
+  let current: Block | undefined;
+  const regionX0 = Math.min(...lines.map((l) => l.x0));
+  const regionX1 = Math.max(...lines.map((l) => l.x1));
+  const gaps: number[] = [];
+  for (let i = 1; i < lines.length; i++) gaps.push((lines[i] as Line).top - (lines[i - 1] as Line).bottom);
+  const typicalGap = median(gaps.filter((g) => g >= 0)) ?? 0;
+
+  for (let i = 0; i < lines.length; i++) {
+    const table = tables[t];
+    if (table !== undefined && table.start === i) {
+      current = undefined;
+      blocks.push({ label: 'table', lines: lines.slice(table.start, table.end), cells: table.cells });
+      i = table.end - 1;
+      t++;
+      continue;
+    }
+    const line = lines[i] as Line;
+    const standIn = line.fragments[0]?.table;
+    if (standIn !== undefined) {
+      current = undefined;
+      blocks.push({ label: 'table', lines: [line], cells: standIn });
+      continue;
+    }
+    const prev = i > 0 ? (lines[i - 1] as Line) : undefined;
+    const code = style.monoFonts.has(line.font);
+    if (code) {
+      // Code keeps its lines; it goes on over blank-line gaps but not over other text.
+      if (current?.code === true && prev !== undefined && line.top - prev.bottom < 2.5 * line.size) current.lines.push(line);
+      else {
+        current = { label: 'text', lines: [line], code: true };
+        blocks.push(current);
+      }
+      continue;
+    }
+    if (current?.code === true) current = undefined;
+    const marker = listMarker(line.text);
+    const fontHeading = headingByFont(line, style);
+    const bigger = sizeRatio(line, style) >= 1.12;
+    const sameStyle = prev !== undefined && prev.font === line.font && Math.abs(prev.size - line.size) <= 0.05 * line.size;
+    let startNew = current === undefined || prev === undefined || marker !== undefined || (fontHeading && !sameStyle);
+    if (!startNew && prev !== undefined && current !== undefined) {
+      const gap = line.top - prev.bottom;
+      const size = Math.max(line.size, prev.size);
+      const sizeChanged = Math.abs(line.size - prev.size) > 0.12 * size;
+      const wideGap = gap > Math.max(typicalGap * 1.8, typicalGap + 0.35 * size);
+      const prevShort = prev.x1 < regionX1 - 3 * size && /[.!?:]["”’)]?$/.test(prev.text);
+      const indented = line.x0 > regionX0 + 0.8 * size && line.x0 > prev.x0 + 0.8 * size && /[.!?:]["”’)]?$/.test(prev.text);
+      // A heading goes on over lines of its own style (a two-line title), and ends otherwise.
+      const headingEnds = (current.label === 'title' || current.label === 'sub_title') && !sameStyle;
+      const listGoesOn = current.label === 'list' && line.x0 > (current.lines[0]?.x0 ?? 0) + 0.5 * size && !wideGap && !sizeChanged;
+      startNew = !listGoesOn && (sizeChanged || wideGap || (prevShort && /^[\p{Lu}\d"“(]/u.test(line.text)) || indented || headingEnds || current.label === 'list');
+    }
+    if (startNew) {
+      current = { label: 'text', lines: [line] };
+      if (marker !== undefined) {
+        current.label = 'list';
+        current.marker = marker;
+      } else if (bigger && line.text.length <= 200) {
+        current.label = 'sub_title';
+      } else if (fontHeading) {
+        current.label = 'sub_title';
+      }
+      blocks.push(current);
+    } else if (current !== undefined) {
+      current.lines.push(line);
+    }
+  }
+  return blocks.map((block) => classify(block, style));
+}
+
+/** Settle heading levels; demote "headings" that turned out long. */
+function classify(block: Block, style: PageStyle): Block {
+  if (block.label !== 'sub_title') return block;
+  const text = block.lines.map((l) => l.text).join(' ');
+  if (block.lines.length > 3 || text.length > 200) return { ...block, label: 'text' };
+  const first = block.lines[0] as Line;
+  const ratio = sizeRatio(first, style);
+  const numbered = SECTION_NUMBER.exec(text);
+  let level: number;
+  if (ratio >= 1.6) level = 1;
+  else if (numbered?.[1] !== undefined) level = Math.min(4, 2 + (numbered[1].split('.').length - 1));
+  else if (ratio >= 1.25) level = 2;
+  else level = 3;
+  return { ...block, label: level === 1 ? 'title' : 'sub_title', level };
+}
+
+function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}

@@ -1,0 +1,21 @@
+/**
+ * Born-digital PDF text layers as Markdown with DeepSeek-style grounding tags: reading order
+ * across columns (XY-cut), headings, paragraphs, lists, code, simple tables as HTML, page
+ * headers/footers marked apart, and a verdict on whether the text layer can replace OCR.
+ *
+ * @example
+ * const pdf = await openPdf(bytes, { source: 'a.pdf' });
+ * try {
+ *   for await (const page of extractTextLayer(pdf)) {
+ *     if (page.assessment.usable) use(page.markdown); else ocr(page.pageNumber, page.assessment.reason);
+ *   }
+ * } finally { await pdf.close(); }
+ */
+export { extractTextLayer } from './extract.ts';
+export type { ExtractTextLayerOptions } from './extract.ts';
+export { assessText } from './assess.ts';
+export type { AssessOptions, TextFigures } from './assess.ts';
+export { inspectOperators } from './operators.ts';
+export type { OperatorSummary } from './operators.ts';
+export { groundingTag } from './markdown.ts';
+export type { TextLayerPage, TextLayerAssessment } from './types.ts';

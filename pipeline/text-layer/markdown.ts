@@ -1,0 +1,105 @@
+/**
+ * Blocks → Markdown, each block preceded by its DeepSeek-style grounding tag
+ * `<|ref|>label<|/ref|><|det|>[[x1,y1,x2,y2]]<|/det|>` on a 0–999 grid of the page.
+ */
+import { tableHtml } from './tables.ts';
+import type { Block, Line } from './types.ts';
+
+/** The grounding tag of a box in page points. */
+export function groundingTag(label: string, box: readonly [number, number, number, number], width: number, height: number): string {
+  const grid = (v: number, size: number): number => Math.max(0, Math.min(999, Math.round((v / size) * 999)));
+  const [x0, y0, x1, y1] = box;
+  return `<|ref|>${label}<|/ref|><|det|>[[${grid(x0, width)}, ${grid(y0, height)}, ${grid(x1, width)}, ${grid(y1, height)}]]<|/det|>`;
+}
+
+export function boxOf(lines: readonly Line[]): [number, number, number, number] {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const l of lines) {
+    x0 = Math.min(x0, l.x0);
+    y0 = Math.min(y0, l.top);
+    x1 = Math.max(x1, l.x1);
+    y1 = Math.max(y1, l.bottom);
+  }
+  return [x0, y0, x1, y1];
+}
+
+/**
+ * Join a block's lines into one paragraph: `exam-` + `ple` → `example` when the next line
+ * starts in lower case (a compound like `state-of-` + `Art` keeps its hyphen); soft hyphens go.
+ */
+// Chinese and Japanese put no space between words, so a line break inside them is no space.
+const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]$/u;
+const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
+export function joinLines(lines: readonly Line[]): string {
+  let text = '';
+  for (const line of lines) {
+    const next = line.text.trim();
+    if (text === '') {
+      text = next;
+      continue;
+    }
+    if (/\u00ad$/.test(text)) text = text.slice(0, -1) + next;
+    else if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
+    else if (/[-/]$/.test(text) && !/\s-$/.test(text)) text += next;
+    else if (CJK_END.test(text) && CJK_START.test(next)) text += next;
+    else text += ' ' + next;
+  }
+  return text.replace(/\u00ad/g, '');
+}
+
+/**
+ * Keep plain text from turning into Markdown structure: a leading `#`, `>`, list marker or
+ * `1.` would change the block type, `<tag` would become raw HTML, and paired `$` would become
+ * math under remark-math.
+ */
+export function escapeText(text: string): string {
+  let out = text.replace(/<(?=[A-Za-z/!?])/g, '&lt;');
+  if ((out.match(/\$/g) ?? []).length >= 2) out = out.replace(/\$/g, '\\$');
+  if (/^(#{1,6}\s|>|[-+*]\s|\d{1,9}[.)]\s|={3,}|-{3,}|`{3,}|~{3,})/.test(out)) out = '\\' + out;
+  return out;
+}
+
+function listLine(block: Block): string {
+  const marker = block.marker ?? '-';
+  const text = joinLines(block.lines);
+  const rest = escapeText(text.slice(text.indexOf(marker) + marker.length).trim());
+  if (/^\d{1,9}[.)]$/.test(marker)) return `${marker} ${rest}`;
+  if (/^\(?[a-z]{1,5}[.)]$/i.test(marker)) return `- ${marker} ${rest}`;
+  return `- ${rest}`;
+}
+
+/** Code lines with their indentation rebuilt from x offsets (monospace: ~0.6 em a character). */
+function codeBlock(block: Block): string {
+  const left = Math.min(...block.lines.map((l) => l.x0));
+  const lines = block.lines.map((l) => ' '.repeat(Math.max(0, Math.round((l.x0 - left) / (0.6 * l.size)))) + l.text);
+  const fence = lines.some((l) => l.includes('```')) ? '~~~' : '```';
+  return `${fence}\n${lines.join('\n')}\n${fence}`;
+}
+
+/** One block as Markdown (without its tag). */
+export function blockMarkdown(block: Block): string {
+  if (block.code === true) return codeBlock(block);
+  switch (block.label) {
+    case 'title':
+    case 'sub_title':
+      return `${'#'.repeat(block.level ?? 2)} ${escapeText(joinLines(block.lines)).replace(/^\\/, '')}`;
+    case 'list':
+      return listLine(block);
+    case 'table':
+      return tableHtml(block.cells ?? []);
+    default:
+      return escapeText(joinLines(block.lines));
+  }
+}
+
+/** Blocks as tagged Markdown, blank line between blocks. */
+export function pageMarkdown(blocks: readonly Block[], width: number, height: number): string {
+  return blocks
+    .filter((b) => b.lines.length > 0)
+    .map((b) => `${groundingTag(b.label, boxOf(b.lines), width, height)}\n${blockMarkdown(b)}`)
+    .join('\n\n');
+}

@@ -1,0 +1,211 @@
+/**
+ * Simple tables from aligned text: consecutive lines that split into two or more fragments
+ * (cells) at consistent column positions. Ruling lines are not read (that needs the operator
+ * list); alignment alone finds the common born-digital grid.
+ */
+import { toLines } from './order.ts';
+import type { Fragment, Line } from './types.ts';
+
+interface Column {
+  x0: number;
+  x1: number;
+}
+
+/** Fewest rows and columns for a grid to count as a table. */
+const MIN_ROWS = 2;
+const MIN_COLUMNS = 2;
+
+/**
+ * Find table runs among a region's lines (top to bottom). Returns `[start, end)` line index
+ * ranges and their cells. A two-"column" run of long prose fragments is two text columns
+ * that XY-cut could not separate, not a table, so it is refused.
+ */
+export function findTables(lines: readonly Line[]): { start: number; end: number; cells: string[][] }[] {
+  const found: { start: number; end: number; cells: string[][] }[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i] as Line;
+    if (line.fragments.length < 2) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < lines.length) {
+      const next = lines[end] as Line;
+      const prev = lines[end - 1] as Line;
+      // Rows of a table are close; a wide gap ends it.
+      if (next.top - prev.bottom > 2.5 * Math.max(prev.size, next.size)) break;
+      if (next.fragments.length >= 2) {
+        end++;
+        continue;
+      }
+      // A one-cell line (a wrapped cell, a section row) stays if the grid goes on after it.
+      const after = lines[end + 1];
+      if (after !== undefined && after.fragments.length >= 2 && after.top - next.bottom <= 2.5 * next.size) {
+        end += 2;
+        continue;
+      }
+      break;
+    }
+    const cells = gridOf(lines.slice(i, end));
+    if (cells !== undefined) {
+      found.push({ start: i, end, cells });
+      i = end;
+    } else {
+      i++;
+    }
+  }
+  return found;
+}
+
+/** A row that looks like a table row: three or more short cells. */
+function tabular(row: Line): boolean {
+  if (row.fragments.length < 3) return false;
+  const mean = row.fragments.reduce((sum, f) => sum + f.text.length, 0) / row.fragments.length;
+  return mean <= 30;
+}
+
+/**
+ * Tables across the whole page, found before reading order so a column gutter inside a table
+ * cannot split it (XY-cut would read it column by column). A run of at least three rows of
+ * three or more short cells, with the rows just above it that have two or more cells (headers),
+ * becomes one stand-in fragment carrying the cells; the rest of the page is returned apart.
+ */
+export function findPageTables(fragments: readonly Fragment[]): { tables: Fragment[]; rest: Fragment[] } {
+  const rows = toLines(fragments);
+  const taken = new Set<Fragment>();
+  const tables: Fragment[] = [];
+  const close = (upper: Line, lower: Line): boolean => lower.top - upper.bottom <= 3 * Math.max(upper.size, lower.size);
+  let i = 0;
+  while (i < rows.length) {
+    if (!tabular(rows[i] as Line)) {
+      i++;
+      continue;
+    }
+    let last = i;
+    let count = 1;
+    for (let j = i + 1; j < rows.length && j - last <= 3 && close(rows[j - 1] as Line, rows[j] as Line); j++) {
+      if (tabular(rows[j] as Line)) {
+        last = j;
+        count++;
+      }
+    }
+    let start = i;
+    while (start > 0 && start > i - 2 && (rows[start - 1] as Line).fragments.length >= 2 && close(rows[start - 1] as Line, rows[start] as Line)) start--;
+    const slice = rows.slice(start, last + 1);
+    const cells = count >= 3 ? gridOf(slice) : undefined;
+    if (cells === undefined) {
+      i++;
+      continue;
+    }
+    const members = slice.flatMap((row) => row.fragments);
+    for (const f of members) taken.add(f);
+    tables.push({
+      text: '',
+      x0: Math.min(...members.map((f) => f.x0)),
+      x1: Math.max(...members.map((f) => f.x1)),
+      top: Math.min(...members.map((f) => f.top)),
+      bottom: Math.max(...members.map((f) => f.bottom)),
+      y: (slice[0] as Line).y,
+      size: (slice[0] as Line).size,
+      font: (slice[0] as Line).font,
+      table: cells,
+    });
+    i = last + 1;
+  }
+  return { tables, rest: taken.size === 0 ? [...fragments] : fragments.filter((f) => !taken.has(f)) };
+}
+
+function gridOf(rows: readonly Line[]): string[][] | undefined {
+  if (rows.length < MIN_ROWS) return undefined;
+  const columns: Column[] = [];
+  // Columns come from the fullest rows; group rows that span columns (`Chemistry | Exploring
+  // Combinations…`) would glue neighbouring columns together.
+  const most = Math.max(...rows.map((r) => r.fragments.length));
+  for (const row of rows) {
+    // Only the fullest rows: in a row with fewer cells two of them may have run together.
+    if (row.fragments.length < 2 || row.fragments.length < most) continue;
+    for (const f of row.fragments) {
+      // Real overlap, not a touch: one slightly wide cell must not chain two columns together.
+      const hit = columns.find((c) => Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0.3 * Math.min(c.x1 - c.x0, f.x1 - f.x0));
+      if (hit === undefined) columns.push({ x0: f.x0, x1: f.x1 });
+      else {
+        hit.x0 = Math.min(hit.x0, f.x0);
+        hit.x1 = Math.max(hit.x1, f.x1);
+      }
+    }
+  }
+  // Then cells of other rows that sit in no column yet open columns of their own (the
+  // `enc-layers`/`dec-layers` columns whose values are centred between two rows).
+  const extra: Column[] = [];
+  for (const row of rows) {
+    for (const f of row.fragments) {
+      const overlaps = (c: Column): boolean => Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0;
+      if (columns.some(overlaps)) continue;
+      const hit = extra.find(overlaps);
+      if (hit === undefined) extra.push({ x0: f.x0, x1: f.x1 });
+      else {
+        hit.x0 = Math.min(hit.x0, f.x0);
+        hit.x1 = Math.max(hit.x1, f.x1);
+      }
+    }
+  }
+  const merged = mergeOverlapping([...columns, ...extra]);
+  if (merged.length < MIN_COLUMNS) return undefined;
+  const multi = rows.filter((r) => r.fragments.length >= 2 && r.fragments.length >= 0.75 * most);
+  if (multi.length < MIN_ROWS) return undefined;
+  const fragments = multi.flatMap((r) => r.fragments);
+  const meanLength = fragments.reduce((sum, f) => sum + f.text.length, 0) / fragments.length;
+  if (merged.length === 2 && meanLength > 30) return undefined;
+  if (meanLength > 60) return undefined;
+  // Most multi-fragment rows must put their fragments in distinct columns.
+  let consistent = 0;
+  for (const row of multi) {
+    const used = new Set(row.fragments.map((f) => columnOf(merged, f.x0, f.x1)));
+    if (used.size === row.fragments.length) consistent++;
+  }
+  if (consistent < 0.7 * multi.length) return undefined;
+  return rows.map((row) => {
+    const cells: string[] = new Array<string>(merged.length).fill('');
+    for (const f of row.fragments) {
+      const c = columnOf(merged, f.x0, f.x1);
+      cells[c] = cells[c] === '' ? f.text : `${cells[c]} ${f.text}`;
+    }
+    return cells;
+  });
+}
+
+function mergeOverlapping(columns: readonly Column[]): Column[] {
+  const sorted = [...columns].sort((p, q) => p.x0 - q.x0);
+  const out: Column[] = [];
+  for (const c of sorted) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last.x1 - c.x0 > 0.3 * Math.min(last.x1 - last.x0, c.x1 - c.x0)) last.x1 = Math.max(last.x1, c.x1);
+    else out.push({ ...c });
+  }
+  return out;
+}
+
+function columnOf(columns: readonly Column[], x0: number, x1: number): number {
+  let best = 0;
+  let bestOverlap = -Infinity;
+  columns.forEach((c, i) => {
+    const overlap = Math.min(c.x1, x1) - Math.max(c.x0, x0);
+    if (overlap > bestOverlap) {
+      best = i;
+      bestOverlap = overlap;
+    }
+  });
+  return best;
+}
+
+/** Cells as an HTML table; the first row as header cells. */
+export function tableHtml(cells: readonly (readonly string[])[]): string {
+  const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const rows = cells.map((row, r) => {
+    const tag = r === 0 ? 'th' : 'td';
+    return `<tr>${row.map((cell) => `<${tag}>${esc(cell)}</${tag}>`).join('')}</tr>`;
+  });
+  const [head, ...body] = rows;
+  return `<table><thead>${head ?? ''}</thead><tbody>${body.join('')}</tbody></table>`;
+}

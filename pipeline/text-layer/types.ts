@@ -1,0 +1,84 @@
+/**
+ * The records of text-layer extraction. Coordinates are PDF points in the displayed page
+ * (rotation applied), origin top-left, y growing down.
+ */
+
+/** Whether a page's text layer can stand in for OCR, and the figures behind the verdict. */
+export interface TextLayerAssessment {
+  readonly usable: boolean;
+  /** `text-layer-good`, `no-text-layer`, `too-little-text`, `garbage-text`, `invisible-text`. */
+  readonly reason: string;
+  readonly details: Readonly<Record<string, number | string | boolean>>;
+}
+
+/** One page of a PDF's text layer as Markdown with grounding tags. */
+export interface TextLayerPage {
+  /** 1-based. */
+  readonly pageNumber: number;
+  /** Displayed page size in points (rotation applied). */
+  readonly width: number;
+  readonly height: number;
+  /** Markdown; every block preceded by a `<|ref|>label<|/ref|><|det|>[[…]]<|/det|>` line (0–999 grid). */
+  readonly markdown: string;
+  readonly assessment: TextLayerAssessment;
+}
+
+/** A horizontal run of text from one pdfjs item. */
+export interface Run {
+  readonly text: string;
+  readonly x0: number;
+  readonly x1: number;
+  /** Baseline y. */
+  readonly y: number;
+  readonly top: number;
+  readonly bottom: number;
+  /** Font size in points. */
+  readonly size: number;
+  readonly font: string;
+  /** Whitespace-only items mark a word break and are dropped after that. */
+  readonly space: boolean;
+}
+
+/** Runs on one baseline with no wide gap between them: a line piece, or a table cell. */
+export interface Fragment {
+  text: string;
+  x0: number;
+  x1: number;
+  y: number;
+  top: number;
+  bottom: number;
+  size: number;
+  /** The font carrying most of the characters. */
+  font: string;
+  /** Set on the stand-in for a whole table found before reading order: its cells. */
+  table?: string[][];
+}
+
+/** Fragments of one region that share a baseline, left to right. */
+export interface Line {
+  readonly fragments: readonly Fragment[];
+  readonly text: string;
+  readonly x0: number;
+  readonly x1: number;
+  readonly y: number;
+  readonly top: number;
+  readonly bottom: number;
+  readonly size: number;
+  readonly font: string;
+}
+
+export type BlockLabel = 'title' | 'sub_title' | 'text' | 'table' | 'page_header' | 'page_footer' | 'list' | 'equation' | 'image';
+
+/** A typed block ready to be written as Markdown. */
+export interface Block {
+  label: BlockLabel;
+  lines: Line[];
+  /** Heading level for `title`/`sub_title`. */
+  level?: number;
+  /** For `list`: the marker as found (`-`, `1.`). */
+  marker?: string;
+  /** For `table`: cell texts, rows × columns. */
+  cells?: string[][];
+  /** Set in a monospaced font: written as a fenced code block, line by line. */
+  code?: boolean;
+}

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { SourceError } from '../../../core/errors.ts';
+import { openPdf } from '../../../pipeline/pdf/index.ts';
+
+const DOCLING = '../shared/data/docling-dev/pdf/';
+const PAPER = `${DOCLING}2305.03393v1-pg9.pdf`;
+const LOCKED = `${DOCLING}password_protected_2206.01062_pg3.pdf`;
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof SourceError, `expected a SourceError, got ${String(error)}`);
+    return error.code;
+  }
+  return 'opened';
+}
+
+describe('openPdf', () => {
+  it('opens a PDF, hands out pages and closes twice safely', async () => {
+    const bytes = new Uint8Array(await readFile(PAPER));
+    const pdf = await openPdf(bytes, { source: PAPER });
+    try {
+      assert.equal(pdf.numPages, 1);
+      const page = await pdf.page(1);
+      assert.deepEqual(page.view, [0, 0, 612, 792]);
+      // pdfjs detaches what it is given: the caller's bytes must survive.
+      assert.equal(bytes.byteLength > 0 && bytes[0], 0x25);
+    } finally {
+      await pdf.close();
+      await pdf.close();
+    }
+  });
+
+  it('names the document and the page when the page does not exist', async () => {
+    const pdf = await openPdf(await readFile(PAPER), { source: 'paper.pdf' });
+    try {
+      await assert.rejects(pdf.page(2), (error: SourceError) => error.code === 'FOLIO_PDF_PAGE_RANGE' && /paper\.pdf: page 2/.test(error.message));
+    } finally {
+      await pdf.close();
+    }
+  });
+
+  it('refuses an empty file', async () => {
+    assert.equal(await codeOf(openPdf(new Uint8Array(0), { source: 'empty.pdf' })), 'FOLIO_EMPTY_FILE');
+  });
+
+  it('refuses a truncated PDF and a non-PDF', async () => {
+    const bytes = await readFile(PAPER);
+    assert.equal(await codeOf(openPdf(bytes.subarray(0, bytes.length >> 1), { source: 'half.pdf' })), 'FOLIO_PDF_CORRUPT');
+    const html = new TextEncoder().encode('<html><body>Not found</body></html>');
+    await assert.rejects(openPdf(html, { source: 'page.pdf' }), /page\.pdf: not a readable PDF/);
+  });
+
+  it('needs the password of an encrypted PDF', async () => {
+    const bytes = await readFile(LOCKED);
+    await assert.rejects(openPdf(bytes, { source: 'locked.pdf' }), (error: SourceError) => error.code === 'FOLIO_PDF_PASSWORD' && /locked\.pdf.*--password/.test(error.message));
+    assert.equal(await codeOf(openPdf(bytes, { source: 'locked.pdf', password: 'wrong' })), 'FOLIO_PDF_BAD_PASSWORD');
+    const pdf = await openPdf(bytes, { source: 'locked.pdf', password: '1234' });
+    try {
+      const content = await (await pdf.page(1)).getTextContent();
+      assert.ok(content.items.length > 10);
+    } finally {
+      await pdf.close();
+    }
+  });
+
+  it('validates its options', async () => {
+    await assert.rejects(openPdf(new Uint8Array(1), { source: '' }), /`source`/);
+  });
+
+  it('opens every sample PDF or fails with a clear code, and never hangs', async function () {
+    this.timeout(120_000);
+    const dirs = ['../shared/data/gnarly/', DOCLING, '../shared/data/olmocr-bench-dev/pdfs/'];
+    const outcomes = new Map<string, string>();
+    for (const dir of dirs) {
+      for (const name of (await readdir(dir)).filter((n) => n.endsWith('.pdf'))) {
+        let outcome: string;
+        try {
+          const pdf = await openPdf(await readFile(dir + name), { source: name });
+          try {
+            await pdf.page(1);
+            outcome = 'opened';
+          } finally {
+            await pdf.close();
+          }
+        } catch (error) {
+          assert.ok(error instanceof SourceError, `${name}: ${String(error)}`);
+          assert.match(error.code, /^FOLIO_/);
+          assert.ok(error.message.startsWith(name), error.message);
+          outcome = error.code;
+        }
+        outcomes.set(name, outcome);
+      }
+    }
+    assert.ok(outcomes.size >= 30);
+    assert.equal(outcomes.get('password_protected_2206.01062_pg3.pdf'), 'FOLIO_PDF_PASSWORD');
+    assert.deepEqual([...outcomes].filter(([, o]) => o !== 'opened' && o !== 'FOLIO_PDF_PASSWORD'), []);
+  });
+});
