@@ -73,6 +73,10 @@ export interface TableData {
   readonly markdown?: string;
   /** One line per body row: `Header: value; Header: value`. */
   readonly rowsText: readonly string[];
+  /** True when `headerRows` was guessed from the content rather than read from markup (`<th>`, `<thead>`, a GFM delimiter row). */
+  readonly headerGuessed?: boolean;
+  /** Structural problems found while reading the table (ragged rows, unclosed tags); the quality gate grades them. */
+  readonly issues?: readonly string[];
 }
 
 export interface FormulaData {
@@ -106,6 +110,10 @@ export interface Element {
   readonly ordered?: boolean;
   /** Source offsets into the page Markdown: [start, end). */
   readonly position?: readonly [start: number, end: number];
+  /** Every box of the element with its page, when there is more than `bbox` (a table merged across pages, several grounding tags). */
+  readonly bboxes?: readonly { readonly page: number; readonly bbox: BBox }[];
+  /** Clean Markdown of the element (grounding tags gone, formulas in `$…$`/`$$…$$`, tables as HTML), for re-rendering. */
+  readonly markdown?: string;
 }
 
 export interface ListItem {

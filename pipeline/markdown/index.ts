@@ -1,0 +1,11 @@
+export { parsePage } from './parse.ts';
+export { tableText } from './drafts.ts';
+export type { PageInput, ParseOptions } from './parse.ts';
+export { splitPages } from './split.ts';
+export { mergeContinuedTables } from './merge.ts';
+export { renderMarkdown, renderWithLines } from './render.ts';
+export type { RenderOptions, RenderedMarkdown } from './render.ts';
+export { assignHeadingPaths } from './headings.ts';
+export { makeFormula, latexToText } from './latex.ts';
+export { stripGrounding } from './grounding.ts';
+export type { GroundingTag, StrippedMarkdown } from './grounding.ts';
