@@ -53,10 +53,11 @@ export class EndpointPool {
 
   #pick(exclude?: Endpoint): Endpoint | undefined {
     const now = Date.now();
-    const free = this.endpoints.filter((e) => e.inFlight < this.#limit);
+    const healthy = this.endpoints.filter((e) => e !== exclude && e.coolingUntil <= now);
+    // While a healthy server exists, wait for its slot rather than retrying on one that just failed.
+    const candidates = healthy.length > 0 ? healthy : this.endpoints;
+    const free = candidates.filter((e) => e.inFlight < this.#limit);
     if (free.length === 0) return undefined;
-    const preferred = free.filter((e) => e !== exclude && e.coolingUntil <= now);
-    const pool = preferred.length > 0 ? preferred : free;
-    return pool.reduce((best, e) => (e.inFlight < best.inFlight ? e : best));
+    return free.reduce((best, e) => (e.inFlight < best.inFlight ? e : best));
   }
 }

@@ -111,6 +111,28 @@ describe('createRemoteEngine', () => {
     assert.ok(a.requests() > 0 && b.requests() > 0, `a ${a.requests()}, b ${b.requests()}`);
   });
 
+  it('should finish every page on the surviving server when another is killed mid-run', async () => {
+    const sockets = new Set<import('node:net').Socket>();
+    const doomed = createServer((req, res) => {
+      req.resume();
+      setTimeout(() => ok('from doomed')(req, res), 30);
+    });
+    doomed.on('connection', (socket) => sockets.add(socket));
+    const survivor = await scripted([(req, res) => setTimeout(() => ok('from survivor')(req, res), 30)]);
+    servers.push(survivor.server);
+    await new Promise<void>((resolve) => doomed.listen(0, '127.0.0.1', resolve));
+    const engine = createRemoteEngine({ urls: [`http://127.0.0.1:${(doomed.address() as AddressInfo).port}`, survivor.url], concurrency: 2, retry: FAST });
+    const run = engine.recognize(Array.from({ length: 20 }, (_, i) => page(i + 1)));
+    setTimeout(() => {
+      doomed.close();
+      for (const socket of sockets) socket.destroy();
+    }, 60);
+    const results = await run;
+    assert.equal(results.length, 20, 'no page lost');
+    assert.ok(results.some((r) => r.markdown === 'from survivor'));
+    assert.ok(engine.stats.retries > 0, 'the pages cut off were retried');
+  });
+
   it('should keep at most `concurrency` requests in flight per server', async () => {
     let inFlight = 0;
     let peak = 0;
