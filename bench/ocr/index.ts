@@ -1,0 +1,4 @@
+export { runOcrBench } from './run.ts';
+export type { OcrBenchOptions } from './run.ts';
+export { characterErrorRate, editDistance, plainText } from './cer.ts';
+export type { CerRow, GnarlyRow, OcrBenchResult, OlmocrRow } from './report.ts';

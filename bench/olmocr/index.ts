@@ -1,0 +1,15 @@
+export { normalizeText } from './normalize.ts';
+export { LcsMatcher, nearMatchStarts, partialRatio, ratio } from './fuzzy.ts';
+export { buildTableGraph, headingRelations } from './table-graph.ts';
+export type { CellKey, CellSpec, TableGraph } from './table-graph.ts';
+export { parseHtmlTables, parseMarkdownTables } from './table-parse.ts';
+export { extractEquations, findMath, renderMathml, sameRendering } from './math.ts';
+export { TEST_TYPES, parseTest, runCheck, trailingRepeats } from './checks.ts';
+export type { BenchTest, CheckResult, TestType } from './checks.ts';
+export { loadDataset, markdownFilesFor, scoreMarkdown } from './score.ts';
+export type { LoadDatasetOptions, OlmocrScore, ScoreMarkdownOptions, TestOutcome, TypeSummary } from './score.ts';
+export { scoreToMarkdown } from './report.ts';
+export { BASELINE_ENGINES, convertWithBaseline } from './baselines.ts';
+export type { BaselineConvertOptions, BaselineConvertResult, BaselineEngine } from './baselines.ts';
+export { commonRoot, runOlmocrBench } from './runner.ts';
+export type { OlmocrBenchOptions, OlmocrBenchResult } from './runner.ts';

@@ -1,0 +1,224 @@
+/**
+ * `folio bench textlayer`: pages per second through the text-layer route, beside poppler's
+ * `pdftotext` on the same pages in the same run. Every phase runs several times in fresh processes
+ * (so each run's peak RSS is its own); the table reports medians and the ratio to pdftotext.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigurationError } from '../../core/errors.ts';
+import { machineInfo, machineMarkdown } from '../common/machine.ts';
+import type { MachineInfo } from '../common/machine.ts';
+import { markdownTable } from '../common/markdown-table.ts';
+import { median, round } from '../common/stats.ts';
+import { requireTool, runChild } from '../common/tools.ts';
+import { DEFAULT_TEXTLAYER_DIRS, listBenchPdfs } from './inputs.ts';
+import type { BenchPdf } from './inputs.ts';
+import type { WorkerReport } from './worker.ts';
+
+export interface TextLayerBenchOptions {
+  /**
+   * Folders of PDFs.
+   * @default DEFAULT_TEXTLAYER_DIRS (docling-dev/pdf and gnarly)
+   */
+  readonly dirs?: readonly string[];
+  /**
+   * Timed runs per phase (medians are reported).
+   * @default 3
+   */
+  readonly runs?: number;
+  /** Elasticsearch for the end-to-end phase; skipped when absent. @default process.env.ELASTICSEARCH_URL */
+  readonly es?: string;
+  /** Where `textlayer.md` and `textlayer.json` go. @default 'bench/results' */
+  readonly out?: string;
+  /**
+   * Limit for one run of one phase, in ms; a run past it fails the phase (noted, not fatal).
+   * @default 600000
+   */
+  readonly timeoutMs?: number;
+  /** @default console.error */
+  readonly log?: (line: string) => void;
+}
+
+export interface PhaseResult {
+  readonly phase: string;
+  readonly description: string;
+  readonly pages: number;
+  readonly runsMs: readonly number[];
+  readonly medianMs: number;
+  readonly pagesPerSecond: number;
+  /** Median peak RSS of the runs, MiB. */
+  readonly peakRssMiB?: number;
+  /** pagesPerSecond / pdftotext's. */
+  readonly vsPdftotext?: number;
+  readonly failures: number;
+  /** Runs that covered fewer pages than the corpus (left out of the median when others exist). */
+  readonly incompleteRuns?: number;
+  /** Why the phase did not run. */
+  readonly skipped?: string;
+}
+
+export interface TextLayerBenchResult {
+  readonly files: number;
+  readonly pages: number;
+  readonly skippedFiles: readonly string[];
+  readonly phases: readonly PhaseResult[];
+  readonly machine: MachineInfo;
+}
+
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  pdftotext: 'poppler pdftotext, one process per PDF (text only, no structure)',
+  pdfjs: 'pdf.js getTextContent of every page (the floor under Folio extraction)',
+  pages: 'Folio text layer → Markdown → elements + quality gate, per page',
+  process: 'Folio extraction + parse + chunk (processDocument, engine text)',
+  'ingest-ndjson': 'Folio `ingest` end to end into NDJSON (engine text, no embeddings)',
+  'ingest-es': 'Folio `ingest` end to end into Elasticsearch (engine text, no embeddings, fresh indices)',
+};
+
+interface RunSample {
+  readonly ms: number;
+  readonly rss?: number;
+  readonly failures: number;
+  readonly pages?: number;
+}
+
+/**
+ * Fold one phase's samples into its result row. Pages/s is the median of each run's own rate, so
+ * a run that stopped early (fewer pages than the corpus) cannot pass for a fast one; such runs
+ * are counted in `incompleteRuns`.
+ */
+function phaseResult(phase: string, pages: number, samples: readonly RunSample[]): PhaseResult {
+  const runsMs = samples.map((r) => r.ms);
+  const rss = samples.flatMap((r) => (r.rss === undefined ? [] : [r.rss]));
+  const complete = samples.filter((r) => (r.pages ?? pages) >= pages);
+  const counted = complete.length > 0 ? complete : samples;
+  const rates = counted.map((r) => (r.pages ?? pages) / (r.ms / 1000));
+  return {
+    phase,
+    description: DESCRIPTIONS[phase] ?? phase,
+    pages,
+    runsMs: runsMs.map((ms) => round(ms, 1)),
+    medianMs: round(median(counted.map((r) => r.ms)), 1),
+    pagesPerSecond: round(median(rates), 1),
+    ...(rss.length > 0 ? { peakRssMiB: median(rss) } : {}),
+    failures: samples.at(-1)?.failures ?? 0,
+    ...(complete.length < samples.length ? { incompleteRuns: samples.length - complete.length } : {}),
+  };
+}
+
+const skipped = (phase: string, reason: string): PhaseResult => ({
+  phase, description: DESCRIPTIONS[phase] ?? phase, pages: 0, runsMs: [], medianMs: Number.NaN, pagesPerSecond: Number.NaN, failures: 0, skipped: reason,
+});
+
+async function pdftotextOnce(pdfs: readonly BenchPdf[]): Promise<RunSample> {
+  let failures = 0;
+  let peak = 0;
+  const start = performance.now();
+  for (const pdf of pdfs) {
+    const r = await runChild({ command: 'pdftotext', args: ['-enc', 'UTF-8', pdf.path, '-'], captureStdout: false });
+    if (r.code !== 0) failures++;
+  }
+  const ms = performance.now() - start;
+  // A second, untimed pass under /usr/bin/time gives the peak RSS without slowing the timed one.
+  for (const pdf of pdfs) {
+    const r = await runChild({ command: 'pdftotext', args: ['-enc', 'UTF-8', pdf.path, '-'], captureStdout: false, measureMemory: true });
+    peak = Math.max(peak, r.peakRssMiB ?? 0);
+  }
+  return { ms, ...(peak > 0 ? { rss: peak } : {}), failures };
+}
+
+async function workerOnce(phase: string, pdfs: readonly BenchPdf[], timeoutMs: number, es?: string): Promise<RunSample> {
+  const r = await runChild({ command: process.execPath, args: [WORKER, phase, ...pdfs.map((p) => p.path)], timeoutMs, ...(es ? { env: { FOLIO_BENCH_ES: es } } : {}) });
+  if (r.code === 124) throw new Error(`timed out after ${timeoutMs / 1000} s: below ${round(pdfs.reduce((n, p) => n + p.pages, 0) / (timeoutMs / 1000), 2)} pages/s`);
+  const line = r.stdout.trim().split('\n').at(-1) ?? '';
+  if (r.code !== 0 || !line.startsWith('{')) throw new Error(`${phase} worker failed: ${r.stderr.trim().split('\n').slice(0, 4).join(' | ')}`);
+  const report = JSON.parse(line) as WorkerReport;
+  return { ms: report.ms, rss: report.peakRssMiB, failures: report.failures, pages: report.pages };
+}
+
+/**
+ * Run the text-layer throughput bench and write `textlayer.md` and `textlayer.json`.
+ *
+ * @example
+ * const result = await runTextLayerBench({ runs: 3 })
+ * console.log(result.phases.map((p) => [p.phase, p.pagesPerSecond]))
+ */
+export async function runTextLayerBench(options: Readonly<TextLayerBenchOptions> = {}): Promise<TextLayerBenchResult> {
+  const { dirs = DEFAULT_TEXTLAYER_DIRS, runs = 3, es = process.env['ELASTICSEARCH_URL'] || undefined, out = 'bench/results', timeoutMs = 600_000, log = (line: string) => console.error(line) } = options;
+  if (!Number.isInteger(runs) || runs < 1) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`runs\` to be an integer from 1 up, got \`${runs}\` (${typeof runs})`);
+  await requireTool('pdftotext');
+  await requireTool('pdfinfo');
+  const { pdfs, skipped: skippedFiles } = await listBenchPdfs({ dirs });
+  if (pdfs.length === 0) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`dirs\` to hold PDFs, got none in ${dirs.join(', ')}`);
+  const pages = pdfs.reduce((sum, p) => sum + p.pages, 0);
+  log(`textlayer: ${pdfs.length} PDFs, ${pages} pages, ${runs} runs per phase`);
+
+  // Runs are interleaved (every phase once, then again), so a change in machine load hits all
+  // phases alike and the ratios of one run stay comparable.
+  const plan: { phase: string; once: () => Promise<RunSample> }[] = [
+    { phase: 'pdftotext', once: () => pdftotextOnce(pdfs) },
+    ...['pdfjs', 'pages', 'process', 'ingest-ndjson'].map((phase) => ({ phase, once: () => workerOnce(phase, pdfs, timeoutMs) })),
+    ...(es ? [{ phase: 'ingest-es', once: () => workerOnce('ingest-es', pdfs, timeoutMs, es) }] : []),
+  ];
+  const samples = new Map<string, RunSample[]>(plan.map((p) => [p.phase, []]));
+  const failed = new Map<string, string>();
+  for (let run = 1; run <= runs; run++) {
+    for (const { phase, once } of plan) {
+      if (failed.has(phase)) continue;
+      log(`textlayer: run ${run}/${runs} ${phase}…`);
+      try {
+        const sample = await once();
+        samples.get(phase)!.push(sample);
+        log(`textlayer: ${phase}: ${round(sample.pages ?? pages, 0)} pages in ${round(sample.ms / 1000, 2)} s${sample.rss ? `, peak RSS ${sample.rss} MiB` : ''}`);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        log(`textlayer: ${phase} skipped: ${reason}`);
+        failed.set(phase, reason);
+      }
+    }
+  }
+  const phases: PhaseResult[] = plan.map(({ phase }) => (failed.has(phase) ? skipped(phase, failed.get(phase)!) : phaseResult(phase, pages, samples.get(phase)!)));
+  if (!es) phases.push(skipped('ingest-es', 'no Elasticsearch: pass --es URL or set ELASTICSEARCH_URL (npm run es:start)'));
+
+  const base = phases.find((p) => p.phase === 'pdftotext' && !p.skipped)?.pagesPerSecond;
+  const withRatio = phases.map((p) => (base && !p.skipped ? { ...p, vsPdftotext: round(p.pagesPerSecond / base, 3) } : p));
+  const result: TextLayerBenchResult = { files: pdfs.length, pages, skippedFiles, phases: withRatio, machine: machineInfo() };
+  await mkdir(out, { recursive: true });
+  await writeFile(path.join(out, 'textlayer.json'), JSON.stringify(result, null, 2) + '\n');
+  await writeFile(path.join(out, 'textlayer.md'), textLayerMarkdown(result, dirs, runs));
+  log(`textlayer: wrote ${path.join(out, 'textlayer.md')}`);
+  return result;
+}
+
+/** The result as Markdown: one row per phase, medians, ratio to pdftotext, peak RSS. */
+export function textLayerMarkdown(result: TextLayerBenchResult, dirs: readonly string[], runs: number): string {
+  const rows = result.phases.map((p) =>
+    p.skipped
+      ? [p.phase, p.description, 'skipped', '', '', '', p.skipped]
+      : [p.phase, p.description, p.pagesPerSecond, p.medianMs, p.vsPdftotext === undefined ? '' : `${p.vsPdftotext}×`, p.peakRssMiB ?? '', p.runsMs.join(', ') + (p.failures ? `; ${p.failures} failed pages` : '') + (p.incompleteRuns ? `; ${p.incompleteRuns} incomplete run(s) left out` : '')],
+  );
+  const by = (phase: string): PhaseResult | undefined => result.phases.find((p) => p.phase === phase && !p.skipped);
+  const endToEnd = by('ingest-es') ?? by('ingest-ndjson');
+  const extraction = by('pages');
+  const targets = [
+    `- End to end ≥ 100 pages/s: ${endToEnd ? `${endToEnd.pagesPerSecond} pages/s (${endToEnd.phase}) — ${endToEnd.pagesPerSecond >= 100 ? 'met' : 'not met'}` : 'not measured'}.`,
+    `- Extraction ≥ ½ pdftotext: ${extraction?.vsPdftotext !== undefined ? `${extraction.vsPdftotext}× (pages phase) — ${extraction.vsPdftotext >= 0.5 ? 'met' : 'not met'}` : 'not measured'}.`,
+  ];
+  return [
+    '# Text-layer throughput',
+    '',
+    `${result.files} PDFs, ${result.pages} pages from ${dirs.map((d) => `\`${d}\``).join(', ')}; ${runs} timed run(s) per phase, interleaved across phases, each in a fresh process; medians. The machine is shared: compare the ratios of one run, not absolute figures across runs.`,
+    result.skippedFiles.length > 0 ? `Left out: ${result.skippedFiles.join('; ')}.` : '',
+    '',
+    markdownTable(['phase', 'what', 'pages/s', 'median ms', 'vs pdftotext', 'peak RSS MiB', 'runs (ms)'], rows),
+    '',
+    ...targets,
+    '',
+    machineMarkdown(result.machine),
+    '',
+    'Reproduce: `npx folio bench textlayer` (add `--es URL` for the Elasticsearch phase).',
+    '',
+  ].join('\n');
+}
