@@ -33,6 +33,25 @@ function listMarker(text: string): string | undefined {
   return enumerator?.[1];
 }
 
+/** `1. Introduction`, `2.3 Results`: a section number, then a capitalised title, short, no sentence end. */
+function numberedHeading(text: string): boolean {
+  return SECTION_NUMBER.test(text) && text.length <= 90 && !/[.,;:]$/.test(text);
+}
+
+/**
+ * A relation between terms (`tau = E[a] + 1`): an equation line, whatever its size or font.
+ * Headings carry no `=`; a display formula set apart (centred, italic, bigger) otherwise looks
+ * just like one.
+ */
+const RELATION = /[=≈≠≤≥∝≡]|:=|<=|>=/u;
+
+function equationLike(line: Line, regionX0: number, regionX1: number): boolean {
+  if (!RELATION.test(line.text)) return false;
+  // Set apart from the left margin (centred or indented) when the region tells where that is.
+  const width = regionX1 - regionX0;
+  return width <= line.x1 - line.x0 + 1 || line.x0 > regionX0 + 0.1 * width;
+}
+
 /** A short line in a non-body font at least body size, not ending like a sentence. */
 function headingByFont(line: Line, style: PageStyle): boolean {
   return (
@@ -91,9 +110,11 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
       continue;
     }
     if (current?.code === true) current = undefined;
-    const marker = listMarker(line.text);
     const fontHeading = headingByFont(line, style);
     const bigger = sizeRatio(line, style) >= 1.12;
+    // `1. How a page travels` set bigger than the body, or bold, is a numbered section heading:
+    // list items are set in the body style.
+    const marker = (bigger || fontHeading) && numberedHeading(line.text) ? undefined : listMarker(line.text);
     const sameStyle = prev !== undefined && prev.font === line.font && Math.abs(prev.size - line.size) <= 0.05 * line.size;
     let startNew = current === undefined || prev === undefined || marker !== undefined || (fontHeading && !sameStyle);
     if (!startNew && prev !== undefined && current !== undefined) {
@@ -104,15 +125,20 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
       const prevShort = prev.x1 < regionX1 - 3 * size && /[.!?:]["”’)]?$/.test(prev.text);
       const indented = line.x0 > regionX0 + 0.8 * size && line.x0 > prev.x0 + 0.8 * size && /[.!?:]["”’)]?$/.test(prev.text);
       // A heading goes on over lines of its own style (a two-line title), and ends otherwise.
-      const headingEnds = (current.label === 'title' || current.label === 'sub_title') && !sameStyle;
-      const listGoesOn = current.label === 'list' && line.x0 > (current.lines[0]?.x0 ?? 0) + 0.5 * size && !wideGap && !sizeChanged;
-      startNew = !listGoesOn && (sizeChanged || wideGap || (prevShort && /^[\p{Lu}\d"“(]/u.test(line.text)) || indented || headingEnds || current.label === 'list');
+      const headingEnds = (current.label === 'title' || current.label === 'sub_title' || current.label === 'equation') && !sameStyle;
+      const newSentence = prevShort && /^[\p{Lu}\d"“(]/u.test(line.text);
+      // A hanging bullet puts the item's first line left of its text; a paragraph after the list
+      // starts right of the bullet too, so an item also ends where a short line ends a sentence.
+      const listGoesOn = current.label === 'list' && line.x0 > (current.lines[0]?.x0 ?? 0) + 0.5 * size && !wideGap && !sizeChanged && !newSentence;
+      startNew = !listGoesOn && (sizeChanged || wideGap || newSentence || indented || headingEnds || current.label === 'list');
     }
     if (startNew) {
       current = { label: 'text', lines: [line] };
       if (marker !== undefined) {
         current.label = 'list';
         current.marker = marker;
+      } else if ((bigger || fontHeading) && equationLike(line, regionX0, regionX1)) {
+        current.label = 'equation';
       } else if (bigger && line.text.length <= 200) {
         current.label = 'sub_title';
       } else if (fontHeading) {

@@ -1,0 +1,86 @@
+/**
+ * Options of {@link processInParallel}. They cross a thread boundary, so they must survive
+ * `structuredClone`: the OCR engine is named (each worker creates its own, lazily) instead of
+ * passed as a function, and callbacks stay on the calling thread.
+ */
+import { availableParallelism } from 'node:os';
+import { ConfigurationError } from '../../core/errors.ts';
+import type { EngineOptions } from '../../inference/create-engine.ts';
+import type { ProcessOptions } from '../run/options.ts';
+
+/** The part of {@link ProcessOptions} a worker receives: data only. */
+export type WorkerProcessOptions = Pick<ProcessOptions, 'engine' | 'password' | 'maxTokens' | 'overlapTokens' | 'ocrBatchSize' | 'dpi'>;
+
+export interface ParallelOptions extends WorkerProcessOptions {
+  /**
+   * Worker threads, each processing one document at a time.
+   * @default Math.min(2, os.availableParallelism())
+   */
+  readonly workers?: number;
+  /**
+   * Documents read ahead of the workers (waiting for a free worker); the source is not pulled
+   * further while this many wait, so memory stays bounded to `workers + queueSize` documents.
+   * @default workers
+   */
+  readonly queueSize?: number;
+  /**
+   * The OCR engine each worker creates on its first page that needs OCR (`createEngine(name,
+   * options)`); without one such pages are recorded as failed, as in `processDocument`.
+   * @default undefined
+   */
+  readonly ocrEngine?: string;
+  /**
+   * Options of that engine (must be serialisable).
+   * @default {}
+   */
+  readonly ocrEngineOptions?: Readonly<EngineOptions>;
+  /**
+   * V8 heap limits per worker: a document that blows them crashes only its worker, and is
+   * recorded as failed (`FOLIO_WORKER_CRASHED`); a fresh worker takes the next document.
+   * @default undefined (Node's defaults)
+   */
+  readonly resourceLimits?: Readonly<{ maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number }>;
+  /** Stops handing out documents; documents in flight are abandoned and their workers ended. */
+  readonly signal?: AbortSignal;
+  /** Called on the calling thread after each page of any document, for progress bars. */
+  readonly onPage?: ProcessOptions['onPage'];
+}
+
+export interface ResolvedParallelOptions {
+  readonly workers: number;
+  readonly queueSize: number;
+  readonly process: WorkerProcessOptions;
+  readonly ocrEngine: string | undefined;
+  readonly ocrEngineOptions: Readonly<EngineOptions>;
+}
+
+const PROCESS_KEYS = ['engine', 'password', 'maxTokens', 'overlapTokens', 'ocrBatchSize', 'dpi'] as const;
+
+function positiveInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`${name}\` to be an integer from 1 and up, got \`${String(value)}\` (${typeof value})`);
+  }
+  return value;
+}
+
+/** Validate and fill in defaults; rejects what cannot cross to a worker. */
+export function resolveParallelOptions(options: Readonly<ParallelOptions>): ResolvedParallelOptions {
+  const settings = options ?? {};
+  const workers = positiveInteger('workers', settings.workers ?? Math.min(2, availableParallelism()));
+  const queueSize = positiveInteger('queueSize', settings.queueSize ?? workers);
+  const { ocrEngine, ocrEngineOptions = {} } = settings;
+  if (ocrEngine !== undefined && (typeof ocrEngine !== 'string' || ocrEngine === '')) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`ocrEngine\` to be an engine name, got \`${String(ocrEngine)}\` (${typeof ocrEngine})`);
+  }
+  if ('ocr' in settings || 'countTokens' in settings) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', 'Expected serialisable options: pass `ocrEngine` (+ `ocrEngineOptions`) instead of `ocr`; `countTokens` cannot cross to a worker');
+  }
+  const process: Record<string, unknown> = {};
+  for (const key of PROCESS_KEYS) if (settings[key] !== undefined) process[key] = settings[key];
+  try {
+    structuredClone([process, ocrEngineOptions]);
+  } catch (error) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected serialisable options (they are sent to worker threads): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return { workers, queueSize, process: process as WorkerProcessOptions, ocrEngine, ocrEngineOptions };
+}

@@ -1,0 +1,122 @@
+/**
+ * A fixed set of worker threads running `worker.ts`, one document per worker at a time. A worker
+ * that dies (uncaught exception, out of memory, `process.exit`) fails only the document it held;
+ * the next document gets a fresh worker.
+ */
+import { Worker } from 'node:worker_threads';
+import type { SourceDocument } from '../../core/types.ts';
+import type { ProcessRequest, WorkerMessage, WorkerResult, WorkerSetup } from './protocol.ts';
+
+export interface WorkerPoolOptions {
+  readonly size: number;
+  readonly setup: WorkerSetup;
+  readonly resourceLimits?: Readonly<{ maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number }>;
+  readonly onPage?: (event: { readonly source: string; readonly pageNumber: number; readonly engine: string }) => void;
+  /**
+   * The worker entry; tests point it at a stand-in.
+   * @default new URL('./worker.ts', import.meta.url)
+   */
+  readonly entry?: URL;
+}
+
+/** How one job ended: the worker's result, or why there is none. */
+export type JobOutcome =
+  | { readonly ok: true; readonly result: WorkerResult }
+  | { readonly ok: false; readonly code: string; readonly reason: string };
+
+interface Job {
+  readonly id: number;
+  readonly doc: SourceDocument;
+  readonly settle: (outcome: JobOutcome) => void;
+}
+
+interface Slot {
+  worker: Worker | undefined;
+  job: Job | undefined;
+}
+
+export class WorkerPool {
+  readonly #options: WorkerPoolOptions;
+  readonly #slots: Slot[];
+  readonly #waiting: Job[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(options: Readonly<WorkerPoolOptions>) {
+    this.#options = options;
+    // Workers start on first use: a run of one document starts one thread.
+    this.#slots = Array.from({ length: options.size }, () => ({ worker: undefined, job: undefined }));
+  }
+
+  /** Documents submitted and not yet settled (running or waiting for a worker). */
+  get pending(): number {
+    return this.#waiting.length + this.#slots.filter((s) => s.job !== undefined).length;
+  }
+
+  /** Process `doc` on the next free worker; never rejects (a crash is an outcome). */
+  run(doc: SourceDocument): Promise<JobOutcome> {
+    if (this.#closed) return Promise.resolve({ ok: false, code: 'FOLIO_ABORTED', reason: `${doc.uri}: the worker pool is closed` });
+    return new Promise((settle) => {
+      this.#waiting.push({ id: this.#nextId++, doc, settle });
+      this.#dispatch();
+    });
+  }
+
+  /** End every worker; jobs still waiting or running settle as aborted. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const job of this.#waiting.splice(0)) job.settle({ ok: false, code: 'FOLIO_ABORTED', reason: `${job.doc.uri}: stopped before processing` });
+    await Promise.all(
+      this.#slots.map(async (slot) => {
+        const { worker, job } = slot;
+        slot.worker = undefined;
+        slot.job = undefined;
+        job?.settle({ ok: false, code: 'FOLIO_ABORTED', reason: `${job.doc.uri}: stopped while processing` });
+        if (worker !== undefined) await worker.terminate();
+      }),
+    );
+  }
+
+  #dispatch(): void {
+    for (const slot of this.#slots) {
+      if (this.#closed || this.#waiting.length === 0) return;
+      if (slot.job !== undefined) continue;
+      const job = this.#waiting.shift() as Job;
+      slot.job = job;
+      slot.worker ??= this.#spawn(slot);
+      const request: ProcessRequest = { type: 'process', id: job.id, doc: job.doc };
+      slot.worker.postMessage(request);
+      slot.worker.ref();
+    }
+  }
+
+  #spawn(slot: Slot): Worker {
+    const { setup, resourceLimits, entry = new URL('./worker.ts', import.meta.url) } = this.#options;
+    const worker = new Worker(entry, { workerData: setup, ...(resourceLimits ? { resourceLimits: { ...resourceLimits } } : {}) });
+    const finish = (outcome: JobOutcome): void => {
+      const job = slot.job;
+      slot.job = undefined;
+      // An idle worker must not keep the process alive if the caller forgets to close the pool.
+      slot.worker?.unref();
+      job?.settle(outcome);
+      this.#dispatch();
+    };
+    worker.on('message', (message: WorkerMessage) => {
+      if (slot.worker !== worker || slot.job?.id !== message.id) return;
+      if (message.type === 'page') this.#options.onPage?.(message.event);
+      else if (message.type === 'done') finish({ ok: true, result: message.result });
+      else finish({ ok: false, code: message.code, reason: message.reason });
+    });
+    let crash: string | undefined;
+    worker.on('error', (error) => (crash = error instanceof Error ? error.message : String(error)));
+    worker.on('exit', (exitCode) => {
+      // Terminated by close(), or replaced already: nothing to settle.
+      if (slot.worker !== worker) return;
+      slot.worker = undefined;
+      const job = slot.job;
+      if (job === undefined) return;
+      finish({ ok: false, code: 'FOLIO_WORKER_CRASHED', reason: `${job.doc.uri}: the worker processing it died (${crash ?? `exit code ${exitCode}`})` });
+    });
+    return worker;
+  }
+}
