@@ -136,7 +136,8 @@ function readNode(node: RootContent, sources: Sources, fastPath: boolean): Draft
     }
     case 'list': {
       const items = listItems(node);
-      return [{ kind: 'list', text: listText(items), markdown: sourceMarkdown(node, sources), items, ordered: node.ordered === true, formulas: inlineFormulas(node, sources), ...at }];
+      // Grounding tags between items leave blank-line runs behind once stripped: keep the list tight.
+      return [{ kind: 'list', text: listText(items), markdown: sourceMarkdown(node, sources).replace(/\n(?:[ \t]*\n)+/g, '\n'), items, ordered: node.ordered === true, formulas: inlineFormulas(node, sources), ...at }];
     }
     case 'table': {
       const rows = node.children.map((row, r) => ({ head: r === 0, cells: row.children.map((cell) => ({ text: plainText(cell), rowspan: 1, colspan: 1, header: r === 0 })) }));
