@@ -1,0 +1,149 @@
+"""Reference decoding with the exported ONNX files (onnxruntime, Python) and a PyTorch comparison."""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+
+class OrtModel:
+    def __init__(self, d):
+        import onnxruntime as ort
+        so = ort.SessionOptions()
+        so.log_severity_level = 3
+        prov = ["CPUExecutionProvider"]
+        self.meta = json.load(open(os.path.join(d, "folio-model.json")))
+        self.vision = ort.InferenceSession(os.path.join(d, "vision.onnx"), so, providers=prov)
+        self.embed = ort.InferenceSession(os.path.join(d, "embed_tokens.onnx"), so, providers=prov)
+        self.dec = ort.InferenceSession(os.path.join(d, "decoder.onnx"), so, providers=prov)
+        self.mtp = ort.InferenceSession(os.path.join(d, "mtp.onnx"), so, providers=prov)
+        dm = self.meta["decoder"]
+        self.L, self.kv, self.hd = dm["layers"], dm["kv_heads"], dm["head_dim"]
+
+    def emb(self, ids):
+        return self.embed.run(None, {"input_ids": np.asarray(ids, np.int64).reshape(1, -1)})[0]
+
+    def prefix(self, pixel_values):
+        vis = self.vision.run(None, {"pixel_values": pixel_values})[0]
+        p = self.meta["prompt"]
+        return np.concatenate([self.emb(p["prefix_ids"]), vis, self.emb(p["suffix_ids"])], axis=1)
+
+    def dec_run(self, x, past, P):
+        B, S, _ = x.shape
+        feed = {"inputs_embeds": x.astype(np.float32),
+                "attention_mask": np.ones((B, P + S), np.int64),
+                "position_ids": np.arange(P, P + S, dtype=np.int64)[None].repeat(B, 0)}
+        for i in range(self.L):
+            feed[f"past_key_values.{i}.key"] = past[2 * i]
+            feed[f"past_key_values.{i}.value"] = past[2 * i + 1]
+        out = self.dec.run(None, feed)
+        return out[0], out[1], out[2:]
+
+    def empty(self, B=1):
+        return [np.zeros((B, self.kv, 0, self.hd), np.float32) for _ in range(2 * self.L)]
+
+    def greedy(self, pixel_values, max_new=24, ignore_eos=True, keep_logits=False):
+        x = self.prefix(pixel_values)
+        logits, h, past = self.dec_run(x, self.empty(), 0)
+        P = x.shape[1]
+        ids, all_logits = [], [logits[0, -1]]
+        eos = self.meta["special_tokens"]["eos"]
+        tok = int(logits[0, -1].argmax())
+        for _ in range(max_new):
+            ids.append(tok)
+            if tok == eos and not ignore_eos:
+                break
+            if len(ids) == max_new:
+                break
+            logits, h, past = self.dec_run(self.emb([tok]), past, P)
+            P += 1
+            all_logits.append(logits[0, -1])
+            tok = int(logits[0, -1].argmax())
+        return (ids, np.stack(all_logits)) if keep_logits else ids
+
+    def speculative(self, pixel_values, max_new=24, ignore_eos=True, K=None):
+        """Batch-1 FastMTP draft + greedy verification with the ONNX files (reference for the TS engine)."""
+        K = K or self.meta["draft_head"]["K"]
+        eos = self.meta["special_tokens"]["eos"]
+        x = self.prefix(pixel_values)
+        logits, h, past = self.dec_run(x, self.empty(), 0)
+        P = x.shape[1]
+        mk = np.zeros((1, self.kv, 0, self.hd), np.float32)
+        mv = mk.copy()
+
+        def mtp(e, hid, mk, mv):
+            Pm = mk.shape[2]
+            S = e.shape[1]
+            out = self.mtp.run(None, {"inputs_embeds": e, "previous_hidden": hid,
+                                      "attention_mask": np.ones((1, Pm + S), np.int64),
+                                      "position_ids": np.arange(Pm, Pm + S, dtype=np.int64)[None],
+                                      "past_key_values.mtp.key": mk, "past_key_values.mtp.value": mv})
+            return out
+
+        # mtp prefill over positions 0..P-2
+        _, _, mk, mv = mtp(x[:, 1:], h[:, :-1], mk, mv)
+        nxt = int(logits[0, -1].argmax())
+        ids = [nxt]
+        d_e, d_h = self.emb([nxt]), h[:, -1:]
+        steps, acc = 0, []
+        while len(ids) < max_new and (ignore_eos or eos not in ids):
+            lg, g, mk, mv = mtp(d_e, d_h, mk, mv)
+            g = g[:, -1:]
+            drafts = [int(lg[0, -1].argmax())]
+            tk, tv = mk, mv
+            for k in range(1, K):
+                lg, g, tk, tv = mtp(self.emb([drafts[-1]]), g, tk, tv)
+                drafts.append(int(lg[0, -1].argmax()))
+            seq = [nxt] + drafts
+            logits, hv, new_past = self.dec_run(self.emb(seq), past, P)
+            o = logits[0].argmax(-1).tolist()
+            a = 0
+            while a < K and o[a] == seq[a + 1]:
+                a += 1
+            steps += 1
+            acc.append(a)
+            ids += seq[1:1 + a] + [o[a]]
+            past = [p[:, :, :P + a + 1] for p in new_past]
+            mk, mv = mk[:, :, :P], mv[:, :, :P]  # keep entries through position P-1 (step-1 entry)
+            nt = seq[1:1 + a] + [o[a]]
+            d_e, d_h = self.emb(nt), hv[:, :a + 1]
+            P += a + 1
+            nxt = o[a]
+        ids = ids[:max_new]
+        if not ignore_eos and eos in ids:
+            ids = ids[: ids.index(eos) + 1]
+        return ids, {"steps": steps, "accepted": acc}
+
+
+def torch_greedy_concat(model, pixel_values, prompt, image_id, max_new=24):
+    """PyTorch greedy with the export-path math (concatenated KV cache), returns ids and per-step logits."""
+    import torch
+    from .model import build_inputs, export_mask, concat_kv
+    c = model.c
+    with torch.no_grad():
+        pv = torch.from_numpy(pixel_values)
+        x = build_inputs(model, model.vision(pv), prompt, image_id)
+        P = x.shape[1]
+        past = [(torch.zeros(1, c.kv_heads, 0, c.head_dim), torch.zeros(1, c.kv_heads, 0, c.head_dim))
+                for _ in range(c.layers)]
+
+        def run(e, past, P):
+            S = e.shape[1]
+            mask = export_mask(torch.ones(1, P + S, dtype=torch.long), S)
+            pos = torch.arange(P, P + S).view(1, S)
+            h, pres = model.decoder(e, pos, mask, [concat_kv(k, v) for k, v in past], manual=True)
+            return model.logits(h), pres
+
+        lg, past = run(x, past, 0)
+        ids, logs = [], [lg[0, -1].numpy()]
+        tok = int(lg[0, -1].argmax())
+        for _ in range(max_new):
+            ids.append(tok)
+            if len(ids) == max_new:
+                break
+            lg, past = run(model.embed_tokens(torch.tensor([[tok]])), past, P)
+            P += 1
+            logs.append(lg[0, -1].numpy())
+            tok = int(lg[0, -1].argmax())
+    return ids, np.stack(logs)
