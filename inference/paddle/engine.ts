@@ -1,0 +1,183 @@
+/**
+ * The embedded `paddle` engine: PP-OCRv4 detection, the direction classifier and CTC
+ * recognition on the CPU, then layout into grounded Markdown. Sessions are created once per
+ * engine and reused for every page.
+ */
+import { ConfigurationError, InferenceError } from '../../core/errors.ts';
+import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
+import { OnnxSession } from '../runtime/ort.ts';
+import { classifyLines } from './classify.ts';
+import { detectLines } from './detect.ts';
+import type { DetectedLine } from './detect.ts';
+import { boxBounds } from './geometry.ts';
+import { cleanLatinPage } from './filter.ts';
+import { layoutPage } from './layout.ts';
+import { splitAtGaps } from './split.ts';
+import type { Fragment } from './layout.ts';
+import { blocksToMarkdown } from './markdown.ts';
+import { loadDictionary, paddleModelPaths } from './models.ts';
+import { isSideways, rotateBox180, unrotateBounds, upsideDownShare } from './orientation.ts';
+import { rotateRgb, toRgb } from './raster.ts';
+import type { Rgb } from './raster.ts';
+import { recognizeLines } from './recognize.ts';
+
+export interface PaddleEngineOptions {
+  /** CPU threads per model run; 0 lets onnxruntime use every core. @default 0 */
+  readonly threads?: number;
+  /** Lines per recognition batch. @default 8 */
+  readonly batchSize?: number;
+  /** Longer side of the detection input in pixels (multiple of 32); detection is the main cost. @default 960 */
+  readonly detMaxSide?: number;
+  /**
+   * Let onnxruntime's idle threads spin between runs. Off by default: between model runs this
+   * engine crops and lays out lines in JavaScript, and spinning threads would take its cores.
+   * @default false
+   */
+  readonly spinning?: boolean;
+  /** Lines recognised with a lower mean character probability are dropped. @default 0.5 */
+  readonly minConfidence?: number;
+}
+
+/**
+ * Create the `paddle` engine. Loads the three shipped models once; call `close()` to free them.
+ *
+ * @example
+ * const engine = await createPaddleEngine({ threads: 2 });
+ * try { const [page] = await engine.recognize([image]); console.log(page.markdown); } finally { await engine.close(); }
+ */
+export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> = {}): Promise<OcrEngine> {
+  const { threads = 0, batchSize = 8, detMaxSide = 960, minConfidence = 0.5, spinning = false } = options ?? {};
+  checkInteger('threads', threads, 0);
+  checkInteger('batchSize', batchSize, 1);
+  checkInteger('detMaxSide', detMaxSide, 64);
+  if (typeof minConfidence !== 'number' || !(minConfidence >= 0 && minConfidence <= 1)) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`minConfidence\` to be a number from 0 to 1, got \`${String(minConfidence)}\` (${typeof minConfidence})`);
+  }
+  const paths = paddleModelPaths();
+  const [det, cls, rec, dictionary] = await Promise.all([
+    OnnxSession.create(paths.det, { threads, spinning }),
+    OnnxSession.create(paths.cls, { threads, spinning }),
+    OnnxSession.create(paths.rec, { threads, spinning }),
+    loadDictionary(paths.keys),
+  ]);
+  let closed = false;
+
+  async function recognizePage(page: PageImage): Promise<OcrPageResult> {
+    const t0 = performance.now();
+    const given = toRgb(page);
+    const tone = toneOf(given);
+    if (tone.spread < 1) {
+      // No contrast, no text. A white page is simply empty; a black one is a failed scan or render.
+      if (tone.mean < 48) {
+        throw new InferenceError('FOLIO_OCR_BLANK_IMAGE', `${page.source} page ${page.pageNumber}: the image is uniformly dark (mean ${tone.mean.toFixed(0)}/255), nothing to read; a failed scan or render?`, { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
+      }
+      return { markdown: '', engine: 'paddle', stats: { lines: 0, kept: 0, blocks: 0, rotation: 0, confidence: 0, blank: 1, ms: performance.now() - t0 } };
+    }
+    let upright: Rgb = given;
+    let rotation: 0 | 90 | 180 | 270 = 0;
+    let lines: DetectedLine[] = await detectLines(det, upright, { maxSide: detMaxSide });
+    if (isSideways(lines.map((l) => l.box))) {
+      upright = rotateRgb(given, 90);
+      rotation = 90;
+      lines = await detectLines(det, upright, { maxSide: detMaxSide });
+    }
+    const t1 = performance.now();
+    let p180 = await classifyLines(cls, upright, lines.map((l) => l.box), 32);
+    if (upsideDownShare(lines.map((l) => l.box), p180) > 0.6) {
+      const w = upright.width;
+      const h = upright.height;
+      upright = rotateRgb(upright, 180);
+      rotation = rotation === 90 ? 270 : 180;
+      lines = lines.map((l) => ({ ...l, box: rotateBox180(l.box, w, h) }));
+      p180 = p180.map((p) => 1 - p);
+    }
+    // Lines DB joined across a column gutter or between table cells are cut apart on the image.
+    const pieces: DetectedLine[] = [];
+    const pieceP180: number[] = [];
+    lines.forEach((line, i) => {
+      for (const box of splitAtGaps(upright, line.box)) {
+        pieces.push({ ...line, box });
+        pieceP180.push(p180[i] ?? 0);
+      }
+    });
+    lines = pieces;
+    p180 = pieceP180;
+    const t2 = performance.now();
+    // Single lines the classifier is sure about are read the other way round (a label upside down).
+    const inputs = lines.map((l, i) => ({ box: l.box, flip: (p180[i] ?? 0) > 0.98 }));
+    const texts = await recognizeLines(rec, upright, inputs, dictionary, batchSize);
+    const t3 = performance.now();
+    const fragments: Fragment[] = [];
+    texts.forEach((t, i) => {
+      const text = t.text.trim();
+      if (text === '' || t.confidence < minConfidence) return;
+      const [x1, y1, x2, y2] = boxBounds(lines[i]!.box);
+      fragments.push({ text, x1, y1, x2, y2, confidence: t.confidence });
+    });
+    const blocks = layoutPage(cleanLatinPage(fragments));
+    const markdown = blocksToMarkdown(blocks, (b) => {
+      const [x1, y1, x2, y2] = unrotateBounds(b, rotation, given.width, given.height);
+      const gx = (v: number): number => Math.round(Math.min(999, Math.max(0, (v / given.width) * 999)));
+      const gy = (v: number): number => Math.round(Math.min(999, Math.max(0, (v / given.height) * 999)));
+      return [gx(x1), gy(y1), gx(x2), gy(y2)];
+    });
+    const t4 = performance.now();
+    return {
+      markdown,
+      engine: 'paddle',
+      stats: {
+        lines: lines.length, kept: fragments.length, blocks: blocks.length, rotation,
+        confidence: fragments.length > 0 ? fragments.reduce((s, f) => s + f.confidence, 0) / fragments.length : 0,
+        detMs: t1 - t0, clsMs: t2 - t1, recMs: t3 - t2, layoutMs: t4 - t3, ms: t4 - t0,
+      },
+    };
+  }
+
+  return {
+    name: 'paddle',
+    async recognize(pages: readonly PageImage[], recognizeOptions: Readonly<RecognizeOptions> = {}): Promise<OcrPageResult[]> {
+      if (closed) throw new InferenceError('FOLIO_ENGINE_CLOSED', 'paddle: the engine was closed');
+      const results: OcrPageResult[] = [];
+      for (const page of pages) {
+        recognizeOptions.signal?.throwIfAborted();
+        const where = `${page.source} page ${page.pageNumber}`;
+        if (!(page.width > 0 && page.height > 0) || page.data.length < page.width * page.height * page.channels) {
+          throw new InferenceError('FOLIO_OCR_BAD_IMAGE', `${where}: paddle cannot read a ${page.width}×${page.height}×${page.channels} image of ${page.data.length} bytes`, { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
+        }
+        try {
+          results.push(await recognizePage(page));
+        } catch (cause) {
+          if (cause instanceof InferenceError) throw cause;
+          throw new InferenceError('FOLIO_OCR_FAILED', `${where}: paddle OCR failed (${cause instanceof Error ? cause.message : String(cause)})`, { cause, meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
+        }
+      }
+      return results;
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await Promise.all([det.release(), cls.release(), rec.release()]);
+    },
+  };
+}
+
+/** Mean and standard deviation of the grey level over a sparse sample of pixels. */
+function toneOf(image: Rgb): { mean: number; spread: number } {
+  const n = image.width * image.height;
+  const step = Math.max(1, Math.floor(n / 20000));
+  let sum = 0;
+  let sq = 0;
+  let count = 0;
+  for (let i = 0; i < n; i += step) {
+    const g = (image.data[i * 3]! + image.data[i * 3 + 1]! + image.data[i * 3 + 2]!) / 3;
+    sum += g; sq += g * g; count++;
+  }
+  const mean = sum / count;
+  return { mean, spread: Math.sqrt(Math.max(0, sq / count - mean * mean)) };
+}
+
+function checkInteger(name: string, value: unknown, min: number): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`${name}\` to be an integer from ${min} and up, got \`${String(value)}\` (${typeof value})`);
+  }
+}

@@ -1,0 +1,7 @@
+export { createPaddleEngine } from './engine.ts';
+export type { PaddleEngineOptions } from './engine.ts';
+export { paddleModelPaths } from './models.ts';
+export type { PaddleModelPaths } from './models.ts';
+export { layoutPage } from './layout.ts';
+export type { Fragment, LayoutBlock, BlockLabel } from './layout.ts';
+export { readingOrder } from './order.ts';

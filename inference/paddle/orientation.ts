@@ -1,0 +1,57 @@
+/**
+ * Page-level rotation. Lines of a page scanned at 90° or 270° come out of detection as tall
+ * boxes; the direction classifier only tells upright from upside down. So: if most long lines
+ * run vertically, turn the page a quarter clockwise and detect again; then let the classifier
+ * vote, weighted by line length, whether the page is upside down.
+ */
+import type { RotatedBox } from './geometry.ts';
+
+/** Lines long enough for their direction to mean something (a single letter does not). */
+function reliable(box: RotatedBox): boolean {
+  return box.w >= 2.5 * box.h;
+}
+
+/** True when most reliable lines run vertically. */
+export function isSideways(boxes: readonly RotatedBox[]): boolean {
+  let vertical = 0;
+  let total = 0;
+  for (const b of boxes) {
+    if (!reliable(b)) continue;
+    total += b.w;
+    if (Math.abs(Math.sin(b.angle)) > Math.SQRT1_2) vertical += b.w;
+  }
+  return total > 0 && vertical > 0.6 * total;
+}
+
+/** Share (0–1, weighted by line length) of lines the classifier reads as upside down. */
+export function upsideDownShare(boxes: readonly RotatedBox[], p180: readonly number[]): number {
+  let flipped = 0;
+  let total = 0;
+  boxes.forEach((b, i) => {
+    const weight = reliable(b) ? b.w : b.w * 0.25;
+    total += weight;
+    if ((p180[i] ?? 0) > 0.5) flipped += weight;
+  });
+  return total > 0 ? flipped / total : 0;
+}
+
+/** A box after turning its image 180°. */
+export function rotateBox180(box: RotatedBox, width: number, height: number): RotatedBox {
+  return { ...box, cx: width - box.cx, cy: height - box.cy };
+}
+
+/**
+ * Map an axis-aligned box of the upright image back to the image as given, which was turned
+ * clockwise by `degrees` to make it upright (`width`×`height` are the given image's).
+ */
+export function unrotateBounds(bounds: readonly [number, number, number, number], degrees: 0 | 90 | 180 | 270, width: number, height: number): [number, number, number, number] {
+  const [x1, y1, x2, y2] = bounds;
+  switch (degrees) {
+    case 0: return [x1, y1, x2, y2];
+    // Upright (u, v) came from given (x, y) by u = H - 1 - y, v = x.
+    case 90: return [y1, height - x2, y2, height - x1];
+    case 180: return [width - x2, height - y2, width - x1, height - y1];
+    // u = y, v = W - 1 - x.
+    case 270: return [width - y2, x1, width - y1, x2];
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Per-page routing for `--engine auto`: keep the text layer when it is good, send the page to
+ * OCR when it has no text layer, an invisible or garbage one, or is mostly a picture. The
+ * decision, its reason and the figures behind it are recorded on the page.
+ */
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { ConfigurationError } from '../../core/errors.ts';
+import type { RouteDecision } from '../../core/types.ts';
+import { imageCoverage } from './coverage.ts';
+
+export interface TextLayerVerdict {
+  readonly assessment: {
+    readonly usable: boolean;
+    readonly reason: string;
+    readonly details: Readonly<Record<string, unknown>>;
+  };
+}
+
+export interface RoutePageOptions {
+  /** The page's text-layer assessment (`pipeline/text-layer`); absent when the page has none. */
+  readonly textLayer?: TextLayerVerdict;
+  /** The pdfjs page, to measure image coverage; without it only the text layer is judged. */
+  readonly page?: PDFPageProxy;
+  /** `auto` decides per page, `text` always keeps the text layer, any other name forces that OCR engine. */
+  readonly engine: 'auto' | 'text' | string;
+  /**
+   * The OCR engine `auto` sends pages to.
+   * @default 'paddle'
+   */
+  readonly ocrEngine?: string;
+  /**
+   * Image coverage (0–1) from which a page counts as a picture of text.
+   * @default 0.5
+   */
+  readonly mostlyImage?: number;
+  /**
+   * Fewest text-layer characters that make a picture-heavy page trustworthy: a scan with a
+   * caption or a page number is still a scan; a slide of text over a background photo is not.
+   * @default 600
+   */
+  readonly minCharsOverImage?: number;
+}
+
+/**
+ * Decide who produces a page's Markdown.
+ *
+ * @example
+ * const route = await routePage({ textLayer: layer, page, engine: 'auto' });
+ * // { engine: 'paddle', reason: 'mostly-image', details: { imageCoverage: 0.98, chars: 12, … } }
+ */
+export async function routePage(options: Readonly<RoutePageOptions>): Promise<RouteDecision> {
+  const { textLayer, page, engine, ocrEngine = 'paddle', mostlyImage = 0.5, minCharsOverImage = 600 } = options ?? ({} as RoutePageOptions);
+  if (typeof engine !== 'string' || engine === '') {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`engine\` to be \`auto\`, \`text\` or an OCR engine name, got \`${String(engine)}\` (${typeof engine})`);
+  }
+  if (typeof mostlyImage !== 'number' || !(mostlyImage > 0 && mostlyImage <= 1)) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`mostlyImage\` to be a number above 0 and up to 1, got \`${String(mostlyImage)}\` (${typeof mostlyImage})`);
+  }
+  if (engine === 'text') return { engine: 'text', reason: 'forced', details: {} };
+  if (engine !== 'auto') return { engine, reason: 'forced', details: {} };
+
+  const details: Record<string, number | string | boolean> = {};
+  const assessment = textLayer?.assessment;
+  for (const [key, value] of Object.entries(assessment?.details ?? {})) {
+    if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') details[key] = value;
+  }
+  if (page !== undefined) {
+    try {
+      const measured = await imageCoverage(page);
+      details.imageCoverage = round(measured.coverage);
+      details.images = measured.images;
+      details.largestImage = round(measured.largest);
+    } catch (cause) {
+      // A page whose operators cannot be read cannot be trusted either; OCR renders what it can.
+      details.operatorError = cause instanceof Error ? cause.message : String(cause);
+      return { engine: ocrEngine, reason: 'unreadable-operators', details };
+    }
+  }
+  if (assessment === undefined) return { engine: ocrEngine, reason: 'no-text-layer', details };
+  if (!assessment.usable) return { engine: ocrEngine, reason: assessment.reason || 'text-layer-unusable', details };
+  const coverage = typeof details.imageCoverage === 'number' ? details.imageCoverage : 0;
+  const chars = typeof details.chars === 'number' ? details.chars : Infinity;
+  if (coverage >= mostlyImage && chars < minCharsOverImage) return { engine: ocrEngine, reason: 'mostly-image', details };
+  // Text with figures beside it: the text layer holds the words, figures stay figures.
+  if (coverage > 0.05) details.mixed = true;
+  return { engine: 'text', reason: 'text-layer-good', details };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

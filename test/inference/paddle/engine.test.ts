@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { characterErrorRate } from '../../../bench/ocr/cer.ts';
+import { ConfigurationError, InferenceError } from '../../../core/errors.ts';
+import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
+import { createPaddleEngine } from '../../../inference/paddle/index.ts';
+import { openPdf } from '../../../pipeline/pdf/index.ts';
+import { renderPdfPage } from '../../../pipeline/render/index.ts';
+
+const DIR = '../shared/data/docling-dev/ocr';
+
+async function renderFirstPage(name: string): Promise<PageImage> {
+  const source = `${DIR}/${name}`;
+  const pdf = await openPdf(await readFile(source), { source });
+  try {
+    return await renderPdfPage(await pdf.page(1), { source, docId: name, pageNumber: 1 });
+  } finally {
+    await pdf.close();
+  }
+}
+
+function plain(width: number, height: number, value: number): PageImage {
+  return { docId: 'd', source: 'synthetic.png', pageNumber: 3, data: new Uint8Array(width * height).fill(value), width, height, channels: 1 };
+}
+
+describe('createPaddleEngine', function () {
+  this.timeout(240_000);
+  let engine: OcrEngine;
+  let expected: string;
+
+  before(async () => {
+    engine = await createPaddleEngine({ threads: 2 });
+    expected = await readFile(`${DIR}/ocr_test.expected.md`, 'utf8');
+  });
+  after(async () => engine.close());
+
+  it('should reject bad options naming the option', async () => {
+    await assert.rejects(createPaddleEngine({ batchSize: 0 }), (e: unknown) => e instanceof ConfigurationError && /`batchSize`.*`0`/.test(e.message));
+    await assert.rejects(createPaddleEngine({ threads: -1 }), (e: unknown) => e instanceof ConfigurationError && /`threads`/.test(e.message));
+  });
+
+  it('should read the scanned test page with a low character error rate and grounding tags', async () => {
+    const [result] = await engine.recognize([await renderFirstPage('ocr_test.pdf')]);
+    assert.ok(result);
+    assert.equal(result.engine, 'paddle');
+    const cer = characterErrorRate(result.markdown, expected);
+    assert.ok(cer < 0.03, `CER ${cer.toFixed(3)}: ${result.markdown}`);
+    const tags = [...result.markdown.matchAll(/^<\|ref\|>(\w+)<\|\/ref\|><\|det\|>\[\[(\d+), (\d+), (\d+), (\d+)\]\]<\|\/det\|>$/gm)];
+    assert.ok(tags.length >= 1, result.markdown);
+    for (const tag of tags) {
+      const [x1, y1, x2, y2] = tag.slice(2).map(Number) as [number, number, number, number];
+      assert.ok(x1 < x2 && y1 < y2 && x2 <= 999 && y2 <= 999, tag[0]);
+    }
+    assert.equal(result.stats.rotation, 0);
+  });
+
+  for (const name of ['ocr_test_rotated_90.pdf', 'ocr_test_rotated_180.pdf', 'ocr_test_rotated_270.pdf']) {
+    it(`should turn ${name} upright before reading it`, async () => {
+      const [result] = await engine.recognize([await renderFirstPage(name)]);
+      assert.ok(result);
+      const cer = characterErrorRate(result.markdown, expected);
+      assert.ok(cer < 0.03, `CER ${cer.toFixed(3)}: ${result.markdown}`);
+      // These scans have no /Rotate: the pixels themselves are turned, so the engine must turn them back.
+      assert.ok([90, 180, 270].includes(result.stats.rotation ?? -1), `rotation ${result.stats.rotation}`);
+    });
+  }
+
+  it('should return empty Markdown for a white page', async () => {
+    const [result] = await engine.recognize([plain(200, 300, 255)]);
+    assert.equal(result?.markdown, '');
+  });
+
+  it('should reject an all-black page with an error naming the page', async () => {
+    await assert.rejects(engine.recognize([plain(200, 300, 0)]), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_OCR_BLANK_IMAGE' && /synthetic\.png page 3/.test(e.message));
+  });
+
+  it('should reject an image whose data is shorter than its size says', async () => {
+    const bad: PageImage = { ...plain(10, 10, 255), width: 100 };
+    await assert.rejects(engine.recognize([bad]), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_OCR_BAD_IMAGE');
+  });
+});

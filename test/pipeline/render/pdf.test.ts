@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { SourceError } from '../../../core/errors.ts';
+import { openPdf } from '../../../pipeline/pdf/index.ts';
+import type { PdfHandle } from '../../../pipeline/pdf/index.ts';
+import { chooseDpi, renderPdfPage } from '../../../pipeline/render/index.ts';
+
+const SCAN = '../shared/data/docling-dev/ocr/ocr_test.pdf';
+
+describe('chooseDpi', () => {
+  it('should give about 200 DPI for Letter and stay within 72–300', () => {
+    assert.equal(chooseDpi(612, 792), 200);
+    assert.equal(chooseDpi(100, 100), 300);
+    assert.equal(chooseDpi(5000, 5000), 72);
+  });
+});
+
+describe('renderPdfPage', function () {
+  this.timeout(60_000);
+  let pdf: PdfHandle;
+  before(async () => { pdf = await openPdf(await readFile(SCAN), { source: SCAN }); });
+  after(async () => pdf.close());
+
+  it('should render a page to RGB at the chosen DPI', async () => {
+    const page = await pdf.page(1);
+    const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = page.view;
+    const image = await renderPdfPage(page, { source: SCAN, docId: 'd', pageNumber: 1 });
+    const dpi = chooseDpi(x1 - x0, y1 - y0);
+    assert.equal(image.channels, 3);
+    assert.equal(image.width, Math.floor(((x1 - x0) * dpi) / 72));
+    assert.equal(image.data.length, image.width * image.height * 3);
+    // A scan of black text on white: both must be there.
+    let dark = 0;
+    let light = 0;
+    for (let i = 0; i < image.data.length; i += 3) (image.data[i]! < 80 ? dark++ : image.data[i]! > 200 ? light++ : 0);
+    assert.ok(dark > 1000 && light > image.width * image.height * 0.5, `dark ${dark}, light ${light}`);
+  });
+
+  it('should render at a given DPI and shrink to fit maxPixels', async () => {
+    const page = await pdf.page(1);
+    const small = await renderPdfPage(page, { source: SCAN, docId: 'd', pageNumber: 1, dpi: 72 });
+    assert.equal(small.width, Math.floor(page.view[2]! - page.view[0]!));
+    const capped = await renderPdfPage(page, { source: SCAN, docId: 'd', pageNumber: 1, dpi: 300, maxPixels: 100_000 });
+    assert.ok(capped.width * capped.height <= 100_000, `${capped.width}×${capped.height}`);
+  });
+
+  it('should turn a page that fails to render into a SourceError naming the page', async () => {
+    const broken = {
+      getViewport: ({ scale }: { scale: number }) => ({ width: 100 * scale, height: 100 * scale }),
+      render: () => ({ promise: Promise.reject(new Error('bad XObject')) }),
+      cleanup: () => true,
+    } as unknown as PDFPageProxy;
+    await assert.rejects(renderPdfPage(broken, { source: 'x.pdf', docId: 'd', pageNumber: 7 }), (e: unknown) => e instanceof SourceError && e.code === 'FOLIO_RENDER_FAILED' && /^x\.pdf page 7: .*bad XObject/.test(e.message));
+  });
+
+  it('should reject a bad dpi naming the option', async () => {
+    await assert.rejects(renderPdfPage(await pdf.page(1), { source: SCAN, docId: 'd', pageNumber: 1, dpi: 5 }), /`dpi`.*`5`/);
+  });
+});
