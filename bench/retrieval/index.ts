@@ -10,7 +10,8 @@
  *   --devices LIST        devices for the throughput run, comma-separated (default cpu)
  *   --batch-size N        embedding batch size (default 32)
  *   --results-dir DIR     where retrieval.md/.json go (default: the caller's resultsDir, bench/results)
- *   --throughput-only     skip the quality run (no Elasticsearch needed), e.g. on the GPU machine:
+ *   --throughput-only     skip the quality run (no Elasticsearch needed) and write
+ *                         retrieval-throughput.md/.json instead, e.g. on the GPU machine:
  *                         npx folio bench retrieval --devices cpu,webgpu --throughput-only
  */
 import { randomBytes } from 'node:crypto';
@@ -137,12 +138,14 @@ export async function runRetrievalBench(options: Readonly<RetrievalBenchOptions>
 
   const corpusInfo = { documents: new Set(corpus.map((c) => c.docId)).size, chunks: corpus.length };
   await mkdir(resultsDir, { recursive: true });
-  const markdownPath = join(resultsDir, 'retrieval.md');
+  // A throughput-only run (the GPU machine) must not overwrite the quality figures.
+  const name = throughputOnly ? 'retrieval-throughput' : 'retrieval';
+  const markdownPath = join(resultsDir, `${name}.md`);
   const machine = machineInfo();
   const config = await readEmbedModelConfig(DEFAULT_MODEL_DIR);
   const model = `${config.name} (${config.dtype} ONNX, ${config.dims} dims, ${config.maxTokens} tokens)`;
   await writeFile(markdownPath, retrievalMarkdown({ k, corpus: corpusInfo, questions, quality: qualityResults, throughput, machine: machineMarkdown(machine), pdfDir, model, loadAverage }));
-  await writeFile(join(resultsDir, 'retrieval.json'), `${JSON.stringify({ machine, model, loadAverage, k, corpus: corpusInfo, quality: qualityResults, throughput }, null, 2)}\n`);
+  await writeFile(join(resultsDir, `${name}.json`), `${JSON.stringify({ machine, model, loadAverage, k, corpus: corpusInfo, quality: qualityResults, throughput }, null, 2)}\n`);
   for (const m of qualityResults ?? []) console.log(`${m.mode.padEnd(7)} recall@${k} ${m.recallAtK.toFixed(3)}  MRR ${m.mrr.toFixed(3)}`);
   for (const t of throughput) console.log(`${t.device.padEnd(7)} ${t.chunksPerSecond === undefined ? `unavailable: ${t.error}` : `${t.chunksPerSecond.toFixed(1)} chunks/s`}`);
   console.log(`wrote ${markdownPath}`);

@@ -48,7 +48,7 @@ export function retrievalMarkdown(input: Readonly<RetrievalReportInput>): string
     throughput.map((t) => [t.device, t.batchSize, t.chunks, t.chunksPerSecond === undefined ? '—' : t.chunksPerSecond.toFixed(1), t.loadMs === undefined ? '—' : t.loadMs.toFixed(0), t.error ?? '']),
   ));
   out.push('', `1-minute load average when the throughput run started: ${loadAverage.toFixed(1)} (CPU figures fall when other work shares the machine).`);
-  out.push('', 'On the GPU machine: `npx folio bench retrieval --devices cpu,webgpu --throughput-only` (WebGPU through onnxruntime-node\'s WebGPU execution provider).', '');
+  out.push('', 'On the GPU machine: `npx folio bench retrieval --devices cpu,webgpu --throughput-only` writes `retrieval-throughput.md` (WebGPU through onnxruntime-node\'s WebGPU execution provider; it needs libvulkan1 and the GPU\'s Vulkan driver).', '');
   out.push(machine, '');
   return out.join('\n');
 }

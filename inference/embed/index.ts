@@ -1,0 +1,11 @@
+export type { Embedder, EmbedCallOptions } from './types.ts';
+export { createLocalEmbedder } from './local.ts';
+export type { LocalEmbedderOptions } from './local.ts';
+export { createRemoteEmbedder, embeddingsUrl } from './remote.ts';
+export type { RemoteEmbedderOptions } from './remote.ts';
+export { readEmbedModelConfig, DEFAULT_MODEL_DIR } from './config.ts';
+export type { EmbedModelConfig, Pooling } from './config.ts';
+export { pool, l2normalize } from './pooling.ts';
+export type { PoolOptions } from './pooling.ts';
+export { loadTokenizer } from './tokenize.ts';
+export type { TextTokenizer, TokenBatch } from './tokenize.ts';

@@ -1,0 +1,150 @@
+/**
+ * Embeddings from an OpenAI-compatible `POST /v1/embeddings` endpoint (OpenAI, jina, vLLM, TEI,
+ * Ollama …) behind the same {@link Embedder} interface as the local model. Only transient faults
+ * (429, 5xx, timeouts, network errors) are retried, with bounded exponential backoff.
+ */
+import { ConfigurationError, InferenceError } from '../../core/errors.ts';
+import { l2normalize } from './pooling.ts';
+import type { EmbedCallOptions, Embedder } from './types.ts';
+
+export interface RemoteEmbedderOptions {
+  /** Base URL (`https://api.jina.ai/v1`) or the full `…/embeddings` URL. */
+  readonly url: string;
+  /** Model id sent with every request. */
+  readonly model: string;
+  /** Sent as `Authorization: Bearer …`. @default process.env.FOLIO_EMBED_API_KEY */
+  readonly apiKey?: string;
+  /** Expected dimensions; asked for with `dimensions` and checked. @default taken from the first response */
+  readonly dims?: number;
+  /** Texts per request. @default 64 */
+  readonly batchSize?: number;
+  /** Per-request timeout in ms. @default 30000 */
+  readonly timeoutMs?: number;
+  /** Retries of a transient failure. @default 3 */
+  readonly retries?: number;
+  /** First backoff delay in ms; doubles per retry, capped at 8 s. @default 250 */
+  readonly retryDelayMs?: number;
+  /** Longest input the server accepts, in tokens. @default 8192 */
+  readonly maxTokens?: number;
+  /** Replaces global fetch (tests, proxies). @default globalThis.fetch */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+function checkInteger(name: string, value: unknown, min: number): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`${name}\` to be an integer from ${min} and up, got \`${String(value)}\` (${typeof value})`);
+  }
+}
+
+/** Resolves `…/v1` or `…/v1/embeddings` to the embeddings URL. */
+export function embeddingsUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (cause) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`url\` to be an http(s) URL, got \`${url}\``, { cause });
+  }
+  if (parsed.pathname.endsWith('/embeddings')) return parsed.href;
+  parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/embeddings`;
+  return parsed.href;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((done, reject) => {
+  const timer = setTimeout(done, ms);
+  signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
+});
+
+/**
+ * @example
+ * const embedder = await createRemoteEmbedder({ url: 'https://api.jina.ai/v1', model: 'jina-embeddings-v3', apiKey });
+ */
+export async function createRemoteEmbedder(options: Readonly<RemoteEmbedderOptions>): Promise<Embedder> {
+  const {
+    url,
+    model,
+    apiKey = process.env['FOLIO_EMBED_API_KEY'],
+    dims,
+    batchSize = 64,
+    timeoutMs = 30_000,
+    retries = 3,
+    retryDelayMs = 250,
+    maxTokens = 8192,
+    fetch = globalThis.fetch,
+  } = options;
+  if (typeof model !== 'string' || model === '') throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`model\` to be a non-empty string, got \`${String(model)}\``);
+  const endpoint = embeddingsUrl(url);
+  checkInteger('batchSize', batchSize, 1);
+  checkInteger('timeoutMs', timeoutMs, 1);
+  checkInteger('retries', retries, 0);
+  checkInteger('retryDelayMs', retryDelayMs, 0);
+  checkInteger('maxTokens', maxTokens, 1);
+  if (dims !== undefined) checkInteger('dims', dims, 1);
+  let knownDims = dims ?? 0;
+
+  const request = async (input: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> => {
+    const body = JSON.stringify({ model, input, encoding_format: 'float', ...(dims ? { dimensions: dims } : {}) });
+    let lastError: unknown;
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      if (attempt > 0) await sleep(Math.min(retryDelayMs * 2 ** (attempt - 1), 8000), signal);
+      signal?.throwIfAborted();
+      const timeout = AbortSignal.timeout(timeoutMs);
+      let response: Response;
+      try {
+        response = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+          body,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+      } catch (cause) {
+        if (signal?.aborted) throw cause;
+        lastError = cause; // network error or our timeout: transient
+        continue;
+      }
+      if (response.status === 429 || response.status >= 500) {
+        lastError = new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
+        continue;
+      }
+      if (!response.ok) {
+        throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: HTTP ${response.status} for model \`${model}\`: ${(await response.text()).slice(0, 300)}`, { meta: { url: endpoint, status: response.status } });
+      }
+      const json = await response.json() as { data?: { index?: number; embedding?: number[] }[] };
+      const data = json.data;
+      if (!Array.isArray(data) || data.length !== input.length) {
+        throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: expected ${input.length} embeddings in \`data\`, got ${Array.isArray(data) ? data.length : 'none'}`, { meta: { url: endpoint } });
+      }
+      const vectors = new Array<Float32Array>(input.length);
+      data.forEach((item, position) => {
+        const vector = Float32Array.from(item.embedding ?? []);
+        if (knownDims === 0) knownDims = vector.length;
+        if (vector.length !== knownDims || vector.length === 0) {
+          throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: expected vectors of ${knownDims} dimensions from \`${model}\`, got ${vector.length}`, { meta: { url: endpoint } });
+        }
+        vectors[item.index ?? position] = l2normalize(vector);
+      });
+      return vectors;
+    }
+    throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: gave up after ${retries + 1} attempts: ${lastError instanceof Error ? lastError.message : String(lastError)}`, { cause: lastError, meta: { url: endpoint, retries } });
+  };
+
+  if (knownDims === 0) await request(['dimension probe']);
+  let closed = false;
+
+  return {
+    model,
+    get dims() { return knownDims; },
+    maxTokens,
+    // No tokenizer for an arbitrary remote model: ~4 characters a token is the usual estimate.
+    countTokens: (text) => Math.ceil(text.length / 4),
+    async embed(texts: readonly string[], callOptions: EmbedCallOptions = {}) {
+      if (closed) throw new InferenceError('FOLIO_EMBED_CLOSED', `embedder \`${model}\` is closed`);
+      const out: Float32Array[] = [];
+      for (let start = 0; start < texts.length; start += batchSize) {
+        callOptions.signal?.throwIfAborted();
+        out.push(...await request(texts.slice(start, start + batchSize), callOptions.signal));
+      }
+      return out;
+    },
+    async close() { closed = true; },
+  };
+}

@@ -1,0 +1,48 @@
+/** Index documents (snake_case) to {@link SearchHit}s (camelCase), tolerant of absent fields. */
+import type { BBox } from '../core/types.ts';
+import type { SearchHit } from './types.ts';
+
+export interface RawHit {
+  readonly _id?: string;
+  readonly _score?: number | null;
+  readonly _source?: unknown;
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined || value === null ? [] : [String(value)]);
+const numbers = (value: unknown): number[] => (Array.isArray(value) ? value.map(Number) : typeof value === 'number' ? [value] : []);
+
+function bboxes(value: unknown): { page: number; bbox: BBox }[] {
+  if (!Array.isArray(value)) return [];
+  const out: { page: number; bbox: BBox }[] = [];
+  for (const entry of value) {
+    const e = entry as { page?: unknown; bbox?: unknown };
+    if (typeof e?.page === 'number' && Array.isArray(e.bbox) && e.bbox.length === 4) {
+      out.push({ page: e.page, bbox: e.bbox.map(Number) as unknown as BBox });
+    }
+  }
+  return out;
+}
+
+/** Maps one Elasticsearch hit; `ranks` says which list it came from. */
+export function toSearchHit(hit: RawHit, ranks: SearchHit['ranks'] = {}, score?: number): SearchHit {
+  const s = (hit._source ?? {}) as Record<string, unknown>;
+  const quality = s['quality'];
+  const lines = s['lines'] as { from?: unknown; to?: unknown } | undefined;
+  const qualityScore = typeof quality === 'number' ? quality : typeof (quality as { score?: unknown })?.score === 'number' ? (quality as { score: number }).score : undefined;
+  return {
+    id: String(hit._id ?? ''),
+    score: score ?? hit._score ?? 0,
+    text: typeof s['text'] === 'string' ? s['text'] : '',
+    source: typeof s['source'] === 'string' ? s['source'] : '',
+    docId: typeof s['doc_id'] === 'string' ? s['doc_id'] : '',
+    ...(typeof s['title'] === 'string' ? { title: s['title'] } : {}),
+    pages: numbers(s['pages']),
+    headingPath: strings(s['heading_path']),
+    bboxes: bboxes(s['bboxes']),
+    kind: strings(s['kind']),
+    ...(typeof s['chunk_index'] === 'number' ? { chunkIndex: s['chunk_index'] } : {}),
+    ...(lines && typeof lines.from === 'number' && typeof lines.to === 'number' ? { lines: { from: lines.from, to: lines.to } } : {}),
+    ...(qualityScore !== undefined ? { quality: qualityScore } : {}),
+    ranks,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Folio as a LangChain.js document loader: files or folders in, one `Document` per chunk (or per
+ * page) out, streamed by `lazyLoad()`. A document that cannot be read is reported through
+ * `onFailure` and skipped; it never fails the load.
+ */
+import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
+import type { Document } from '@langchain/core/documents';
+import { ConfigurationError } from '../../core/errors.ts';
+import type { Chunk, FailureRecord } from '../../core/types.ts';
+import type { ProcessOptions } from '../../pipeline/run/index.ts';
+import { chunkToDocument, chunksToPageDocuments } from './metadata.ts';
+import type { FolioDocumentMetadata } from './metadata.ts';
+import { pipelineChunks } from './pipeline-source.ts';
+
+export interface ChunkSourceContext {
+  readonly signal?: AbortSignal;
+  readonly onFailure: (failure: FailureRecord) => void;
+}
+
+/**
+ * Turns one input (file, folder or URL) into chunks. Chunks of one document must come out
+ * together, in order; the default runs Folio's pipeline.
+ */
+export type ChunkSource = (input: string, context: ChunkSourceContext) => AsyncIterable<Chunk>;
+
+export type LoaderMode = 'chunk' | 'page';
+
+export interface FolioLoaderOptions {
+  /** One input or several: files, folders (read recursively) or http(s) URLs. */
+  readonly inputs: string | readonly string[];
+  /** One Document per chunk or per page. @default 'chunk' */
+  readonly mode?: LoaderMode;
+  /** Where chunks come from. @default Folio's pipeline (text layer, no OCR unless `pipeline.ocr` is given) */
+  readonly chunks?: ChunkSource;
+  /**
+   * Pipeline options (`engine`, `ocr`, `password`, `maxTokens`, `countTokens`, …) when `chunks` is
+   * not given. Pass the embedder's `maxTokens` and `countTokens` so chunks fit its window.
+   * @default {} (text layer where good; pages needing OCR fail without `ocr`)
+   */
+  readonly pipeline?: Readonly<ProcessOptions>;
+  /** Told about every input, page or chunk that did not make it. @default ignore */
+  readonly onFailure?: (failure: FailureRecord) => void;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * @example
+ * const loader = new FolioLoader({ inputs: ['docs/'], mode: 'page' });
+ * for await (const doc of loader.lazyLoad()) console.log(doc.metadata.source, doc.metadata.loc.pageNumber);
+ */
+export class FolioLoader extends BaseDocumentLoader {
+  readonly inputs: readonly string[];
+  readonly mode: LoaderMode;
+  readonly #chunks: ChunkSource;
+  readonly #onFailure: (failure: FailureRecord) => void;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(options: Readonly<FolioLoaderOptions>) {
+    super();
+    const { inputs, mode = 'chunk', chunks, pipeline = {}, onFailure = () => {}, signal } = options;
+    const list = typeof inputs === 'string' ? [inputs] : [...(inputs ?? [])];
+    if (list.length === 0 || list.some((input) => typeof input !== 'string' || input === '')) {
+      throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`inputs\` to be a path or URL, or a non-empty list of them, got \`${JSON.stringify(inputs)}\``);
+    }
+    if (mode !== 'chunk' && mode !== 'page') {
+      throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`mode\` to be \`chunk\` or \`page\`, got \`${String(mode)}\``);
+    }
+    this.inputs = list;
+    this.mode = mode;
+    this.#chunks = chunks ?? ((input, context) => pipelineChunks(input, { ...pipeline, ...context }));
+    this.#onFailure = onFailure;
+    this.#signal = signal;
+  }
+
+  /** Streams Documents as the pipeline produces them; memory stays at one document's chunks. */
+  async *lazyLoad(): AsyncGenerator<Document<FolioDocumentMetadata>> {
+    const context: ChunkSourceContext = { onFailure: this.#onFailure, ...(this.#signal ? { signal: this.#signal } : {}) };
+    for (const input of this.inputs) {
+      this.#signal?.throwIfAborted();
+      if (this.mode === 'chunk') {
+        for await (const chunk of this.#chunks(input, context)) yield chunkToDocument(chunk);
+        continue;
+      }
+      // Page mode needs all chunks of a document: group by docId as they stream past.
+      let current: Chunk[] = [];
+      for await (const chunk of this.#chunks(input, context)) {
+        if (current.length > 0 && current[0]!.docId !== chunk.docId) {
+          yield* chunksToPageDocuments(current);
+          current = [];
+        }
+        current.push(chunk);
+      }
+      if (current.length > 0) yield* chunksToPageDocuments(current);
+    }
+  }
+
+  /** Collects {@link lazyLoad}. */
+  async load(): Promise<Document<FolioDocumentMetadata>[]> {
+    const out: Document<FolioDocumentMetadata>[] = [];
+    for await (const doc of this.lazyLoad()) out.push(doc);
+    return out;
+  }
+}

@@ -1,0 +1,71 @@
+/** Elasticsearch request bodies for the two lists hybrid search fuses. Pure functions: easy to test. */
+import { ConfigurationError } from '../core/errors.ts';
+import type { SearchFilters } from './types.ts';
+
+type Clause = Record<string, unknown>;
+
+const list = (value: string | readonly string[]): string[] => (typeof value === 'string' ? [value] : [...value]);
+
+/** Filter clauses for `bool.filter` and `knn.filter`; an empty array means no filter. */
+export function filterClauses(filters: Readonly<SearchFilters> = {}): Clause[] {
+  const clauses: Clause[] = [];
+  const { source, kind, pages, docId } = filters;
+  if (source !== undefined) clauses.push({ terms: { source: list(source) } });
+  if (kind !== undefined) clauses.push({ terms: { kind: list(kind) } });
+  if (docId !== undefined) clauses.push({ terms: { doc_id: list(docId) } });
+  if (pages !== undefined) {
+    if (typeof pages === 'number') {
+      clauses.push({ term: { pages } });
+    } else if (Array.isArray(pages)) {
+      clauses.push({ terms: { pages: [...pages] } });
+    } else {
+      const { from, to } = pages as { from?: number; to?: number };
+      if (from === undefined && to === undefined) {
+        throw new ConfigurationError('FOLIO_BAD_OPTION', 'Expected `filters.pages` range to have `from` or `to`, got neither');
+      }
+      clauses.push({ range: { pages: { ...(from !== undefined ? { gte: from } : {}), ...(to !== undefined ? { lte: to } : {}) } } });
+    }
+  }
+  return clauses;
+}
+
+/** Fields returned with each hit; the vector stays on the server. */
+export const HIT_SOURCE_FIELDS = ['text', 'source', 'doc_id', 'title', 'pages', 'heading_path', 'bboxes', 'kind', 'chunk_index', 'lines', 'quality'];
+
+export interface Bm25BodyOptions {
+  readonly query: string;
+  readonly size: number;
+  readonly filters?: SearchFilters;
+  /** @default ['text'] */
+  readonly fields?: readonly string[];
+}
+
+/** A BM25 `search` body: `multi_match` over the text fields, filters in `bool.filter` (no scoring). */
+export function bm25Body(options: Readonly<Bm25BodyOptions>): Clause {
+  const { query, size, filters, fields = ['text'] } = options;
+  return {
+    size,
+    _source: HIT_SOURCE_FIELDS,
+    query: { bool: { must: [{ multi_match: { query, fields: [...fields] } }], filter: filterClauses(filters) } },
+  };
+}
+
+export interface KnnBodyOptions {
+  readonly vector: readonly number[] | Float32Array;
+  readonly size: number;
+  readonly numCandidates: number;
+  readonly filters?: SearchFilters;
+  /** @default 'vector' */
+  readonly field?: string;
+}
+
+/** An approximate kNN `search` body; filters run inside the HNSW search so k hits still come back. */
+export function knnBody(options: Readonly<KnnBodyOptions>): Clause {
+  const { vector, size, numCandidates, filters, field = 'vector' } = options;
+  const filter = filterClauses(filters);
+  return {
+    size,
+    _source: HIT_SOURCE_FIELDS,
+    knn: { field, query_vector: Array.from(vector), k: size, num_candidates: Math.max(numCandidates, size), ...(filter.length > 0 ? { filter } : {}) },
+  };
+}
