@@ -31,6 +31,11 @@ export interface FileSourceOptions {
    * @default undefined
    */
   readonly root?: string;
+  /**
+   * Files and folders never read, e.g. the run's own output folder inside an input folder.
+   * @default []
+   */
+  readonly exclude?: readonly string[];
   /** Stops the walk between files. */
   readonly signal?: AbortSignal;
 }
@@ -49,7 +54,8 @@ type Planned = { readonly path: string } | { readonly failure: ReturnType<typeof
  * }
  */
 export async function* fileSource(paths: readonly string[], options: Readonly<FileSourceOptions> = {}): AsyncGenerator<SourceItem> {
-  const { maxBytes = 500 * 1024 * 1024, skipHidden = true, root, signal } = options;
+  const { maxBytes = 500 * 1024 * 1024, skipHidden = true, root, exclude = [], signal } = options;
+  const excluded = exclude.map((path) => resolve(path));
   if (!Array.isArray(paths)) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`paths\` to be an array of strings, got \`${String(paths)}\` (${typeof paths})`);
   }
@@ -72,6 +78,7 @@ export async function* fileSource(paths: readonly string[], options: Readonly<Fi
     }
     if (seen.has(item.path)) continue;
     seen.add(item.path);
+    if (excluded.some((path) => item.path === path || item.path.startsWith(path + sep))) continue;
     yield await readDocument(item.path, base, maxBytes);
   }
 }

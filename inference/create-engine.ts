@@ -41,7 +41,7 @@ export async function createEngine(name: string, options: Readonly<EngineOptions
   switch (name) {
     case 'paddle': {
       const { createPaddleEngine } = await import('./paddle/index.ts');
-      return createPaddleEngine({ threads: options.threads, batchSize: options.batchSize });
+      return createPaddleEngine({ threads: options.threads });
     }
     case 'onnx': {
       const { createOnnxEngine } = await import('./onnx/index.ts');

@@ -1,3 +1,17 @@
+/**
+ * Everything that runs a model: OCR engines (paddle, onnx with FastMTP speculative decoding,
+ * remote OpenAI-compatible servers, Jina Reader), the OCR server, embeddings, and the one module
+ * that imports onnxruntime-node.
+ */
 export type { PageImage, OcrPageResult, RecognizeOptions, OcrEngine } from './engine.ts';
+export { createEngine, OCR_ENGINES } from './create-engine.ts';
+export type { EngineOptions, OcrEngineName } from './create-engine.ts';
 export { OnnxSession, tensor, DEVICES } from './runtime/ort.ts';
 export type { Device, SessionOptions, Tensor, TensorType } from './runtime/ort.ts';
+export { createPaddleEngine } from './paddle/index.ts';
+export { createOnnxEngine, loadModel, decode, decodeStream } from './onnx/index.ts';
+export { createRemoteEngine, createReaderEngine, DEFAULT_OCR_PROMPT } from './remote/index.ts';
+export { startOcrServer } from './serve/index.ts';
+export type { OcrServer, OcrServerOptions } from './serve/index.ts';
+export { createLocalEmbedder, createRemoteEmbedder } from './embed/index.ts';
+export type { Embedder } from './embed/index.ts';

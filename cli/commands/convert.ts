@@ -29,7 +29,7 @@ export async function convertCommand(argv: readonly string[]): Promise<number> {
   const { options, close } = pipelineOptions(values);
   const progress = values.quiet ? undefined : new Progress();
   try {
-    const summary = await convert(sourcesFrom(positionals), {
+    const summary = await convert(sourcesFrom(positionals, { exclude: [values['out-dir']] }), {
       ...options,
       outDir: values['out-dir'],
       onPage: (event) => progress?.page(event.source),

@@ -36,6 +36,7 @@ const INGEST_FLAGS = {
 
 interface Embedder extends ChunkEmbedder {
   readonly dims: number;
+  readonly maxTokens: number;
   countTokens(text: string): number;
   close(): Promise<void>;
 }
@@ -67,11 +68,13 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
   const progress = values.quiet ? undefined : new Progress();
   let summary;
   try {
-    summary = await ingest(sourcesFrom(positionals), {
+    summary = await ingest(sourcesFrom(positionals, { exclude: [values.out] }), {
       ...options,
       sink,
       embedder,
       countTokens: embedder ? (text) => embedder.countTokens(text) : undefined,
+      // A chunk longer than the embedding model reads would be embedded by its head only.
+      maxTokens: embedder ? Math.min(options.maxTokens ?? embedder.maxTokens, embedder.maxTokens) : options.maxTokens,
       onPage: (event) => progress?.page(event.source),
       onDocument: () => progress?.document(),
     });

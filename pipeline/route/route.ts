@@ -39,6 +39,12 @@ export interface RoutePageOptions {
    * @default 600
    */
   readonly minCharsOverImage?: number;
+  /**
+   * When to read the operator list for image coverage: `when-needed` only for pages whose text
+   * is too thin to decide alone (fast); `always` also flags text pages with figures as `mixed`.
+   * @default 'when-needed'
+   */
+  readonly coverage?: 'always' | 'when-needed';
 }
 
 /**
@@ -49,7 +55,7 @@ export interface RoutePageOptions {
  * // { engine: 'paddle', reason: 'mostly-image', details: { imageCoverage: 0.98, chars: 12, … } }
  */
 export async function routePage(options: Readonly<RoutePageOptions>): Promise<RouteDecision> {
-  const { textLayer, page, engine, ocrEngine = 'paddle', mostlyImage = 0.5, minCharsOverImage = 600 } = options ?? ({} as RoutePageOptions);
+  const { textLayer, page, engine, ocrEngine = 'paddle', mostlyImage = 0.5, minCharsOverImage = 600, coverage: measure = 'when-needed' } = options ?? ({} as RoutePageOptions);
   if (typeof engine !== 'string' || engine === '') {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`engine\` to be \`auto\`, \`text\` or an OCR engine name, got \`${String(engine)}\` (${typeof engine})`);
   }
@@ -64,7 +70,11 @@ export async function routePage(options: Readonly<RoutePageOptions>): Promise<Ro
   for (const [key, value] of Object.entries(assessment?.details ?? {})) {
     if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') details[key] = value;
   }
-  if (page !== undefined) {
+  if (assessment !== undefined && !assessment.usable) return { engine: ocrEngine, reason: assessment.reason || 'text-layer-unusable', details };
+  const textChars = typeof details.chars === 'number' ? details.chars : 0;
+  // Reading the operator list costs as much as the text layer itself: only pages whose text is
+  // too thin to stand on its own need the image coverage to decide.
+  if (page !== undefined && (measure === 'always' || assessment === undefined || textChars < minCharsOverImage)) {
     try {
       const measured = await imageCoverage(page);
       details.imageCoverage = round(measured.coverage);
@@ -77,7 +87,6 @@ export async function routePage(options: Readonly<RoutePageOptions>): Promise<Ro
     }
   }
   if (assessment === undefined) return { engine: ocrEngine, reason: 'no-text-layer', details };
-  if (!assessment.usable) return { engine: ocrEngine, reason: assessment.reason || 'text-layer-unusable', details };
   const coverage = typeof details.imageCoverage === 'number' ? details.imageCoverage : 0;
   const chars = typeof details.chars === 'number' ? details.chars : Infinity;
   if (coverage >= mostlyImage && chars < minCharsOverImage) return { engine: ocrEngine, reason: 'mostly-image', details };

@@ -1,13 +1,24 @@
 /** Image files (PNG, JPEG, TIFF, WebP): every page goes to OCR. */
+import { errorCode } from '../../core/errors.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import { loadImagePages } from '../render/index.ts';
 import { OcrQueue } from './ocr-queue.ts';
 import type { ProcessOptions } from './options.ts';
-import type { PageResult } from './page-result.ts';
+import { pageFailure, type PageResult } from './page-result.ts';
 
 export async function* imagePages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
   const { ocr, ocrBatchSize = 4, signal, onPage } = options;
-  const images = await loadImagePages(doc.bytes, { source: doc.uri, docId: doc.id });
+  // A bad page of a multi-page TIFF is recorded; the other pages are still read.
+  const broken: PageResult[] = [];
+  const images = await loadImagePages(doc.bytes, {
+    source: doc.uri,
+    docId: doc.id,
+    onPageError: (error) => {
+      const pageNumber = Number(error.meta['pageNumber'] ?? broken.length + 1);
+      broken.push({ ok: false, pageNumber, failure: pageFailure(doc.uri, doc.id, pageNumber, 'render', errorCode(error), error.message) });
+    },
+  });
+  yield* broken;
   const queue = new OcrQueue(ocr, ocrBatchSize, signal);
   for (const [i, image] of images.entries()) {
     queue.add({ image, width: image.width, height: image.height, route: { engine: 'ocr', reason: 'image-input' } });

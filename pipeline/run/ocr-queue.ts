@@ -74,5 +74,7 @@ export class OcrQueue {
 
 function fail(p: PendingPage, code: string, reason: string): PageResult {
   const { source, docId, pageNumber } = p.image;
-  return { ok: false, pageNumber, failure: pageFailure(source, docId, pageNumber, 'ocr', code, `${source} page ${pageNumber}: ${reason}`) };
+  // Engine errors usually name the page already; say it once.
+  const named = reason.includes(source) ? reason : `${source} page ${pageNumber}: ${reason}`;
+  return { ok: false, pageNumber, failure: pageFailure(source, docId, pageNumber, 'ocr', code, named) };
 }

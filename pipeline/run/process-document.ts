@@ -64,9 +64,10 @@ export async function processDocument(doc: SourceDocument, options: Readonly<Pro
     for await (const result of pages) results.push(result);
   } catch (error) {
     options.signal?.throwIfAborted();
-    if (results.length === 0) return failed(pageFailure(doc.uri, doc.id, undefined, 'open', errorCode(error), `${doc.uri}: ${describeError(error)}`));
+    const reason = namedReason(doc, error);
+    if (results.length === 0) return failed(pageFailure(doc.uri, doc.id, undefined, 'open', errorCode(error), reason));
     // Pages read before the failure are kept; the rest of the document is recorded as failed.
-    results.push({ ok: false, pageNumber: results.length + 1, failure: pageFailure(doc.uri, doc.id, results.length + 1, 'open', errorCode(error), `${doc.uri}: ${describeError(error)}`) });
+    results.push({ ok: false, pageNumber: results.length + 1, failure: pageFailure(doc.uri, doc.id, results.length + 1, 'open', errorCode(error), reason) });
   }
   results.sort((a, b) => pageNumberOf(a) - pageNumberOf(b));
 
@@ -106,6 +107,12 @@ export async function processDocument(doc: SourceDocument, options: Readonly<Pro
     countTokens: options.countTokens,
   });
   return { doc, ok: true, pages: summaries, elements, chunks, markdown: renderMarkdown(elements), failures };
+}
+
+/** The error's message, naming the document once. */
+function namedReason(doc: SourceDocument, error: unknown): string {
+  const message = describeError(error);
+  return message.includes(doc.uri) || message.includes(doc.relativePath) ? message : `${doc.uri}: ${message}`;
 }
 
 function pageNumberOf(result: PageResult): number {

@@ -65,7 +65,7 @@ describe('routePage', function () {
   it('should keep a good text layer on a born-digital page and record the image coverage', async () => {
     const pdf = await open(DIGITAL);
     try {
-      const route = await routePage({ engine: 'auto', textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 3000 } } }, page: await pdf.page(1) });
+      const route = await routePage({ engine: 'auto', textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 3000 } } }, page: await pdf.page(1), coverage: 'always' });
       assert.equal(route.engine, 'text');
       assert.equal(route.reason, 'text-layer-good');
       assert.equal(typeof route.details?.imageCoverage, 'number');
@@ -78,9 +78,12 @@ describe('routePage', function () {
   it('should keep the text layer of a picture-heavy page with plenty of text', async () => {
     const pdf = await open(SCAN);
     try {
-      const route = await routePage({ engine: 'auto', textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 5000 } } }, page: await pdf.page(1) });
+      const route = await routePage({ engine: 'auto', textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 5000 } } }, page: await pdf.page(1), coverage: 'always' });
       assert.equal(route.engine, 'text');
       assert.equal(route.details?.mixed, true);
+      const quick = await routePage({ engine: 'auto', textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 5000 } } }, page: await pdf.page(1) });
+      assert.equal(quick.engine, 'text');
+      assert.equal(quick.details?.imageCoverage, undefined, 'a text-rich page skips the operator list by default');
     } finally {
       await pdf.close();
     }
