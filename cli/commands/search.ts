@@ -2,10 +2,11 @@ import { ConfigurationError } from '../../core/errors.ts';
 import { integer, parse } from '../options.ts';
 
 export const SEARCH_USAGE = `folio search "<query>" [--es URL] [--index NAME] [--k N] [--mode hybrid|bm25|knn] [--json]
-folio ask "<question>" [--es URL] [--index NAME] [--k N]
+folio ask "<question>" [--es URL] [--index NAME] [--k N] [--llm URL --llm-model NAME]
 
 search prints hits with document, pages and heading path (hybrid: BM25 + kNN fused by
-reciprocal rank fusion); ask prints the top chunks as a cited context block.
+reciprocal rank fusion); ask prints the top chunks as a cited context block and, with --llm, an
+answer from an OpenAI-compatible chat endpoint (key in FOLIO_LLM_API_KEY).
 
   --es URL        Elasticsearch URL (default: $ELASTICSEARCH_URL)
   --index NAME    chunk index (default folio-chunks)
@@ -14,6 +15,8 @@ reciprocal rank fusion); ask prints the top chunks as a cited context block.
   --source S      only chunks of this source
   --kind K        only chunks holding this element kind (table, formula, …)
   --embed MODE    local | none | an OpenAI-compatible base URL (default local)
+  --llm URL       ask: OpenAI-compatible base URL (e.g. http://127.0.0.1:8000/v1) for an answer
+  --llm-model M   ask: model name at that endpoint
   --json          print the hits as JSON`;
 
 const SEARCH_FLAGS = {
@@ -26,6 +29,8 @@ const SEARCH_FLAGS = {
   embed: { type: 'string', default: 'local' },
   'embed-model': { type: 'string' },
   json: { type: 'boolean', default: false },
+  llm: { type: 'string' },
+  'llm-model': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -43,7 +48,7 @@ export async function searchCommand(argv: readonly string[], ask = false): Promi
   if (mode !== 'hybrid' && mode !== 'bm25' && mode !== 'knn') throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--mode\` to be hybrid, bm25 or knn, got \`${mode}\``);
   const k = integer('k', values.k, 1) ?? 5;
 
-  const { hybridSearch, formatContext } = await import('../../retrieval/index.ts');
+  const { hybridSearch, ask: askQuestion } = await import('../../retrieval/index.ts');
   const embed = await import('../../inference/embed/index.ts');
   const embedder = mode === 'bm25' || values.embed === 'none'
     ? undefined
@@ -51,7 +56,7 @@ export async function searchCommand(argv: readonly string[], ask = false): Promi
       ? await embed.createLocalEmbedder({})
       : await embed.createRemoteEmbedder({ url: values.embed, model: values['embed-model'] ?? '', apiKey: process.env.FOLIO_EMBED_API_KEY });
   try {
-    const hits = await hybridSearch({
+    const search = {
       url,
       index: values.index,
       query,
@@ -59,9 +64,16 @@ export async function searchCommand(argv: readonly string[], ask = false): Promi
       embedder,
       mode: embedder ? mode : 'bm25',
       filters: { source: values.source, kind: values.kind },
-    });
+    } as const;
+    if (ask) {
+      if (values.llm && !values['llm-model']) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', '`--llm URL` needs `--llm-model NAME`');
+      const result = await askQuestion({ ...search, llm: values.llm ? { url: values.llm, model: values['llm-model']! } : undefined });
+      if (values.json) console.log(JSON.stringify(result, null, 2));
+      else console.log(result.answer ? `${result.context}\n\n${result.answer}` : result.context);
+      return 0;
+    }
+    const hits = await hybridSearch(search);
     if (values.json) console.log(JSON.stringify(hits, null, 2));
-    else if (ask) console.log(formatContext(hits));
     else {
       if (hits.length === 0) console.log('no hits');
       hits.forEach((hit, i) => {
