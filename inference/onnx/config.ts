@@ -8,6 +8,10 @@ import { InferenceError } from '../../core/errors.ts';
 /** Model families this engine can run. */
 export const FAMILIES = ['folio-ocr'] as const;
 
+/** Values of `folio-model.json` → `input`. */
+export const MODEL_INPUTS = ['page', 'text-block'] as const;
+export type ModelInput = (typeof MODEL_INPUTS)[number];
+
 export interface ViewSize {
   readonly height: number;
   readonly width: number;
@@ -19,6 +23,11 @@ export interface OcrModelConfig {
   readonly version: string;
   readonly licence: string;
   readonly trainingData: string;
+  /**
+   * What one view holds: `page` (a whole page, the default when the field is missing) or
+   * `text-block` (1–4 text lines; the engine finds the lines itself and reads them view by view).
+   */
+  readonly input: ModelInput;
   readonly image: {
     readonly globalView: ViewSize;
     readonly tile: ViewSize;
@@ -67,6 +76,10 @@ export function parseModelConfig(json: unknown, file: string): OcrModelConfig {
   if (!(FAMILIES as readonly string[]).includes(family)) {
     throw new InferenceError('FOLIO_MODEL_FAMILY', `${file}: unknown model family \`${family}\`; this engine runs ${FAMILIES.join(', ')}`, { meta: { file, family } });
   }
+  const input = root.input ?? 'page';
+  if (!(MODEL_INPUTS as readonly unknown[]).includes(input)) {
+    throw new InferenceError('FOLIO_MODEL_CONFIG', `${file}: expected \`input\` to be one of ${MODEL_INPUTS.join(', ')}, got \`${JSON.stringify(input)?.slice(0, 60)}\` (${typeof input})`, { meta: { file, field: 'input' } });
+  }
   const image = r.object(root.image, 'image');
   const view = (o: unknown, at: string): ViewSize => {
     const v = r.object(o, at);
@@ -89,6 +102,7 @@ export function parseModelConfig(json: unknown, file: string): OcrModelConfig {
     name: typeof root.name === 'string' ? root.name : family,
     version: r.string(root, 'version'),
     licence: typeof root.licence === 'string' ? root.licence : typeof root.license === 'string' ? root.license : 'unknown',
+    input: input as ModelInput,
     trainingData: typeof root.training_data === 'string' ? root.training_data : JSON.stringify(root.training_data ?? 'unknown'),
     image: {
       globalView: view(image.global_view, 'image.global_view'),

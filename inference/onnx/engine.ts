@@ -6,6 +6,9 @@ import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
 import { DEVICES } from '../runtime/ort.ts';
 import type { Device } from '../runtime/ort.ts';
+import type { PageDecode } from './decode.ts';
+import { createBlockReader } from './blocks.ts';
+import type { BlockPageDecode } from './blocks.ts';
 import { decode } from './decode.ts';
 import { inBatches } from './batches.ts';
 import { loadModel } from './load.ts';
@@ -27,6 +30,13 @@ export interface OnnxEngineOptions {
   readonly maxImageSide?: number;
   /** Bit-exact layout: greedy and speculative decoding alike bit for bit (see README.md). @default true */
   readonly exact?: boolean;
+  /**
+   * What a view holds; `text-block` finds the page's lines with paddle's detector and reads them
+   * view by view (blocks.ts). @default the model's `input` (`page` when it says nothing)
+   */
+  readonly input?: 'page' | 'text-block';
+  /** Line views decoded together, for `text-block` models. @default 16 */
+  readonly viewBatchSize?: number;
 }
 
 /**
@@ -37,11 +47,13 @@ export interface OnnxEngineOptions {
  * try { const [page] = await engine.recognize([image]); } finally { await engine.close(); }
  */
 export async function createOnnxEngine(options: Readonly<OnnxEngineOptions>): Promise<OcrEngine> {
-  const { modelDir, device = 'cpu', draftK, batchSize = 8, maxTokens, threads = 0, maxImageSide, exact = true } = options;
+  const { modelDir, device = 'cpu', draftK, batchSize = 8, maxTokens, threads = 0, maxImageSide, exact = true, input, viewBatchSize = 16 } = options;
   if (typeof modelDir !== 'string' || modelDir === '') throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`modelDir\` to be a folder path, got \`${String(modelDir)}\` (${typeof modelDir})`);
   if (!DEVICES.includes(device)) throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`device\` to be one of ${DEVICES.join(', ')}, got \`${String(device)}\``);
   if (draftK !== undefined && (!Number.isInteger(draftK) || draftK < 0)) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`draftK\` to be an integer from 0 and up, got \`${draftK}\` (${typeof draftK})`);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`batchSize\` to be an integer from 1 and up, got \`${batchSize}\` (${typeof batchSize})`);
+  if (input !== undefined && input !== 'page' && input !== 'text-block') throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`input\` to be \`page\` or \`text-block\`, got \`${String(input)}\` (${typeof input})`);
+  if (!Number.isInteger(viewBatchSize) || viewBatchSize < 1) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`viewBatchSize\` to be an integer from 1 and up, got \`${viewBatchSize}\` (${typeof viewBatchSize})`);
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`maxTokens\` to be an integer from 1 and up, got \`${maxTokens}\` (${typeof maxTokens})`);
 
   const model = await loadModel({ modelDir, device, threads, withoutDraftHead: draftK === 0 });
@@ -50,8 +62,11 @@ export async function createOnnxEngine(options: Readonly<OnnxEngineOptions>): Pr
     throw new ConfigurationError('FOLIO_BAD_OPTION', `\`draftK\` is ${draftK} but ${modelDir} has no draft head; use 0`);
   }
 
-  const run = async (pages: readonly PageImage[], signal: AbortSignal | undefined) => {
+  const blockReader = (input ?? model.config.input) === 'text-block' ? await createBlockReader(model, { threads, viewBatchSize }).catch(async (error: unknown) => { await model.release(); throw error; }) : undefined;
+
+  const run = async (pages: readonly PageImage[], signal: AbortSignal | undefined): Promise<{ results: (PageDecode | BlockPageDecode)[]; retries: number }> => {
     try {
+      if (blockReader !== undefined) return await inBatches({ items: pages, batchSize, run: async (batch) => (await blockReader.read(batch, { draftK, maxTokens, maxImageSide, exact, signal })).results });
       return await inBatches({ items: pages, batchSize, run: (batch) => decode(model, batch, { draftK, maxTokens, maxImageSide, exact, signal }) });
     } catch (error) {
       throw pageError(error, pages);
@@ -79,6 +94,7 @@ export async function createOnnxEngine(options: Readonly<OnnxEngineOptions>): Pr
           minMargin: r.stats.minMargin,
           ms: r.stats.visionMs + r.stats.prefillMs + r.stats.draftMs + r.stats.verifyMs,
           retries,
+          ...('extra' in r ? r.extra : {}),
         };
         r.stats.acceptance.forEach((a, j) => {
           stats[`accept${j + 1}`] = a;
@@ -87,7 +103,7 @@ export async function createOnnxEngine(options: Readonly<OnnxEngineOptions>): Pr
       });
     },
     async close(): Promise<void> {
-      await model.release();
+      await Promise.all([model.release(), blockReader?.release()]);
     },
   };
 }

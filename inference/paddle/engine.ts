@@ -6,19 +6,14 @@
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
 import { OnnxSession } from '../runtime/ort.ts';
-import { classifyLines } from './classify.ts';
-import { detectLines } from './detect.ts';
-import type { DetectedLine } from './detect.ts';
 import { boxBounds } from './geometry.ts';
 import { cleanLatinPage } from './filter.ts';
 import { layoutPage } from './layout.ts';
-import { splitAtGaps } from './split.ts';
 import type { Fragment } from './layout.ts';
+import { findUprightLines, pageGrid } from './lines.ts';
 import { blocksToMarkdown } from './markdown.ts';
 import { loadDictionary, paddleModelPaths } from './models.ts';
-import { isSideways, rotateBox180, unrotateBounds, upsideDownShare } from './orientation.ts';
-import { rotateRgb, toRgb } from './raster.ts';
-import type { Rgb } from './raster.ts';
+import { toneOf, toRgb } from './raster.ts';
 import { recognizeLines } from './recognize.ts';
 
 export interface PaddleEngineOptions {
@@ -73,38 +68,12 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       }
       return { markdown: '', engine: 'paddle', stats: { lines: 0, kept: 0, blocks: 0, rotation: 0, confidence: 0, blank: 1, ms: performance.now() - t0 } };
     }
-    let upright: Rgb = given;
-    let rotation: 0 | 90 | 180 | 270 = 0;
-    let lines: DetectedLine[] = await detectLines(det, upright, { maxSide: detMaxSide });
-    if (isSideways(lines.map((l) => l.box))) {
-      upright = rotateRgb(given, 90);
-      rotation = 90;
-      lines = await detectLines(det, upright, { maxSide: detMaxSide });
-    }
-    const t1 = performance.now();
-    let p180 = await classifyLines(cls, upright, lines.map((l) => l.box), 32);
-    if (upsideDownShare(lines.map((l) => l.box), p180) > 0.6) {
-      const w = upright.width;
-      const h = upright.height;
-      upright = rotateRgb(upright, 180);
-      rotation = rotation === 90 ? 270 : 180;
-      lines = lines.map((l) => ({ ...l, box: rotateBox180(l.box, w, h) }));
-      p180 = p180.map((p) => 1 - p);
-    }
-    // Lines DB joined across a column gutter or between table cells are cut apart on the image.
-    const pieces: DetectedLine[] = [];
-    const pieceP180: number[] = [];
-    lines.forEach((line, i) => {
-      for (const box of splitAtGaps(upright, line.box)) {
-        pieces.push({ ...line, box });
-        pieceP180.push(p180[i] ?? 0);
-      }
-    });
-    lines = pieces;
-    p180 = pieceP180;
+    const found = await findUprightLines({ det, cls }, given, { maxSide: detMaxSide });
+    const { upright, rotation } = found;
+    const lines = found.lines;
     const t2 = performance.now();
     // Single lines the classifier is sure about are read the other way round (a label upside down).
-    const inputs = lines.map((l, i) => ({ box: l.box, flip: (p180[i] ?? 0) > 0.98 }));
+    const inputs = lines.map((l) => ({ box: l.box, flip: l.p180 > 0.98 }));
     const texts = await recognizeLines(rec, upright, inputs, dictionary, batchSize);
     const t3 = performance.now();
     const fragments: Fragment[] = [];
@@ -115,12 +84,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       fragments.push({ text, x1, y1, x2, y2, confidence: t.confidence });
     });
     const blocks = layoutPage(cleanLatinPage(fragments));
-    const markdown = blocksToMarkdown(blocks, (b) => {
-      const [x1, y1, x2, y2] = unrotateBounds(b, rotation, given.width, given.height);
-      const gx = (v: number): number => Math.round(Math.min(999, Math.max(0, (v / given.width) * 999)));
-      const gy = (v: number): number => Math.round(Math.min(999, Math.max(0, (v / given.height) * 999)));
-      return [gx(x1), gy(y1), gx(x2), gy(y2)];
-    });
+    const markdown = blocksToMarkdown(blocks, pageGrid(rotation, given.width, given.height));
     const t4 = performance.now();
     return {
       markdown,
@@ -128,7 +92,8 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       stats: {
         lines: lines.length, kept: fragments.length, blocks: blocks.length, rotation,
         confidence: fragments.length > 0 ? fragments.reduce((s, f) => s + f.confidence, 0) / fragments.length : 0,
-        detMs: t1 - t0, clsMs: t2 - t1, recMs: t3 - t2, layoutMs: t4 - t3, ms: t4 - t0,
+        // Detection and the direction classifier run as one step now (findUprightLines).
+        detMs: t2 - t0, recMs: t3 - t2, layoutMs: t4 - t3, ms: t4 - t0,
       },
     };
   }
@@ -159,21 +124,6 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       await Promise.all([det.release(), cls.release(), rec.release()]);
     },
   };
-}
-
-/** Mean and standard deviation of the grey level over a sparse sample of pixels. */
-function toneOf(image: Rgb): { mean: number; spread: number } {
-  const n = image.width * image.height;
-  const step = Math.max(1, Math.floor(n / 20000));
-  let sum = 0;
-  let sq = 0;
-  let count = 0;
-  for (let i = 0; i < n; i += step) {
-    const g = (image.data[i * 3]! + image.data[i * 3 + 1]! + image.data[i * 3 + 2]!) / 3;
-    sum += g; sq += g * g; count++;
-  }
-  const mean = sum / count;
-  return { mean, spread: Math.sqrt(Math.max(0, sq / count - mean * mean)) };
 }
 
 function checkInteger(name: string, value: unknown, min: number): void {

@@ -114,3 +114,18 @@ export function resizeToChw(image: Rgb, width: number, height: number, mean: rea
   }
   return out;
 }
+
+/** Mean and standard deviation of the grey level over a sparse sample of pixels. */
+export function toneOf(image: Rgb): { mean: number; spread: number } {
+  const n = image.width * image.height;
+  const step = Math.max(1, Math.floor(n / 20000));
+  let sum = 0;
+  let sq = 0;
+  let count = 0;
+  for (let i = 0; i < n; i += step) {
+    const g = (image.data[i * 3]! + image.data[i * 3 + 1]! + image.data[i * 3 + 2]!) / 3;
+    sum += g; sq += g * g; count++;
+  }
+  const mean = sum / count;
+  return { mean, spread: Math.sqrt(Math.max(0, sq / count - mean * mean)) };
+}

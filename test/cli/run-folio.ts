@@ -9,7 +9,10 @@ export interface FolioRun {
 /** Run the real `folio` command line in a child process, as a user would. */
 export function runFolio(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Promise<FolioRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/folio.ts', ...args], { env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // `undefined` removes a variable, e.g. the ELASTICSEARCH_URL the test setup exported.
+    const merged: Record<string, string | undefined> = { ...process.env, CI: '1', ...env };
+    for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
+    const child = spawn(process.execPath, ['bin/folio.ts', ...args], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
