@@ -9,9 +9,9 @@ export interface EsSinkOptions {
   readonly client?: Client;
   /** The chunk index (or alias). @default 'folio-chunks' */
   readonly index?: string;
-  /** Document sync state. @default 'folio-documents' */
+  /** Document sync state. @default 'folio-documents' for the default index, else `${index}-documents` */
   readonly documentsIndex?: string;
-  /** Dead letters. @default 'folio-failures' */
+  /** Dead letters. @default 'folio-failures' for the default index, else `${index}-failures` */
   readonly failuresIndex?: string;
   /**
    * Vector size of the embedding model. When left out: the existing index's, else the first

@@ -107,7 +107,11 @@ class EsSink implements Sink {
 
   constructor(client: Client, options: Readonly<EsSinkOptions>, where: string) {
     const {
-      index = DEFAULT_CHUNKS_INDEX, documentsIndex = DEFAULT_DOCUMENTS_INDEX, failuresIndex = DEFAULT_FAILURES_INDEX,
+      index = DEFAULT_CHUNKS_INDEX,
+      // Each chunk index keeps its own sync state: a document indexed into one index is not
+      // "unchanged" for another.
+      documentsIndex = index === DEFAULT_CHUNKS_INDEX ? DEFAULT_DOCUMENTS_INDEX : `${index}-documents`,
+      failuresIndex = index === DEFAULT_CHUNKS_INDEX ? DEFAULT_FAILURES_INDEX : `${index}-failures`,
       dims, flushBytes = 5_000_000, flushIntervalMs = 1000, concurrency = 2, retries = 3, retryDelayMs = 500,
       maxRetryDelayMs = 10_000, fallbackFile = 'folio-out/failures.jsonl', refreshOnClose = true, signal,
     } = options;
