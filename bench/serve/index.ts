@@ -99,7 +99,7 @@ export async function runServeBench(options: Readonly<ServeBenchOptions>): Promi
       markdownTable(['concurrency', 'pages', 'pages/s', 'p50 latency (ms)', 'p95 latency (ms)', 'client overhead', 'retries'],
         results.map((r) => [r.concurrency, r.pages, round(r.pagesPerSecond, 2), Math.round(r.p50Ms), Math.round(r.p95Ms), percent(r.clientOverhead), r.retries])),
       '',
-      `Client overhead: the median share of a page's time spent in the client (PNG encoding, JSON, parsing) rather than waiting on the server. Target < 2%.`,
+      `Latency: from the moment a page's request gets a slot (the client keeps at most \`concurrency\` requests in flight) until its answer. Client overhead: the median share of that time spent in the client (PNG encoding, JSON, parsing) rather than on the wire and at the server. Target < 2%. The server is CPU-bound on these 2 cores, so more concurrency queues pages at the server instead of finishing them sooner.`,
       '',
       `\`/health\` floor (autocannon, 32 connections, 5 s): ${Math.round(floor.requests.average)} requests/s, p50 ${floor.latency.p50} ms, p99 ${floor.latency.p99} ms.`,
       '',

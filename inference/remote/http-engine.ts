@@ -69,11 +69,14 @@ export function createHttpEngine(name: string, send: SendPage, options: Readonly
   const stats: HttpEngineStats = { requests: 0, retries: 0, failures: 0 };
 
   async function recognizeOne(page: PageImage, signal: AbortSignal): Promise<OcrPageResult> {
-    const started = performance.now();
+    const queued = performance.now();
+    let started: number | undefined;
     let retries = 0;
     let previous: Endpoint | undefined;
     for (;;) {
       const endpoint = await pool.acquire(signal, previous);
+      // Latency counts from the first slot: waiting for one is backpressure, not this page's cost.
+      started ??= performance.now();
       let result: SentPage;
       try {
         stats.requests++;
@@ -99,7 +102,8 @@ export function createHttpEngine(name: string, send: SendPage, options: Readonly
         continue;
       }
       pool.release(endpoint);
-      return { markdown: result.markdown, engine: name, stats: { ms: performance.now() - started, requestMs: result.requestMs, tokens: result.tokens, retries } };
+      const done = performance.now();
+      return { markdown: result.markdown, engine: name, stats: { ms: done - started, waitMs: started - queued, requestMs: result.requestMs, tokens: result.tokens, retries } };
     }
   }
 
