@@ -76,8 +76,61 @@ export function headlineFigures(results: CollectedResults): Figure[] {
   for (const { engine, pagesPerSecond } of ocrThroughput(results.suites['ocr'])) {
     figures.push({ figure: `OCR route (olmOCR dev pages), ${engine}`, value: `${pagesPerSecond.toFixed(2)} pages/s`, command: 'npx folio bench ocr' });
   }
-  for (const { k, speedup } of decodeSpeedups(results.suites['decode'])) {
-    figures.push({ figure: `Speculative decoding speed-up, K=${k}`, value: `${speedup.toFixed(2)}×`, command: 'npx folio bench decode' });
+  const decode = results.suites['decode'] as { model?: string | { name?: string } } | undefined;
+  // The recorded run names its model ("folio-ocr-mini 0.1.0"); the command must load the same one.
+  const modelName = typeof decode?.model === 'string' ? decode.model.split(' ')[0] : decode?.model?.name;
+  const decodeCommand = modelName && modelName !== 'folio-ocr-tiny-random' ? `npx folio bench decode --model inference/model/weights/${modelName} --batch 1,8` : 'npx folio bench decode';
+  for (const { k, speedup } of decodeSpeedups(decode)) {
+    figures.push({ figure: `Speculative decoding speed-up on this CPU, K=${k} (batch 1)`, value: `${speedup.toFixed(2)}×`, command: decodeCommand });
+  }
+  figures.push(...suiteFigures(results.suites, decodeCommand));
+  return figures;
+}
+
+type Json = Record<string, unknown> | undefined;
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** Rows for the suites other engineers own (parse, ocr, decode, serve, retrieval), where present. */
+function suiteFigures(suites: Readonly<Record<string, unknown>>, decodeCommand: string): Figure[] {
+  const figures: Figure[] = [];
+  const parse = suites['parse'] as Json;
+  const single = (parse?.['runs'] as Json[] | undefined)?.find((r) => r?.['threads'] === 1);
+  if (single) figures.push({ figure: 'Parse + quality gate + chunk (10,000 OCR pages, one thread)', value: `${num(single['pagesPerSecond'])} pages/s (target 500), peak RSS ${num(parse?.['peakRssMiB'])} MiB`, command: 'npx folio bench parse' });
+
+  const ocr = suites['ocr'] as Json;
+  const cer = (ocr?.['cer'] as Json[] | undefined)?.filter((r) => num(r?.['paddleCer']) !== undefined && num(r?.['tesseractCer']) !== undefined) ?? [];
+  if (cer.length > 0) {
+    const mean = (key: string): number => cer.reduce((a, r) => a + (num(r?.[key]) ?? 0), 0) / cer.length;
+    figures.push({ figure: `OCR character error rate, ocr_test.pdf at 0/90/180/270° (${cer.length} pages)`, value: `paddle ${mean('paddleCer').toFixed(3)} vs Tesseract ${mean('tesseractCer').toFixed(3)}`, command: 'npx folio bench ocr' });
+  }
+  for (const r of (ocr?.['olmocr'] as Json[] | undefined) ?? []) {
+    const overall = num(r?.['overall']);
+    if (overall !== undefined) figures.push({ figure: `olmOCR-Bench dev score, OCR bench --engine ${String(r?.['engine'])}`, value: `${percent(overall)} (${num(r?.['passed'])}/${num(r?.['total'])})`, command: 'npx folio bench ocr' });
+  }
+
+  const decode = suites['decode'] as Json;
+  if (typeof decode?.['summary'] === 'string') {
+    const model = decode['model'];
+    const name = typeof model === 'string' ? model : String((model as Json)?.['name'] ?? 'model');
+    figures.push({ figure: `Speculative decoding on this CPU, ${name} (best K vs greedy, batch 1)`, value: String(decode['summary']), command: decodeCommand });
+  }
+
+  const serve = suites['serve'] as Json;
+  for (const level of (serve?.['levels'] as Json[] | undefined) ?? []) {
+    figures.push({
+      figure: `folio serve (paddle) driven by the remote engine, concurrency ${num(level?.['concurrency'])}`,
+      value: `${(num(level?.['pagesPerSecond']) ?? 0).toFixed(2)} pages/s, p50 ${Math.round(num(level?.['p50Ms']) ?? 0)} ms, p95 ${Math.round(num(level?.['p95Ms']) ?? 0)} ms, client overhead ${percent(num(level?.['clientOverhead']) ?? Number.NaN)}`,
+      command: 'npx folio bench serve',
+    });
+  }
+
+  const retrieval = suites['retrieval'] as Json;
+  for (const mode of (retrieval?.['quality'] as Json[] | undefined) ?? []) {
+    figures.push({ figure: `Retrieval on docling-dev questions, ${String(mode?.['mode'])}`, value: `recall@5 ${(num(mode?.['recallAtK']) ?? 0).toFixed(3)}, MRR ${(num(mode?.['mrr']) ?? 0).toFixed(3)}`, command: 'npx folio bench retrieval --es URL' });
+  }
+  for (const t of (retrieval?.['throughput'] as Json[] | undefined) ?? []) {
+    const rate = num(t?.['chunksPerSecond']);
+    if (rate !== undefined) figures.push({ figure: `Embedding throughput (all-MiniLM-L6-v2 int8), ${String(t?.['device'])}`, value: `${rate.toFixed(1)} chunks/s`, command: 'npx folio bench retrieval --es URL' });
   }
   return figures;
 }

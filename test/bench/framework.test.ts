@@ -45,7 +45,7 @@ describe('replaceFiguresBlock', () => {
 describe('headlineFigures', () => {
   it('should give each figure the command that reproduces it', () => {
     const figures = headlineFigures({ resultsDir: 'bench/results', olmocr: {}, docling: {}, suites: { decode: { perK: [{ k: 2, speedup: 1.5 }] } } });
-    assert.deepEqual(figures, [{ figure: 'Speculative decoding speed-up, K=2', value: '1.50×', command: 'npx folio bench decode' }]);
+    assert.deepEqual(figures, [{ figure: 'Speculative decoding speed-up on this CPU, K=2 (batch 1)', value: '1.50×', command: 'npx folio bench decode' }]);
   });
 });
 
