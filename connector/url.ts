@@ -6,6 +6,7 @@
  * memory); only transient faults (connection reset, timeout, 429, 5xx) are retried, a bounded
  * number of times with exponential back-off.
  */
+import { sleep } from '../core/sleep.ts';
 import { ConfigurationError } from '../core/errors.ts';
 import { sha256, stableId } from '../core/hash.ts';
 import type { SourceDocument } from '../core/types.ts';
@@ -233,19 +234,6 @@ function lastSegment(url: URL): string {
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function positive(name: string, value: number): void {
   if (!(typeof value === 'number' && Number.isFinite(value) && value > 0)) {

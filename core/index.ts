@@ -1,6 +1,7 @@
 export { FolioError, ConfigurationError, SourceError, InferenceError, IndexingError, describeError, errorCode } from './errors.ts';
 export type { FolioErrorOptions } from './errors.ts';
 export { sha256, stableId } from './hash.ts';
+export { sleep } from './sleep.ts';
 export type {
   SourceDocument, BBox, RouteDecision, PageMarkdown, ElementKind, TableData, FormulaData, Element, ListItem,
   QualityTerm, QualityReport, Chunk, FailureRecord,

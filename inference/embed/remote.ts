@@ -3,6 +3,7 @@
  * Ollama …) behind the same {@link Embedder} interface as the local model. Only transient faults
  * (429, 5xx, timeouts, network errors) are retried, with bounded exponential backoff.
  */
+import { sleep } from '../../core/sleep.ts';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import { l2normalize } from './pooling.ts';
 import type { EmbedCallOptions, Embedder } from './types.ts';
@@ -48,11 +49,6 @@ export function embeddingsUrl(url: string): string {
   parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/embeddings`;
   return parsed.href;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((done, reject) => {
-  const timer = setTimeout(done, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
-});
 
 /**
  * @example

@@ -44,17 +44,4 @@ export function backoffMs(policy: RetryPolicy, attempt: number, retryAfter?: num
   return Math.min(policy.maxDelayMs, Math.max(jittered, retryAfter ?? 0));
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { sleep } from '../../core/sleep.ts';

@@ -31,24 +31,7 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number): nu
   return Math.round(full / 2 + (Math.random() * full) / 2);
 }
 
-/** Sleep, cut short by `signal` (rejects with its reason). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { sleep } from '../../core/sleep.ts';
 
 /** A counting semaphore: at most `size` holders; `acquire` waits for a free slot (backpressure). */
 export class Slots {
