@@ -119,7 +119,7 @@ function suiteFigures(suites: Readonly<Record<string, unknown>>, decodeCommand: 
   for (const level of (serve?.['levels'] as Json[] | undefined) ?? []) {
     figures.push({
       figure: `folio serve (paddle) driven by the remote engine, concurrency ${num(level?.['concurrency'])}`,
-      value: `${(num(level?.['pagesPerSecond']) ?? 0).toFixed(2)} pages/s, p50 ${Math.round(num(level?.['p50Ms']) ?? 0)} ms, p95 ${Math.round(num(level?.['p95Ms']) ?? 0)} ms, client overhead ${percent(num(level?.['clientOverhead']) ?? Number.NaN)}`,
+      value: `${num(level?.['convertPagesPerSecond']) !== undefined ? `folio convert ${num(level?.['convertPagesPerSecond'])!.toFixed(2)} pages/s; ` : ''}${(num(level?.['pagesPerSecond']) ?? 0).toFixed(2)} pages/s, p50 ${Math.round(num(level?.['p50Ms']) ?? 0)} ms, p95 ${Math.round(num(level?.['p95Ms']) ?? 0)} ms, client overhead ${percent(num(level?.['clientOverhead']) ?? Number.NaN)}`,
       command: 'npx folio bench serve',
     });
   }
