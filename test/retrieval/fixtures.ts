@@ -1,9 +1,11 @@
 /** A small chunk index for the search and retriever tests: real mapping, real model, real server. */
 import type { Client } from '@elastic/elasticsearch';
 import type { Chunk } from '../../core/types.ts';
+import { createLocalEmbedder } from '../../inference/embed/index.ts';
 import type { Embedder } from '../../inference/embed/index.ts';
 import { indexBody } from '../../mappings/index.ts';
 import { chunkToDocument } from '../../pipeline/sink/documents.ts';
+import { esClient, throwawayIndex } from '../support/index.ts';
 
 const base = { contentHash: 'h', engine: 'text', tokens: 20, kinds: ['paragraph'] as const };
 
@@ -23,4 +25,30 @@ export async function indexFixture(client: Client, index: string, embedder: Embe
   const operations = CHUNKS.flatMap((chunk, i) => [{ index: { _index: index, _id: chunk.id } }, chunkToDocument({ ...chunk, vector: Array.from(vectors[i]!) })]);
   const response = await client.bulk({ operations, refresh: 'wait_for' });
   if (response.errors) throw new Error(JSON.stringify(response.items.find((i) => i.index?.error)));
+}
+
+/**
+ * Inside a `describe`: the real embedder, and the fixture chunks indexed into a fresh index before
+ * each test (deleted after it).
+ */
+export function indexedFixture(prefix: string): { readonly index: string; readonly embedder: Embedder } {
+  const index = throwawayIndex(prefix);
+  let embedder: Embedder | undefined;
+  before(async () => {
+    embedder = await createLocalEmbedder();
+  });
+  after(async () => {
+    await embedder?.close();
+  });
+  beforeEach(async () => {
+    await indexFixture(esClient(), index.name, embedder!);
+  });
+  return {
+    get index() {
+      return index.name;
+    },
+    get embedder() {
+      return embedder!;
+    },
+  };
 }

@@ -1,36 +1,24 @@
 import assert from 'node:assert/strict';
-import { createLocalEmbedder } from '../../inference/embed/index.ts';
-import type { Embedder } from '../../inference/embed/index.ts';
 import { ask, hybridSearch } from '../../retrieval/index.ts';
-import { esClient, throwawayIndex } from '../support/index.ts';
-import { indexFixture } from './fixtures.ts';
+import { esClient } from '../support/index.ts';
+import { indexedFixture } from './fixtures.ts';
 
 describe('hybridSearch', () => {
-  const index = throwawayIndex('folio-test-search');
-  let embedder: Embedder;
-  before(async () => {
-    embedder = await createLocalEmbedder();
-  });
-  after(async () => {
-    await embedder?.close();
-  });
-  beforeEach(async () => {
-    await indexFixture(esClient(), index.name, embedder);
-  });
+  const fixture = indexedFixture('folio-test-search');
 
   it('should find the chunk by its words with BM25', async () => {
-    const hits = await hybridSearch({ client: esClient(), index: index.name, query: 'Sholes typewriter 1868', mode: 'bm25', k: 3 });
+    const hits = await hybridSearch({ client: esClient(), index: fixture.index, query: 'Sholes typewriter 1868', mode: 'bm25', k: 3 });
     assert.equal(hits[0]!.id, 'typewriter');
     assert.deepEqual(hits[0]!.ranks, { bm25: 1 });
   });
 
   it('should find a paraphrase with kNN where the words differ', async () => {
-    const hits = await hybridSearch({ client: esClient(), index: index.name, query: 'collaborating on a shared document simultaneously online', mode: 'knn', k: 2, embedder });
+    const hits = await hybridSearch({ client: esClient(), index: fixture.index, query: 'collaborating on a shared document simultaneously online', mode: 'knn', k: 2, embedder: fixture.embedder });
     assert.equal(hits[0]!.id, 'docs');
   });
 
   it('should fuse both lists and carry provenance', async () => {
-    const hits = await hybridSearch({ client: esClient(), index: index.name, query: 'Who invented the typewriter?', k: 3, embedder });
+    const hits = await hybridSearch({ client: esClient(), index: fixture.index, query: 'Who invented the typewriter?', k: 3, embedder: fixture.embedder });
     const top = hits[0]!;
     assert.equal(top.id, 'typewriter');
     assert.equal(top.ranks.knn, 1);
@@ -47,14 +35,14 @@ describe('hybridSearch', () => {
 
   it('should apply source, kind and page filters to both lists', async () => {
     const c = esClient();
-    const q = { client: c, index: index.name, query: 'typewriter formatting table nut', k: 10, embedder };
+    const q = { client: c, index: fixture.index, query: 'typewriter formatting table nut', k: 10, embedder: fixture.embedder };
     assert.deepEqual((await hybridSearch({ ...q, filters: { kind: 'table' } })).map((h) => h.id), ['table']);
     assert.deepEqual(new Set((await hybridSearch({ ...q, filters: { source: ['amt.pdf', 'otsl.pdf'] } })).map((h) => h.id)), new Set(['nuts', 'table']));
     assert.deepEqual(new Set((await hybridSearch({ ...q, filters: { source: 'history.pdf', pages: { from: 2, to: 3 } } })).map((h) => h.id)), new Set(['docs', 'latex']));
   });
 
   it('should say which index failed', async () => {
-    await assert.rejects(hybridSearch({ client: esClient(), index: `${index.name}-missing`, query: 'x', mode: 'bm25' }), /bm25 search on index `folio-test-search-.*-missing`/);
+    await assert.rejects(hybridSearch({ client: esClient(), index: `${fixture.index}-missing`, query: 'x', mode: 'bm25' }), /bm25 search on index `folio-test-search-.*-missing`/);
   });
 
   it('should name a bad option', async () => {
@@ -65,20 +53,10 @@ describe('hybridSearch', () => {
 });
 
 describe('ask', () => {
-  const index = throwawayIndex('folio-test-ask');
-  let embedder: Embedder;
-  before(async () => {
-    embedder = await createLocalEmbedder();
-  });
-  after(async () => {
-    await embedder?.close();
-  });
-  beforeEach(async () => {
-    await indexFixture(esClient(), index.name, embedder);
-  });
+  const fixture = indexedFixture('folio-test-ask');
 
   it('should return a cited context block without an LLM', async () => {
-    const result = await ask({ client: esClient(), index: index.name, query: 'What keeps a stop nut tight?', k: 2, embedder });
+    const result = await ask({ client: esClient(), index: fixture.index, query: 'What keeps a stop nut tight?', k: 2, embedder: fixture.embedder });
     assert.equal(result.answer, undefined);
     assert.match(result.context, /^\[1\] amt\.pdf, p\. 1 › Self-Locking Nuts\nThe elastic stop nut/);
     assert.match(result.context, /\n\n\[2\] /);
@@ -90,7 +68,7 @@ describe('ask', () => {
       sent = JSON.parse(String(init?.body));
       return new Response(JSON.stringify({ choices: [{ message: { content: ' A fiber collar [1]. ' } }] }), { status: 200 });
     };
-    const result = await ask({ client: esClient(), index: index.name, query: 'What keeps a stop nut tight?', k: 2, embedder, llm: { url: 'http://127.0.0.1:1/v1', model: 'local-llm', fetch } });
+    const result = await ask({ client: esClient(), index: fixture.index, query: 'What keeps a stop nut tight?', k: 2, embedder: fixture.embedder, llm: { url: 'http://127.0.0.1:1/v1', model: 'local-llm', fetch } });
     assert.equal(result.answer, 'A fiber collar [1].');
     assert.equal(sent?.model, 'local-llm');
     assert.ok(sent?.messages[1]?.content.includes(result.context));
