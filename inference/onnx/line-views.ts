@@ -8,6 +8,7 @@
  */
 import type { PageImage } from '../engine.ts';
 import type { RotatedBox } from '../paddle/geometry.ts';
+import { scaledWidth, walkBox } from '../paddle/crop.ts';
 import { sample } from '../paddle/raster.ts';
 import type { Rgb } from '../paddle/raster.ts';
 import type { ViewSize } from './config.ts';
@@ -121,22 +122,12 @@ interface Strip { readonly data: Uint8Array; readonly width: number; readonly he
 /** The line upright (deskewed, flipped if asked) at `height` px, grey, bilinear. */
 function cutLine(image: Rgb, line: LineInput, height: number): Strip {
   const { box, flip } = line;
-  const width = Math.max(1, Math.ceil((height * box.w) / Math.max(1, box.h)));
-  const c = Math.cos(box.angle) * (flip ? -1 : 1);
-  const s = Math.sin(box.angle) * (flip ? -1 : 1);
-  const su = box.w / width;
-  const sv = box.h / height;
+  const width = scaledWidth(box, height);
   const data = new Uint8Array(width * height);
-  for (let v = 0; v < height; v++) {
-    const dv = (v + 0.5) * sv - box.h / 2;
-    for (let u = 0; u < width; u++) {
-      const du = (u + 0.5) * su - box.w / 2;
-      const x = box.cx + du * c - dv * s - 0.5;
-      const y = box.cy + du * s + dv * c - 0.5;
-      // The model's grey rule, on the sampled colour.
-      data[v * width + u] = Math.round((sample(image, x, y, 0) * 19595 + sample(image, x, y, 1) * 38470 + sample(image, x, y, 2) * 7471) / 65536);
-    }
-  }
+  walkBox(box, flip, width, height, (u, v, x, y) => {
+    // The model's grey rule, on the sampled colour.
+    data[v * width + u] = Math.round((sample(image, x, y, 0) * 19595 + sample(image, x, y, 1) * 38470 + sample(image, x, y, 2) * 7471) / 65536);
+  });
   return { data, width, height };
 }
 

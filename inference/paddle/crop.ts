@@ -17,21 +17,29 @@ export function scaledWidth(box: RotatedBox, height: number): number {
  * `flip` reads the line upside down (a 180° line).
  */
 export function cropInto(out: Float32Array, offset: number, stride: number, height: number, width: number, image: Rgb, box: RotatedBox, flip: boolean): void {
+  const plane = height * stride;
+  walkBox(box, flip, width, height, (u, v, x, y) => {
+    const o = offset + v * stride + u;
+    out[o] = sample(image, x, y, 2) / 127.5 - 1;
+    out[o + plane] = sample(image, x, y, 1) / 127.5 - 1;
+    out[o + 2 * plane] = sample(image, x, y, 0) / 127.5 - 1;
+  });
+}
+
+/**
+ * Visit a `width × height` grid laid along the rotated box's own axes: `(u, v)` is the output
+ * pixel, `(x, y)` the page position to sample there. `flip` walks it upside down.
+ */
+export function walkBox(box: RotatedBox, flip: boolean, width: number, height: number, visit: (u: number, v: number, x: number, y: number) => void): void {
   const c = Math.cos(box.angle) * (flip ? -1 : 1);
   const s = Math.sin(box.angle) * (flip ? -1 : 1);
   const su = box.w / width;
   const sv = box.h / height;
-  const plane = height * stride;
   for (let v = 0; v < height; v++) {
     const dv = (v + 0.5) * sv - box.h / 2;
     for (let u = 0; u < width; u++) {
       const du = (u + 0.5) * su - box.w / 2;
-      const x = box.cx + du * c - dv * s - 0.5;
-      const y = box.cy + du * s + dv * c - 0.5;
-      const o = offset + v * stride + u;
-      out[o] = sample(image, x, y, 2) / 127.5 - 1;
-      out[o + plane] = sample(image, x, y, 1) / 127.5 - 1;
-      out[o + 2 * plane] = sample(image, x, y, 0) / 127.5 - 1;
+      visit(u, v, box.cx + du * c - dv * s - 0.5, box.cy + du * s + dv * c - 0.5);
     }
   }
 }
