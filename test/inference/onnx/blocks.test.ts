@@ -10,12 +10,10 @@ import { loadPageImage } from '../../../inference/onnx/image-file.ts';
 import { cutPoints } from '../../../inference/onnx/line-views.ts';
 import { loadModel } from '../../../inference/onnx/load.ts';
 import type { OcrModel } from '../../../inference/onnx/load.ts';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
-import { renderPdfPage } from '../../../pipeline/render/index.ts';
+import { OCR_SCANS, renderFirstPage } from '../../support/pages.ts';
 import { MODEL_DIR } from './fixture.ts';
 
 const TRAINED = new URL('../../../inference/model/weights/folio-ocr-mini/', import.meta.url).pathname;
-const DIR = '../shared/data/docling-dev/ocr';
 /** The memo's text as examples/make-docs.ts draws it. */
 const MEMO = `# Memo: Quarterly Archive Review
 
@@ -25,15 +23,6 @@ Next steps: review the pages flagged by the quality gate and rescan the faded ca
 `;
 const TAG = /^<\|ref\|>(\w+)<\|\/ref\|><\|det\|>\[\[(\d+), (\d+), (\d+), (\d+)\]\]<\|\/det\|>$/gm;
 
-async function renderFirstPage(name: string): Promise<PageImage> {
-  const source = `${DIR}/${name}`;
-  const pdf = await openPdf(await readFile(source), { source });
-  try {
-    return await renderPdfPage(await pdf.page(1), { source, docId: name, pageNumber: 1 });
-  } finally {
-    await pdf.close();
-  }
-}
 
 function assertGrounded(markdown: string): void {
   const tags = [...markdown.matchAll(TAG)];
@@ -66,7 +55,7 @@ describe('createOnnxEngine with a text-block model', function () {
   after(async () => Promise.all([engine?.close(), reader?.release(), model?.release()]));
 
   it('should read real pages line by line into grounded Markdown, speculative equal to greedy', async () => {
-    const expectedScan = await readFile(`${DIR}/ocr_test.expected.md`, 'utf8');
+    const expectedScan = await readFile(`${OCR_SCANS}/ocr_test.expected.md`, 'utf8');
     const speculative = await engine.recognize([memo, scan]);
     const { results: greedy } = await reader.read([memo, scan], { draftK: 0 });
     assert.deepEqual(speculative.map((r) => r.markdown), greedy.map((r) => r.text));

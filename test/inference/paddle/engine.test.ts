@@ -4,20 +4,9 @@ import { characterErrorRate } from '../../../bench/ocr/cer.ts';
 import { ConfigurationError, InferenceError } from '../../../core/errors.ts';
 import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
 import { createPaddleEngine } from '../../../inference/paddle/index.ts';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
-import { renderPdfPage } from '../../../pipeline/render/index.ts';
+import { OCR_SCANS, renderFirstPage } from '../../support/pages.ts';
 
-const DIR = '../shared/data/docling-dev/ocr';
 
-async function renderFirstPage(name: string): Promise<PageImage> {
-  const source = `${DIR}/${name}`;
-  const pdf = await openPdf(await readFile(source), { source });
-  try {
-    return await renderPdfPage(await pdf.page(1), { source, docId: name, pageNumber: 1 });
-  } finally {
-    await pdf.close();
-  }
-}
 
 function plain(width: number, height: number, value: number): PageImage {
   return { docId: 'd', source: 'synthetic.png', pageNumber: 3, data: new Uint8Array(width * height).fill(value), width, height, channels: 1 };
@@ -30,7 +19,7 @@ describe('createPaddleEngine', function () {
 
   before(async () => {
     engine = await createPaddleEngine({ threads: 2 });
-    expected = await readFile(`${DIR}/ocr_test.expected.md`, 'utf8');
+    expected = await readFile(`${OCR_SCANS}/ocr_test.expected.md`, 'utf8');
   });
   after(async () => engine.close());
 
