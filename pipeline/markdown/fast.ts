@@ -1,5 +1,6 @@
 import type { FormulaData } from '../../core/types.ts';
 import type { Draft } from './attach.ts';
+import { decodeInline } from './blocks.ts';
 import type { Block } from './blocks.ts';
 import { htmlDrafts } from './drafts.ts';
 import type { Sources } from './inline.ts';
@@ -11,7 +12,7 @@ import { collapseSpaces, tidyLines } from './text.ts';
  * Drafts for a block the fast path takes (see blocks.ts): the same text, Markdown and formulas
  * remark would give, without running it.
  */
-export function fastDrafts(block: Exclude<Block, { type: 'complex' }>, sources: Sources, inline: readonly InlineMathSpan[]): Draft[] {
+export function fastDrafts(block: Extract<Block, { type: 'paragraph' | 'heading' | 'html' }>, sources: Sources, inline: readonly InlineMathSpan[]): Draft[] {
   if (block.type === 'html') {
     const start = block.start + leading(sources.prepared, block.start, block.end);
     // The block as remark would hand it over: every line, trailing blanks included.
@@ -44,14 +45,14 @@ function readInline(sources: Sources, inline: readonly InlineMathSpan[], start: 
     const display = sources.stripped.startsWith('\\[', span.start);
     const formula = makeFormula({ latex: sources.prepared.slice(span.start + 2, span.end - 2), display });
     formulas.push(formula);
-    text += `${before} ${formula.text} `;
+    text += `${decodeInline(before)} ${formula.text} `;
     const fence = display ? '$$' : '$';
     markdown += `${before}${fence}${formula.latex}${fence}`;
     cursor = span.end;
   }
   const after = sources.stripped.slice(cursor, end);
   outside += after;
-  text += after;
+  text += decodeInline(after);
   markdown += after;
   return { text: collapseSpaces(text), markdown: tidyLines(markdown), formulas, onlyDisplay: formulas.length === 1 && formulas[0]!.display && outside.trim() === '' };
 }

@@ -7,6 +7,7 @@ import { stripGrounding } from './grounding.ts';
 import { joinComplex, separator, splitBlocks } from './blocks.ts';
 import { htmlDrafts, tableDraft } from './drafts.ts';
 import { fastDrafts } from './fast.ts';
+import { codeDraft, listDraft, settleItems } from './fast-lists.ts';
 import { visit } from 'unist-util-visit';
 import { inlineFormulas, listItems, listText, plainText, sourceMarkdown, type Sources } from './inline.ts';
 import { assignHeadingPaths } from './headings.ts';
@@ -88,8 +89,12 @@ function readDrafts(markdown: string, page: PageInput, gridSize: number, fastPat
     const data = span.closed ? formula : { ...formula, valid: false, error: `unclosed display math${formula.error ? `; ${formula.error}` : ''}` };
     drafts.push({ kind: 'formula', text: formula.text, markdown: `$$\n${formula.latex}\n$$`, start: span.start, end: span.end, formulas: [data] });
   }
-  const blocks = fastPath ? splitBlocks(math.text, math.inline) : [{ type: 'complex' as const, start: 0, end: math.text.length }];
-  for (const block of blocks) if (block.type !== 'complex') drafts.push(...fastDrafts(block, sources, math.inline));
+  const { blocks, lists } = fastPath ? settleItems(splitBlocks(math.text, math.inline), math.text) : { blocks: [{ type: 'complex' as const, start: 0, end: math.text.length }], lists: [] };
+  for (const block of blocks) {
+    if (block.type === 'code') drafts.push(codeDraft(block));
+    else if (block.type === 'paragraph' || block.type === 'heading' || block.type === 'html') drafts.push(...fastDrafts(block, sources, math.inline));
+  }
+  for (const list of lists) drafts.push(listDraft(list, sources));
   if (blocks.some((block) => block.type === 'complex')) {
     const segments = joinComplex(math.text, blocks);
     const tree = parseMarkdownTree(segments.text);

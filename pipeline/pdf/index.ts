@@ -1,11 +1,19 @@
 /**
- * Opening PDFs with pdfjs-dist (loaded lazily), shared by the text-layer extractor and the
- * renderer. Failures become `SourceError`s with stable codes: `FOLIO_EMPTY_FILE`,
- * `FOLIO_PDF_PASSWORD`, `FOLIO_PDF_BAD_PASSWORD`, `FOLIO_PDF_CORRUPT`, `FOLIO_PDF_PAGE_RANGE`.
+ * Opening PDFs: PDFium (WebAssembly, loaded lazily) for the text layer, pdfjs-dist (loaded
+ * lazily, only when a page is rendered or routed) for rendering. Failures become
+ * `SourceError`s with stable codes: `FOLIO_EMPTY_FILE`, `FOLIO_PDF_PASSWORD`,
+ * `FOLIO_PDF_BAD_PASSWORD`, `FOLIO_PDF_CORRUPT`, `FOLIO_PDF_PAGE_RANGE`.
  *
  * @example
  * const pdf = await openPdf(bytes, { source: 'a.pdf', password });
- * try { const page = await pdf.page(1); } finally { await pdf.close(); }
+ * try {
+ *   const width = pdf.readPage(1, (page) => page.width);   // PDFium, synchronous
+ *   const proxy = await pdf.page(1);                       // pdfjs, for rendering
+ * } finally { await pdf.close(); }
  */
-export { openPdf, loadPdfJs } from './open.ts';
+export { openPdf } from './open.ts';
 export type { OpenPdfOptions, PdfHandle } from './open.ts';
+export { loadPdfJs } from './pdfjs.ts';
+export { loadPdfium, Heap } from './pdfium.ts';
+export type { Pdfium, PdfiumExports } from './pdfium.ts';
+export type { Matrix, PdfiumPage } from './pdfium-document.ts';

@@ -39,14 +39,16 @@ export interface TextFigures {
 
 // Replacement char, C0/C1 controls, private use areas (BMP and planes 15–16), unmapped `(cid:N)`.
 const GARBAGE = /[\uFFFD\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uE000-\uF8FF]|[\u{F0000}-\u{10FFFF}]|\(cid:\d+\)/gu;
-const ALNUM = /[\p{L}\p{N}]/gu;
+const NOT_ALNUM = /[^\p{L}\p{N}]+/gu;
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
 export function assessText(figures: TextFigures, options: Readonly<AssessOptions> = {}): TextLayerAssessment {
   const { minChars = 20, maxGarbageRatio = 0.1, minAlnumRatio = 0.45, maxInvisibleRatio = 0.3 } = options;
   const compact = figures.text.replace(/\s+/g, '');
-  const chars = [...compact].length;
+  const chars = codePoints(compact);
   const garbageChars = (compact.match(GARBAGE) ?? []).reduce((sum, m) => sum + m.length, 0);
-  const alnum = (compact.match(ALNUM) ?? []).length;
+  // Counted by what is left after deleting the rest: no array of thousands of one-letter matches.
+  const alnum = codePoints(compact.replace(NOT_ALNUM, ''));
   const garbageRatio = chars === 0 ? 0 : garbageChars / chars;
   const alnumRatio = chars === 0 ? 0 : alnum / chars;
   const details: Record<string, number | string | boolean> = {
@@ -71,6 +73,11 @@ export function assessText(figures: TextFigures, options: Readonly<AssessOptions
   if (garbageRatio > maxGarbageRatio) return verdict(false, 'garbage-text');
   if (alnumRatio < minAlnumRatio) return verdict(false, 'garbage-text');
   return verdict(true, 'text-layer-good');
+}
+
+/** Code points in a string: UTF-16 units less one per surrogate pair. */
+function codePoints(text: string): number {
+  return text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
 }
 
 function round(value: number): number {

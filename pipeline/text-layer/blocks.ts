@@ -3,8 +3,8 @@
  *
  * Headings are told by size relative to the page's body text (≥ 1.12×) or, at body size, by a
  * different font on a short standalone line (bold section titles such as `5.1 Hyper Parameter
- * Optimization`). pdfjs does not expose font weights without the operator list, so "a font
- * other than the body font" stands in for bold.
+ * Optimization`). "A font other than the body font" stands in for bold (it was all pdfjs gave;
+ * PDFium's font weights could sharpen it, untried).
  */
 import { findTables } from './tables.ts';
 import type { Block, Line } from './types.ts';
@@ -14,7 +14,7 @@ export interface PageStyle {
   readonly bodySize: number;
   /** Most common font by characters. */
   readonly bodyFont: string;
-  /** Fonts pdfjs reports as monospaced: their lines are code. */
+  /** Monospaced fonts (fixed-pitch flag, or even advance widths): their lines are code. */
   readonly monoFonts: ReadonlySet<string>;
 }
 

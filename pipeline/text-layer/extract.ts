@@ -9,7 +9,7 @@
  * comes out after `lookahead + 1` pages have been read.
  */
 import type { PdfHandle } from '../pdf/open.ts';
-import { ConfigurationError, describeError } from '../../core/errors.ts';
+import { ConfigurationError, describeError, errorCode, FolioError } from '../../core/errors.ts';
 import { assessText } from './assess.ts';
 import type { AssessOptions } from './assess.ts';
 import { toBlocks } from './blocks.ts';
@@ -17,10 +17,10 @@ import type { PageStyle } from './blocks.ts';
 import { FurnitureModel, marginRows } from './furniture.ts';
 import type { MarginRow } from './furniture.ts';
 import { pageMarkdown } from './markdown.ts';
-import { inspectOperators } from './operators.ts';
-import type { OperatorSummary } from './operators.ts';
+import { pageImages } from './images.ts';
+import { readPageText, turnPage, unturnBox } from './page-text.ts';
 import { readingOrder, toLines } from './order.ts';
-import { argmax, toFragments, toRuns } from './runs.ts';
+import { argmax, toFragments } from './runs.ts';
 import { findPageTables } from './tables.ts';
 import type { Block, Fragment, TextLayerPage } from './types.ts';
 
@@ -36,10 +36,9 @@ export interface ExtractTextLayerOptions {
    */
   readonly pages?: readonly number[];
   /**
-   * When to read the operator list to find invisible text (render mode 3) and image coverage:
-   * `auto` only for pages whose text otherwise looks usable and that look like an OCR layer
-   * (all text in a single font), `always`, or `never` (fastest; invisible OCR
-   * layers then pass as text). An OCR layer set in several fonts passes `auto` unnoticed.
+   * Whether to count invisibly drawn glyphs (render mode 3, an OCR layer over a scan) and measure
+   * image coverage: `auto` and `always` do it on every page (PDFium hands both out for next to
+   * nothing), `never` skips it (invisible OCR layers then pass as text).
    * @default 'auto'
    */
   readonly invisibleText?: 'auto' | 'always' | 'never';
@@ -54,8 +53,11 @@ export interface ExtractTextLayerOptions {
 
 interface Analysed {
   readonly pageNumber: number;
+  /** Displayed page size. */
   readonly width: number;
   readonly height: number;
+  /** Clockwise turn of the page's text when it was read turned upright (fragments are in that frame), else 0. */
+  readonly turn: number;
   readonly fragments: Fragment[];
   readonly style: PageStyle;
   readonly margin: MarginRow[];
@@ -94,7 +96,7 @@ export async function* extractTextLayer(pdf: PdfHandle, options: Readonly<Extrac
     signal?.throwIfAborted();
     let analysed: Analysed | TextLayerPage;
     try {
-      analysed = await analysePage(pdf, n, invisibleText, assess);
+      analysed = analysePage(pdf, n, invisibleText, assess);
       model.observe(n, analysed.margin);
     } catch (error) {
       analysed = failedPage(n, error);
@@ -111,49 +113,60 @@ function failedPage(pageNumber: number, error: unknown): TextLayerPage {
     width: 0,
     height: 0,
     markdown: '',
-    assessment: { usable: false, reason: 'page-error', details: { error: describeError(error) } },
+    assessment: { usable: false, reason: 'page-error', details: { error: describeError(error), code: errorCode(error) } },
   };
 }
 
-async function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, assess: Readonly<AssessOptions>): Promise<Analysed> {
-  const page = await pdf.page(pageNumber);
+function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, assess: Readonly<AssessOptions>): Analysed {
   try {
-    const viewport = page.getViewport({ scale: 1 });
-    const content = await page.getTextContent();
-    const { runs, rotated, items } = toRuns(content.items, viewport.transform);
-    const fragments = toFragments(runs);
-    const style = pageStyle(fragments, content.styles as Record<string, { fontFamily?: string }>);
-    const text = runs.map((r) => r.text).join(' ') + ' ' + rotated.join(' ');
-    let assessment = assessText({ text, items }, assess);
-    // The operator list decodes images and costs several times the text content, so `auto`
-    // reads it only for pages that look like an OCR layer: one font for all the text (OCR tools
-    // write a single glyph-less font).
-    const fonts = Object.keys(content.styles).length;
-    const suspicious = fonts <= 1;
-    const needOperators = invisibleText === 'always' || (invisibleText === 'auto' && assessment.usable && suspicious);
-    if (needOperators) {
-      const ops: OperatorSummary = await inspectOperators(page);
-      assessment = assessText({ text, items, glyphs: ops.glyphs, invisibleGlyphs: ops.invisibleGlyphs, imageCoverage: ops.imageCoverage }, assess);
-    }
-    if (rotated.length > 0) (assessment.details as Record<string, number>).rotatedItems = rotated.length;
-    return {
-      pageNumber,
-      width: viewport.width,
-      height: viewport.height,
-      fragments,
-      style,
-      margin: marginRows(fragments, viewport.height, style.bodySize),
-      assessment,
-    };
+    return pdf.readPage(pageNumber, (displayed) => {
+      let page = displayed;
+      let content = readPageText(page);
+      const turn = content.sideways;
+      if (turn !== 0) {
+        // Most text runs one other way: read the page turned so it runs left to right.
+        page = turnPage(displayed, turn);
+        content = readPageText(page);
+      }
+      const fragments = toFragments(content.runs);
+      const style = pageStyle(fragments, content.monoFonts);
+      const text = content.runs.map((r) => r.text).join(' ') + ' ' + content.rotated.join(' ');
+      // Render modes come with the characters and image bounds with the page objects, so the
+      // check that used to need pdfjs' operator list now costs next to nothing.
+      const images = invisibleText === 'never' ? undefined : pageImages(page);
+      const assessment = assessText(
+        images === undefined
+          ? { text, items: content.items }
+          : { text, items: content.items, glyphs: content.glyphs, invisibleGlyphs: content.invisibleGlyphs, imageCoverage: images.coverage },
+        assess,
+      );
+      const details = assessment.details as Record<string, number>;
+      if (images !== undefined) {
+        details.images = images.images;
+        details.largestImage = Math.round(images.largest * 1000) / 1000;
+      }
+      if (content.rotated.length > 0) details.rotatedItems = content.rotated.length;
+      if (turn !== 0) details.sideways = turn;
+      return {
+        pageNumber,
+        width: displayed.width,
+        height: displayed.height,
+        turn,
+        fragments,
+        style,
+        margin: marginRows(fragments, page.height, style.bodySize),
+        assessment,
+      };
+    });
   } catch (error) {
+    // Source errors already name the document and page; anything else is given both.
+    if (error instanceof FolioError) throw error;
     throw new Error(`${pdf.source}: page ${pageNumber}: ${describeError(error)}`, { cause: error });
-  } finally {
-    page.cleanup();
   }
 }
 
 /** The body size and font: the ones carrying the most characters. */
-function pageStyle(fragments: readonly Fragment[], styles: Readonly<Record<string, { fontFamily?: string }>>): PageStyle {
+function pageStyle(fragments: readonly Fragment[], mono: ReadonlySet<string>): PageStyle {
   const bySize = new Map<number, number>();
   const byFont = new Map<string, number>();
   for (const f of fragments) {
@@ -163,13 +176,13 @@ function pageStyle(fragments: readonly Fragment[], styles: Readonly<Record<strin
   }
   const bodyFont = argmax(byFont) ?? '';
   // A typewritten document is set all in a monospaced font: then it is body text, not code.
-  const monoFonts = new Set(Object.entries(styles).filter(([name, style]) => style.fontFamily === 'monospace' && name !== bodyFont).map(([name]) => name));
+  const monoFonts = new Set([...mono].filter((name) => name !== bodyFont));
   return { bodySize: argmax(bySize) ?? 10, bodyFont, monoFonts };
 }
 
 function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLayerPage {
   if (!('fragments' in item)) return item;
-  const { pageNumber, width, height, fragments, style, margin, assessment } = item;
+  const { pageNumber, width, height, turn, fragments, style, margin, assessment } = item;
   const furniture = new Set<Fragment>();
   const headers: Block[] = [];
   const footers: Block[] = [];
@@ -194,5 +207,6 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   if (headers.length + footers.length > 0) {
     (assessment.details as Record<string, number>).furnitureBlocks = headers.length + footers.length;
   }
-  return { pageNumber, width, height, markdown: pageMarkdown(blocks, width, height), assessment };
+  const toPage = turn === 0 ? undefined : (box: [number, number, number, number]) => unturnBox(box, turn, width, height);
+  return { pageNumber, width, height, markdown: pageMarkdown(blocks, width, height, toPage), assessment };
 }

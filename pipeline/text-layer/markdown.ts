@@ -96,10 +96,15 @@ export function blockMarkdown(block: Block): string {
   }
 }
 
-/** Blocks as tagged Markdown, blank line between blocks. */
-export function pageMarkdown(blocks: readonly Block[], width: number, height: number): string {
+type Box = [number, number, number, number];
+
+/**
+ * Blocks as tagged Markdown, blank line between blocks. `toPage` maps a block's box onto the
+ * `width` × `height` page the tags are for (a sideways page is analysed turned upright).
+ */
+export function pageMarkdown(blocks: readonly Block[], width: number, height: number, toPage: (box: Box) => Box = (box) => box): string {
   return blocks
     .filter((b) => b.lines.length > 0)
-    .map((b) => `${groundingTag(b.label, boxOf(b.lines), width, height)}\n${blockMarkdown(b)}`)
+    .map((b) => `${groundingTag(b.label, toPage(boxOf(b.lines)), width, height)}\n${blockMarkdown(b)}`)
     .join('\n\n');
 }

@@ -29,37 +29,52 @@ interface Gap {
   readonly at: number;
 }
 
+/** A region kept sorted both ways, so each cut is a linear sweep and a filter (no sorting). */
+interface Region {
+  /** By left edge. */
+  readonly byX: Fragment[];
+  /** By top edge. */
+  readonly byY: Fragment[];
+}
+
 /** The leaf regions of a page, in reading order; each holds its fragments. */
 export function readingOrder(fragments: readonly Fragment[], options: Readonly<ReadingOrderOptions>): Fragment[][] {
   const { bodySize, minColumnEms = 7, minGutterEms = 0.9 } = options;
   const out: Fragment[][] = [];
   // An explicit stack instead of recursion: deep pages (thousands of rows) cannot overflow it.
-  const stack: Fragment[][] = [[...fragments]];
+  const stack: Region[] = [{ byX: [...fragments].sort((p, q) => p.x0 - q.x0), byY: [...fragments].sort((p, q) => p.top - q.top) }];
   while (stack.length > 0) {
-    const region = stack.pop() as Fragment[];
-    if (region.length <= 1) {
-      if (region.length === 1) out.push(region);
+    const region = stack.pop() as Region;
+    if (region.byX.length <= 1) {
+      if (region.byX.length === 1) out.push(region.byX);
       continue;
     }
-    const gx = widestGap(region, (f) => f.x0, (f) => f.x1);
-    const gy = widestGap(region, (f) => f.top, (f) => f.bottom);
+    const gx = widestGap(region.byX, true);
+    const gy = widestGap(region.byY, false);
     if (gx !== undefined && gx.size >= minGutterEms * bodySize && (gy === undefined || gx.size >= gy.size)) {
-      const left = region.filter((f) => f.x1 <= gx.at);
-      const right = region.filter((f) => f.x1 > gx.at);
-      if (Math.min(extent(left), extent(right)) >= minColumnEms * bodySize) {
+      const [left, right] = split(region, (f) => f.x1 <= gx.at);
+      if (Math.min(extent(left.byX), extent(right.byX)) >= minColumnEms * bodySize) {
         stack.push(right, left);
         continue;
       }
     }
     if (gy !== undefined) {
-      const above = region.filter((f) => f.bottom <= gy.at);
-      const below = region.filter((f) => f.bottom > gy.at);
+      const [above, below] = split(region, (f) => f.bottom <= gy.at);
       stack.push(below, above);
       continue;
     }
-    out.push(region);
+    out.push(region.byX);
   }
   return mergeFlows(out);
+}
+
+/** Both orders of a region filtered by one test: those that pass, then the rest. */
+function split(region: Region, test: (f: Fragment) => boolean): [Region, Region] {
+  const yes: Region = { byX: [], byY: [] };
+  const no: Region = { byX: [], byY: [] };
+  for (const f of region.byX) (test(f) ? yes : no).byX.push(f);
+  for (const f of region.byY) (test(f) ? yes : no).byY.push(f);
+  return [yes, no];
 }
 
 /**
@@ -72,13 +87,19 @@ function mergeFlows(leaves: readonly Fragment[][]): Fragment[][] {
   let flow: Fragment[] | undefined;
   let box = { x0: 0, x1: 0, bottom: 0 };
   for (const leaf of leaves) {
-    const x0 = Math.min(...leaf.map((f) => f.x0));
-    const x1 = Math.max(...leaf.map((f) => f.x1));
-    const top = Math.min(...leaf.map((f) => f.top));
-    const bottom = Math.max(...leaf.map((f) => f.bottom));
+    let x0 = Infinity;
+    let x1 = -Infinity;
+    let top = Infinity;
+    let bottom = -Infinity;
+    for (const f of leaf) {
+      x0 = Math.min(x0, f.x0);
+      x1 = Math.max(x1, f.x1);
+      top = Math.min(top, f.top);
+      bottom = Math.max(bottom, f.bottom);
+    }
     const overlap = Math.min(x1, box.x1) - Math.max(x0, box.x0);
     if (flow !== undefined && top >= box.bottom - 1 && overlap >= 0.5 * Math.min(x1 - x0, box.x1 - box.x0)) {
-      flow.push(...leaf);
+      for (const f of leaf) flow.push(f);
       box = { x0: Math.min(box.x0, x0), x1: Math.max(box.x1, x1), bottom: Math.max(box.bottom, bottom) };
       continue;
     }
@@ -99,17 +120,16 @@ function extent(fragments: readonly Fragment[]): number {
   return x1 - x0;
 }
 
-/** Widest gap of the projection on one axis: one sort, one sweep. */
-function widestGap(fragments: readonly Fragment[], start: (f: Fragment) => number, end: (f: Fragment) => number): Gap | undefined {
-  const sorted = [...fragments].sort((p, q) => start(p) - start(q));
+/** Widest gap of the projection on one axis, over fragments sorted by their start on it: one sweep. */
+function widestGap(sorted: readonly Fragment[], horizontal: boolean): Gap | undefined {
   let reach = -Infinity;
   let best: Gap | undefined;
   for (const f of sorted) {
-    const s = start(f);
+    const s = horizontal ? f.x0 : f.top;
     if (reach !== -Infinity && s - reach > 0 && (best === undefined || s - reach > best.size)) {
       best = { size: s - reach, at: (s + reach) / 2 };
     }
-    reach = Math.max(reach, end(f));
+    reach = Math.max(reach, horizontal ? f.x1 : f.bottom);
   }
   return best;
 }
@@ -145,24 +165,19 @@ export function toLines(fragments: readonly Fragment[]): Line[] {
 }
 
 export function lineOf(fragments: Fragment[]): Line {
-  fragments.sort((p, q) => p.x0 - q.x0);
+  if (fragments.length > 1) fragments.sort((p, q) => p.x0 - q.x0);
   let main = fragments[0] as Fragment;
   let top = Infinity;
   let bottom = -Infinity;
-  for (const f of fragments) {
+  let x1 = -Infinity;
+  let text = '';
+  for (let i = 0; i < fragments.length; i++) {
+    const f = fragments[i] as Fragment;
     if (f.text.length > main.text.length) main = f;
     top = Math.min(top, f.top);
     bottom = Math.max(bottom, f.bottom);
+    x1 = Math.max(x1, f.x1);
+    text = i === 0 ? f.text : `${text} ${f.text}`;
   }
-  return {
-    fragments,
-    text: fragments.map((f) => f.text).join(' '),
-    x0: fragments[0]?.x0 ?? 0,
-    x1: Math.max(...fragments.map((f) => f.x1)),
-    y: main.y,
-    top,
-    bottom,
-    size: main.size,
-    font: main.font,
-  };
+  return { fragments, text, x0: fragments[0]?.x0 ?? 0, x1, y: main.y, top, bottom, size: main.size, font: main.font };
 }

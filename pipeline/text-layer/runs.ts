@@ -1,72 +1,8 @@
 /**
- * pdfjs text items → {@link Run}s in displayed page coordinates, and runs → {@link Fragment}s.
- *
- * Each item's matrix is composed with the viewport's, so rotated pages (`/Rotate 90`) come out
- * upright. Items that are still not horizontal (a vertical arXiv stamp, rotated axis labels)
- * are returned apart, so they do not break lines of the body.
+ * {@link Run}s (from `page-text.ts`) → {@link Fragment}s: runs of one baseline joined into line
+ * pieces, split at wide gaps (column gutters, table cells).
  */
 import type { Fragment, Run } from './types.ts';
-
-/** The subset of a pdfjs `TextItem` this module reads. */
-export interface RawTextItem {
-  readonly str: string;
-  readonly transform: readonly number[];
-  readonly width: number;
-  readonly fontName: string;
-}
-
-export interface RunsResult {
-  readonly runs: Run[];
-  /** Text of items that are not horizontal on the displayed page. */
-  readonly rotated: string[];
-  /** Items read (text items, whitespace included). */
-  readonly items: number;
-}
-
-/** Share of the font size above the baseline; pdfjs' own ascent is per font and often 0. */
-const ASCENT = 0.78;
-const DESCENT = 0.22;
-
-export function toRuns(items: readonly unknown[], viewport: readonly number[]): RunsResult {
-  const [va = 1, vb = 0, vc = 0, vd = 1, ve = 0, vf = 0] = viewport;
-  const runs: Run[] = [];
-  const rotated: string[] = [];
-  let count = 0;
-  for (const raw of items) {
-    const item = raw as RawTextItem;
-    if (typeof item.str !== 'string' || item.str === '' || !Array.isArray(item.transform)) continue;
-    count++;
-    const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = item.transform;
-    // m = viewport × item: item space → displayed page space.
-    const ma = va * a + vc * b;
-    const mb = vb * a + vd * b;
-    const mc = va * c + vc * d;
-    const md = vb * c + vd * d;
-    const x = va * e + vc * f + ve;
-    const y = vb * e + vd * f + vf;
-    const size = Math.hypot(mc, md);
-    const scaleX = Math.hypot(ma, mb);
-    if (!(size > 0.5) || !(scaleX > 0)) continue;
-    // Horizontal and left-to-right after the viewport: |mb| small, ma positive.
-    if (Math.abs(mb) > 0.1 * scaleX || ma < 0) {
-      if (item.str.trim() !== '') rotated.push(item.str);
-      continue;
-    }
-    const space = item.str.trim() === '';
-    runs.push({
-      text: item.str,
-      x0: x,
-      x1: x + Math.max(0, item.width),
-      y,
-      top: y - ASCENT * size,
-      bottom: y + DESCENT * size,
-      size,
-      font: item.fontName,
-      space,
-    });
-  }
-  return { runs, rotated, items: count };
-}
 
 /**
  * Group runs into rows by baseline, then split each row where the gap is wider than
@@ -154,7 +90,8 @@ function attachDropCaps(runs: readonly Run[]): Run[] {
   if (out.length === 0) return out;
   // Only letters far bigger than the typical run qualify, so the inner scan runs rarely
   // (a map with thousands of one-letter labels must stay linear).
-  const sizes = out.map((r) => r.size).sort((a, b) => a - b);
+  // A typed array sorts numbers natively, without a comparator call per pair.
+  const sizes = Float64Array.from(out, (r) => r.size).sort();
   const typical = sizes[Math.floor(sizes.length / 2)] as number;
   for (let i = 0; i < out.length; i++) {
     const cap = out[i] as Run;
@@ -186,13 +123,20 @@ export function cleanText(text: string): string {
   if (/[\u00b4\u02c6\u02dc\u00a8\u02c7\u02d8\u02da\u02d9\u00af`]/.test(out)) {
     out = out.replace(SPACING_ACCENT, (_, accent: string, letter: string) => (letter + (COMBINING[accent] ?? '')).normalize('NFC'));
   }
-  return out.replace(/\u2018\u2018/g, '\u201c').replace(/\u2019\u2019/g, '\u201d');
+  if (out.includes('\u2018\u2018')) out = out.replace(/\u2018\u2018/g, '\u201c');
+  if (out.includes('\u2019\u2019')) out = out.replace(/\u2019\u2019/g, '\u201d');
+  return out;
 }
 
 function fragmentOf(runs: readonly Run[], rawText: string): Fragment | undefined {
   const text = cleanText(rawText);
   // Dot leaders and rules drawn with characters carry no text.
   if (text === '' || (text.length >= 8 && /^[.·•_\-–—\s]+$/u.test(text))) return undefined;
+  if (runs.length === 1) {
+    // Most fragments are one run: no weighing.
+    const run = runs[0] as Run;
+    return { text, x0: run.x0, x1: run.x1, y: run.y, top: run.top, bottom: run.bottom, size: Math.round(run.size * 10) / 10, font: run.font };
+  }
   let x0 = Infinity;
   let x1 = -Infinity;
   let top = Infinity;

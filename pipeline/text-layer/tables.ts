@@ -14,6 +14,8 @@ interface Column {
 /** Fewest rows and columns for a grid to count as a table. */
 const MIN_ROWS = 2;
 const MIN_COLUMNS = 2;
+/** More columns than this is a map or a scatter of labels, not a table (and costs quadratic time). */
+const MAX_COLUMNS = 60;
 
 /**
  * Find table runs among a region's lines (top to bottom). Returns `[start, end)` line index
@@ -118,18 +120,37 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
 
 function gridOf(rows: readonly Line[]): string[][] | undefined {
   if (rows.length < MIN_ROWS) return undefined;
+  let most = 0;
+  for (const row of rows) most = Math.max(most, row.fragments.length);
+  // The checks that need no columns go first: most candidate row runs fail one of them.
+  const multi = rows.filter((r) => r.fragments.length >= 2 && r.fragments.length >= 0.75 * most);
+  if (multi.length < MIN_ROWS) return undefined;
+  let letters = 0;
+  let cellCount = 0;
+  for (const row of multi) {
+    cellCount += row.fragments.length;
+    for (const f of row.fragments) letters += f.text.length;
+  }
+  const meanLength = letters / cellCount;
+  if (meanLength > 60) return undefined;
   const columns: Column[] = [];
   // Columns come from the fullest rows; group rows that span columns (`Chemistry | Exploring
   // Combinations…`) would glue neighbouring columns together.
-  const most = Math.max(...rows.map((r) => r.fragments.length));
   for (const row of rows) {
     // Only the fullest rows: in a row with fewer cells two of them may have run together.
     if (row.fragments.length < 2 || row.fragments.length < most) continue;
     for (const f of row.fragments) {
       // Real overlap, not a touch: one slightly wide cell must not chain two columns together.
-      const hit = columns.find((c) => Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0.3 * Math.min(c.x1 - c.x0, f.x1 - f.x0));
-      if (hit === undefined) columns.push({ x0: f.x0, x1: f.x1 });
-      else {
+      let hit: Column | undefined;
+      for (const c of columns) {
+        if (Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0.3 * Math.min(c.x1 - c.x0, f.x1 - f.x0)) {
+          hit = c;
+          break;
+        }
+      }
+      if (hit === undefined) {
+        if (columns.push({ x0: f.x0, x1: f.x1 }) > MAX_COLUMNS) return undefined;
+      } else {
         hit.x0 = Math.min(hit.x0, f.x0);
         hit.x1 = Math.max(hit.x1, f.x1);
       }
@@ -140,11 +161,17 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
   const extra: Column[] = [];
   for (const row of rows) {
     for (const f of row.fragments) {
-      const overlaps = (c: Column): boolean => Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0;
-      if (columns.some(overlaps)) continue;
-      const hit = extra.find(overlaps);
-      if (hit === undefined) extra.push({ x0: f.x0, x1: f.x1 });
-      else {
+      if (overlapsAny(columns, f)) continue;
+      let hit: Column | undefined;
+      for (const c of extra) {
+        if (Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0) {
+          hit = c;
+          break;
+        }
+      }
+      if (hit === undefined) {
+        if (extra.push({ x0: f.x0, x1: f.x1 }) + columns.length > MAX_COLUMNS) return undefined;
+      } else {
         hit.x0 = Math.min(hit.x0, f.x0);
         hit.x1 = Math.max(hit.x1, f.x1);
       }
@@ -152,12 +179,7 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
   }
   const merged = mergeOverlapping([...columns, ...extra]);
   if (merged.length < MIN_COLUMNS) return undefined;
-  const multi = rows.filter((r) => r.fragments.length >= 2 && r.fragments.length >= 0.75 * most);
-  if (multi.length < MIN_ROWS) return undefined;
-  const fragments = multi.flatMap((r) => r.fragments);
-  const meanLength = fragments.reduce((sum, f) => sum + f.text.length, 0) / fragments.length;
   if (merged.length === 2 && meanLength > 30) return undefined;
-  if (meanLength > 60) return undefined;
   // Most multi-fragment rows must put their fragments in distinct columns.
   let consistent = 0;
   for (const row of multi) {
@@ -175,6 +197,11 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
   });
 }
 
+function overlapsAny(columns: readonly Column[], f: Fragment): boolean {
+  for (const c of columns) if (Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0) return true;
+  return false;
+}
+
 function mergeOverlapping(columns: readonly Column[]): Column[] {
   const sorted = [...columns].sort((p, q) => p.x0 - q.x0);
   const out: Column[] = [];
@@ -189,13 +216,14 @@ function mergeOverlapping(columns: readonly Column[]): Column[] {
 function columnOf(columns: readonly Column[], x0: number, x1: number): number {
   let best = 0;
   let bestOverlap = -Infinity;
-  columns.forEach((c, i) => {
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i] as Column;
     const overlap = Math.min(c.x1, x1) - Math.max(c.x0, x0);
     if (overlap > bestOverlap) {
       best = i;
       bestOverlap = overlap;
     }
-  });
+  }
   return best;
 }
 

@@ -23,7 +23,7 @@ export interface TextLayerPage {
   readonly assessment: TextLayerAssessment;
 }
 
-/** A horizontal run of text from one pdfjs item. */
+/** A horizontal run of text: characters of one style on one baseline with no wide gap (`page-text.ts`). */
 export interface Run {
   readonly text: string;
   readonly x0: number;

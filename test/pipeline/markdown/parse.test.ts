@@ -175,6 +175,26 @@ describe('parsePage', () => {
     assert.equal(elements[0]!.bbox, undefined);
   });
 
+  it('should read a text-layer page (citations, escapes, one-line list items, code) as remark does', () => {
+    const tag = (label: string, y: number): string => `<|ref|>${label}<|/ref|><|det|>[[100, ${y}, 900, ${y + 20}]]<|/det|>`;
+    const markdown = [
+      `${tag('text', 10)}\nAs shown in [12] and [3, 4], costs fell from \\$5 to \\$3 when a < b &lt;c&gt; holds.`,
+      `${tag('list', 40)}\n- first point of the list`,
+      `${tag('list', 60)}\n- second point [7] of the list`,
+      `${tag('list', 80)}\n3. numbered item`,
+      `${tag('list', 100)}\n4. next numbered item`,
+      `${tag('text', 120)}\n\`\`\`\nfunction add(a, b) {\n    return a + b;\n}\n\`\`\``,
+    ].join('\n\n');
+    const fast = parsePage(page(markdown));
+    assert.deepEqual(fast, parsePage(page(markdown), { fastPath: false }));
+    assert.deepEqual(fast.map((e) => e.kind), ['paragraph', 'list', 'list', 'code']);
+    assert.equal(fast[0]!.text, 'As shown in [12] and [3, 4], costs fell from $5 to $3 when a < b <c> holds.');
+    assert.deepEqual(fast[1]!.items, [{ text: 'first point of the list' }, { text: 'second point [7] of the list' }]);
+    assert.equal(fast[1]!.bboxes?.length, 2, 'each item keeps its box');
+    assert.deepEqual(fast[2]!.items, [{ text: '3. numbered item' }, { text: '4. next numbered item' }]);
+    assert.equal(fast[3]!.text, 'function add(a, b) {\n    return a + b;\n}');
+  });
+
   it('should return nothing for an empty page and reject a bad option', () => {
     assert.deepEqual(parsePage(page('  \n\n ')), []);
     assert.throws(() => parsePage(page('x'), { gridSize: 0 }), (error: unknown) => error instanceof ConfigurationError && /gridSize/u.test(error.message));

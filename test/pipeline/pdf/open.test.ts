@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { SourceError } from '../../../core/errors.ts';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
+import { makePdf, paragraph } from '../text-layer/make-pdf.ts';
 
 const DOCLING = '../shared/data/docling-dev/pdf/';
 const PAPER = `${DOCLING}2305.03393v1-pg9.pdf`;
@@ -61,6 +62,45 @@ describe('openPdf', () => {
     try {
       const content = await (await pdf.page(1)).getTextContent();
       assert.ok(content.items.length > 10);
+    } finally {
+      await pdf.close();
+    }
+  });
+
+  it('reads pages in PDFium at their displayed size, /Rotate applied', async () => {
+    const texts = paragraph(['A line of text'], 72, 100);
+    const bytes = makePdf([{ texts }, { texts, rotate: 90, width: 792, height: 612 }, { texts, rotate: 270, width: 300, height: 500 }]);
+    const pdf = await openPdf(bytes, { source: 'rotated.pdf' });
+    try {
+      const sizes = [1, 2, 3].map((n) => pdf.readPage(n, (page) => [page.width, page.height]));
+      assert.deepEqual(sizes, [[612, 792], [792, 612], [300, 500]]);
+      // pdfjs, opened on demand for rendering, agrees.
+      const viewport = (await pdf.page(2)).getViewport({ scale: 1 });
+      assert.deepEqual([viewport.width, viewport.height], [792, 612]);
+      assert.throws(() => pdf.readPage(4, () => 0), (error: SourceError) => error.code === 'FOLIO_PDF_PAGE_RANGE' && /rotated\.pdf: page 4/.test(error.message));
+    } finally {
+      await pdf.close();
+    }
+  });
+
+  it('names the document and the page when PDFium cannot load a page', async () => {
+    const bytes = makePdf([1, 2].map((n) => ({ texts: paragraph([`Page ${n}`], 72, 100) })));
+    // Page 2 points at an object that does not exist.
+    const broken = new Uint8Array(Buffer.from(Buffer.from(bytes).toString('latin1').replace('/Kids [5 0 R 7 0 R]', '/Kids [5 0 R 99 0 R]'), 'latin1'));
+    const pdf = await openPdf(broken, { source: 'broken.pdf' });
+    try {
+      assert.equal(pdf.readPage(1, (page) => page.width), 612);
+      assert.throws(() => pdf.readPage(2, () => 0), (error: SourceError) => error.code === 'FOLIO_PDF_CORRUPT' && /^broken\.pdf: page 2/.test(error.message));
+    } finally {
+      await pdf.close();
+    }
+  });
+
+  it('reads an encrypted PDF in PDFium once the password is given', async () => {
+    const pdf = await openPdf(await readFile(LOCKED), { source: 'locked.pdf', password: '1234' });
+    try {
+      assert.equal(pdf.numPages, 1);
+      assert.ok(pdf.readPage(1, (page) => page.pdfium.lib.FPDFText_CountChars(page.textPage())) > 1000);
     } finally {
       await pdf.close();
     }

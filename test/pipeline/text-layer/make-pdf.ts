@@ -24,6 +24,12 @@ export interface PageSpec {
   readonly width?: number;
   /** @default 792 */
   readonly height?: number;
+  /**
+   * `/Rotate` of the page. Text positions stay those of the displayed page (x from the left,
+   * y from the top, upright), so one layout renders the same at every rotation.
+   * @default 0
+   */
+  readonly rotate?: 0 | 90 | 180 | 270;
 }
 
 /** WinAnsi codes of the few non-Latin-1 characters fixtures use. */
@@ -31,6 +37,23 @@ const WIN_ANSI: Readonly<Record<string, string>> = { '\u2022': '\x95', '\u2013':
 
 function escapePdf(text: string): string {
   return text.replace(/[\u2022\u2013\u2014\u201c\u201d]/g, (c) => WIN_ANSI[c] ?? '?').replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
+}
+
+/**
+ * The text matrix that puts upright text at (x, y from the top) of the displayed page, for a
+ * media box of `w` × `h` shown turned by `rotate` degrees clockwise.
+ */
+function textMatrix(rotate: number, x: number, y: number, w: number, h: number): string {
+  switch (rotate) {
+    case 90:
+      return `0 1 -1 0 ${y} ${x}`;
+    case 180:
+      return `-1 0 0 -1 ${w - x} ${y}`;
+    case 270:
+      return `0 -1 1 0 ${w - y} ${h - x}`;
+    default:
+      return `1 0 0 1 ${x} ${h - y}`;
+  }
 }
 
 /** Build a PDF with one page per spec. */
@@ -45,11 +68,14 @@ export function makePdf(pages: readonly PageSpec[]): Uint8Array {
   pages.forEach((page, i) => {
     const width = page.width ?? 612;
     const height = page.height ?? 792;
+    const rotate = page.rotate ?? 0;
+    // The media box is the unrotated page: for a quarter turn the displayed width is its height.
+    const [mediaWidth, mediaHeight] = rotate % 180 === 0 ? [width, height] : [height, width];
     const ops = page.texts
-      .map((t) => `BT /${t.bold === true ? 'F2' : 'F1'} ${t.size ?? 10} Tf ${t.mode ?? 0} Tr 1 0 0 1 ${t.x} ${height - t.y} Tm (${escapePdf(t.text)}) Tj ET`)
+      .map((t) => `BT /${t.bold === true ? 'F2' : 'F1'} ${t.size ?? 10} Tf ${t.mode ?? 0} Tr ${textMatrix(rotate, t.x, t.y, mediaWidth, mediaHeight)} Tm (${escapePdf(t.text)}) Tj ET`)
       .join('\n');
     const pageId = pageIds[i] as number;
-    objects[pageId] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
+    objects[pageId] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${mediaWidth} ${mediaHeight}]${rotate === 0 ? '' : ` /Rotate ${rotate}`} /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
     objects[pageId + 1] = `<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`;
   });
   let out = '%PDF-1.4\n';

@@ -1,0 +1,179 @@
+/**
+ * PDFium compiled to WebAssembly (`@embedpdf/pdfium`), loaded once per process on first use.
+ *
+ * The package wraps every export in `cwrap` plus an assertion wrapper; at hundreds of thousands
+ * of per-character calls that overhead matters, so Folio calls the raw wasm exports instead and
+ * reads their out-parameters through typed-array views of the wasm memory ({@link Heap}).
+ * Only the functions Folio uses are typed here.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** Pointers and handles are wasm32 addresses; `0` is null. */
+type Ptr = number;
+
+/** The part of `WasmMemory` used here (the project's `lib` leaves WebAssembly out). */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+
+/** A wasm trap (`WebAssembly.RuntimeError`): PDFium hit `unreachable` or ran out of memory. */
+export function isTrap(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'RuntimeError';
+}
+
+/** The raw PDFium exports Folio calls (see PDFium's `public/fpdf_*.h` for their contracts). */
+export interface PdfiumExports {
+  readonly memory: WasmMemory;
+  malloc(size: number): Ptr;
+  free(ptr: Ptr): void;
+  PDFiumExt_Init(): void;
+  FPDF_LoadMemDocument(data: Ptr, size: number, password: Ptr): Ptr;
+  FPDF_GetLastError(): number;
+  FPDF_GetPageCount(doc: Ptr): number;
+  FPDF_CloseDocument(doc: Ptr): void;
+  FPDF_LoadPage(doc: Ptr, index: number): Ptr;
+  FPDF_ClosePage(page: Ptr): void;
+  FPDF_GetPageWidthF(page: Ptr): number;
+  FPDF_GetPageHeightF(page: Ptr): number;
+  /** `FS_RECTF` out: left, top, right, bottom (floats, PDF user space, y up). */
+  FPDF_GetPageBoundingBox(page: Ptr, rect: Ptr): number;
+  /** 0–3 quarter turns clockwise. */
+  FPDFPage_GetRotation(page: Ptr): number;
+  FPDFPage_CountObjects(page: Ptr): number;
+  FPDFPage_GetObject(page: Ptr, index: number): Ptr;
+  /** 1 text, 2 path, 3 image, 4 shading, 5 form. */
+  FPDFPageObj_GetType(object: Ptr): number;
+  /** Four `float*` outs: left, bottom, right, top. */
+  FPDFPageObj_GetBounds(object: Ptr, left: Ptr, bottom: Ptr, right: Ptr, top: Ptr): number;
+  /** `FS_MATRIX` out: a, b, c, d, e, f (floats). */
+  FPDFPageObj_GetMatrix(object: Ptr, matrix: Ptr): number;
+  FPDFFormObj_CountObjects(form: Ptr): number;
+  FPDFFormObj_GetObject(form: Ptr, index: number): Ptr;
+  FPDFText_LoadPage(page: Ptr): Ptr;
+  FPDFText_ClosePage(textPage: Ptr): void;
+  FPDFText_CountChars(textPage: Ptr): number;
+  /** UTF-16 code units of chars `[start, start + count)` plus a NUL; returns units written. */
+  FPDFText_GetText(textPage: Ptr, start: number, count: number, buffer: Ptr): number;
+  FPDFText_GetUnicode(textPage: Ptr, index: number): number;
+  FPDFText_GetTextObject(textPage: Ptr, index: number): Ptr;
+  /** 1 for characters PDFium inserted (spaces, line breaks), 0 for drawn ones, -1 on error. */
+  FPDFText_IsGenerated(textPage: Ptr, index: number): number;
+  /** `FS_RECTF` out: the advance box (origin to origin + width, descent to ascent). */
+  FPDFText_GetLooseCharBox(textPage: Ptr, index: number, rect: Ptr): number;
+  /** Four `double*` outs: left, right, bottom, top of the glyph's ink. */
+  FPDFText_GetCharBox(textPage: Ptr, index: number, left: Ptr, right: Ptr, bottom: Ptr, top: Ptr): number;
+  /** Two `double*` outs. */
+  FPDFText_GetCharOrigin(textPage: Ptr, index: number, x: Ptr, y: Ptr): number;
+  /** `FS_MATRIX` out: the char's text matrix composed with the CTM and form matrices. */
+  FPDFText_GetMatrix(textPage: Ptr, index: number, matrix: Ptr): number;
+  /** The `Tf` size, before the text matrix scales it. */
+  FPDFText_GetFontSize(textPage: Ptr, index: number): number;
+  FPDFTextObj_GetTextRenderMode(text: Ptr): number;
+  FPDFTextObj_GetFont(text: Ptr): Ptr;
+  FPDFFont_GetBaseFontName(font: Ptr, buffer: Ptr, length: number): number;
+  /** The font descriptor's `/Flags` (1 = FixedPitch). */
+  FPDFFont_GetFlags(font: Ptr): number;
+}
+
+/** `FPDF_GetLastError` codes. */
+export const PDFIUM_ERROR = { unknown: 1, file: 2, format: 3, password: 4, security: 5, page: 6 } as const;
+
+/**
+ * Typed views of the wasm memory. Growing the memory (any PDFium call that allocates) detaches
+ * the old buffer, so every accessor re-checks it; the check is a pointer comparison.
+ */
+export class Heap {
+  readonly #memory: WasmMemory;
+  #buffer: ArrayBuffer | undefined;
+  #u8 = new Uint8Array(0);
+  #u16 = new Uint16Array(0);
+  #f32 = new Float32Array(0);
+  #f64 = new Float64Array(0);
+
+  constructor(memory: WasmMemory) {
+    this.#memory = memory;
+  }
+
+  #refresh(): void {
+    const buffer = this.#memory.buffer;
+    if (buffer === this.#buffer) return;
+    this.#buffer = buffer;
+    this.#u8 = new Uint8Array(buffer);
+    this.#u16 = new Uint16Array(buffer);
+    this.#f32 = new Float32Array(buffer);
+    this.#f64 = new Float64Array(buffer);
+  }
+
+  get u8(): Uint8Array {
+    this.#refresh();
+    return this.#u8;
+  }
+
+  get u16(): Uint16Array {
+    this.#refresh();
+    return this.#u16;
+  }
+
+  get f32(): Float32Array {
+    this.#refresh();
+    return this.#f32;
+  }
+
+  get f64(): Float64Array {
+    this.#refresh();
+    return this.#f64;
+  }
+}
+
+/** One PDFium instance: its exports, memory views and a scratch block for out-parameters. */
+export interface Pdfium {
+  readonly lib: PdfiumExports;
+  readonly heap: Heap;
+  /** 256 bytes, 8-aligned, for out-parameters of single calls; never held across calls. */
+  readonly scratch: Ptr;
+  /**
+   * Set once a call trapped ({@link isTrap}): PDFium's state may be inconsistent, so
+   * documents still open on it are given up and the next open loads a fresh instance.
+   */
+  broken: boolean;
+}
+
+let instance: Promise<Pdfium> | undefined;
+
+/**
+ * The process's PDFium, compiled and initialised on first use (about 0.1 s).
+ *
+ * @example
+ * const { lib } = await loadPdfium();
+ */
+export function loadPdfium(): Promise<Pdfium> {
+  if (instance === undefined) {
+    instance = createPdfium();
+    // A failed load is not cached: the next open tries again.
+    instance.catch(() => (instance = undefined));
+  }
+  return instance;
+}
+
+/** Forget a broken instance so the next {@link loadPdfium} builds a new one. */
+export function discardPdfium(pdfium: Pdfium): void {
+  pdfium.broken = true;
+  void instance?.then((current) => {
+    if (current === pdfium) instance = undefined;
+  });
+}
+
+async function createPdfium(): Promise<Pdfium> {
+  const { init } = await import('@embedpdf/pdfium');
+  const root = dirname(createRequire(import.meta.url).resolve('@embedpdf/pdfium'));
+  const wasmBinary = await readFile(join(root, 'pdfium.wasm'));
+  // The wrapper's own cwrap'd functions are not used; its module gives the raw exports.
+  const wrapped = await init({ wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) } as never);
+  const lib = (wrapped.pdfium as unknown as { wasmExports: PdfiumExports }).wasmExports;
+  lib.PDFiumExt_Init();
+  const scratch = lib.malloc(256);
+  if (scratch === 0) throw new Error('PDFium: cannot allocate its scratch block');
+  return { lib, heap: new Heap(lib.memory), scratch, broken: false };
+}
