@@ -2,12 +2,13 @@
  * Options shared by `ingest` and `convert`: which engine reads pages and how the OCR engine is
  * created. Parsing is strict: an unknown flag or a bad value stops the run before it starts.
  */
+import { availableParallelism } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigurationError } from '../core/errors.ts';
 import { createEngine, OCR_ENGINES, type EngineOptions } from '../inference/create-engine.ts';
 import type { OcrEngine } from '../inference/engine.ts';
-import { DEVICES, type Device } from '../inference/runtime/ort.ts';
-import type { ProcessOptions } from '../pipeline/run/index.ts';
+import type { Device } from '../inference/runtime/ort.ts';
+import type { ProcessSourcesOptions } from '../pipeline/run/process-sources.ts';
 
 export const PIPELINE_FLAGS = {
   engine: { type: 'string', default: 'auto' },
@@ -21,6 +22,7 @@ export const PIPELINE_FLAGS = {
   'remote-url': { type: 'string' },
   'remote-model': { type: 'string' },
   concurrency: { type: 'string' },
+  workers: { type: 'string' },
   quiet: { type: 'boolean', short: 'q', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsConfig['options'];
@@ -44,15 +46,27 @@ export function integer(name: string, value: string | undefined, min: number): n
 
 type PipelineValues = { [K in keyof typeof PIPELINE_FLAGS]?: string | boolean };
 
+/**
+ * Worker threads when `--workers` is not given: one per core but one, at most 4. The spare core
+ * runs this thread (sink, OCR engine, embedder), V8's background compiler and collector, and often
+ * Elasticsearch; on 2 cores that leaves no room for a second reader, and measured runs there were
+ * no faster with 2 workers than with none, for 30% more CPU (bench/results/textlayer.md).
+ */
+export function defaultWorkers(cores: number = availableParallelism()): number {
+  return cores < 3 ? 0 : Math.min(cores - 1, 4);
+}
+
 /** Turn parsed flags into pipeline options with a lazily created, shared OCR engine. */
-export function pipelineOptions(values: PipelineValues): { options: ProcessOptions; close: () => Promise<void> } {
+export async function pipelineOptions(values: PipelineValues): Promise<{ options: ProcessSourcesOptions; close: () => Promise<void> }> {
   const engine = String(values.engine ?? 'auto');
   if (engine !== 'auto' && engine !== 'text' && !(OCR_ENGINES as readonly string[]).includes(engine)) {
     throw new ConfigurationError('FOLIO_UNKNOWN_ENGINE', `Expected \`--engine\` to be one of auto, text, ${OCR_ENGINES.join(', ')}, got \`${engine}\``);
   }
   const device = String(values.device ?? 'cpu') as Device;
-  if (!DEVICES.includes(device)) {
-    throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${device}\``);
+  // Checking a device loads onnxruntime (tens of ms); the default needs no check.
+  const devices = device === 'cpu' ? undefined : (await import('../inference/runtime/ort.ts')).DEVICES;
+  if (devices !== undefined && !devices.includes(device)) {
+    throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`--device\` to be one of ${devices.join(', ')}, got \`${device}\``);
   }
   const remoteUrls = typeof values['remote-url'] === 'string' ? values['remote-url'].split(',').map((u) => u.trim()).filter(Boolean) : undefined;
   const engineOptions: EngineOptions = {
@@ -77,6 +91,7 @@ export function pipelineOptions(values: PipelineValues): { options: ProcessOptio
       // Remote servers batch across requests themselves: keep as many pages in flight as they take.
       ocrBatchSize: integer('ocr-batch', values['ocr-batch'] as string | undefined, 1) ?? (engine === 'remote' || engine === 'reader' ? engineOptions.concurrency ?? 32 : undefined),
       dpi: integer('dpi', values.dpi as string | undefined, 36),
+      workers: integer('workers', values.workers as string | undefined, 0) ?? defaultWorkers(),
     },
     close: async () => {
       if (created) await (await created.catch(() => undefined))?.close();

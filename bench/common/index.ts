@@ -7,3 +7,5 @@ export { hasTool, requireTool, runChild } from './tools.ts';
 export type { ChildRun, RunChildOptions } from './tools.ts';
 export { barChart } from './svg.ts';
 export type { Bar, BarChartOptions } from './svg.ts';
+export { elasticsearchMeter } from './es-process.ts';
+export type { ProcessMeter } from './es-process.ts';

@@ -38,13 +38,15 @@ export interface ChildRun {
   readonly wallMs: number;
   /** Peak RSS of the child in MiB, when /usr/bin/time is available. */
   readonly peakRssMiB?: number;
+  /** CPU seconds (user + system) of the child and its threads, when /usr/bin/time is available. */
+  readonly cpuSeconds?: number;
 }
 
 export interface RunChildOptions {
   readonly command: string;
   readonly args: readonly string[];
   /**
-   * Measure the child's peak RSS through `/usr/bin/time -v`.
+   * Measure the child's peak RSS and CPU time through `/usr/bin/time -v`.
    * @default false
    */
   readonly measureMemory?: boolean;
@@ -99,13 +101,17 @@ export async function runChild({ command, args, measureMemory = false, cwd = pro
       const wallMs = performance.now() - start;
       let stderr = Buffer.concat(err).toString('utf8');
       let peak: number | undefined;
+      let cpu: number | undefined;
       if (useTime) {
         const match = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
         if (match) peak = Math.round((Number(match[1]) / 1024) * 10) / 10;
+        const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+        const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+        if (user && system) cpu = Math.round((Number(user[1]) + Number(system[1])) * 100) / 100;
         stderr = stderr.replace(/\n?\s*Command being timed:[\s\S]*$/, '');
       }
       if (timedOut) stderr += `\nkilled after ${timeoutMs} ms`;
-      resolve({ code: timedOut ? 124 : code ?? 1, stdout: Buffer.concat(out).toString('utf8'), stderr, wallMs, ...(peak === undefined ? {} : { peakRssMiB: peak }) });
+      resolve({ code: timedOut ? 124 : code ?? 1, stdout: Buffer.concat(out).toString('utf8'), stderr, wallMs, ...(peak === undefined ? {} : { peakRssMiB: peak }), ...(cpu === undefined ? {} : { cpuSeconds: cpu }) });
     });
   });
 }

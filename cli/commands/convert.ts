@@ -1,5 +1,5 @@
 import { sourcesFrom } from '../../connector/index.ts';
-import { convert } from '../../pipeline/run/index.ts';
+import { convert } from '../../pipeline/run/convert.ts';
 import { parse, PIPELINE_FLAGS, pipelineOptions } from '../options.ts';
 import { Progress } from '../progress.ts';
 import { formatSummary } from '../summary.ts';
@@ -17,6 +17,8 @@ and a .json beside it with the elements, page routes and failures. Failed inputs
   --model DIR          folio-ocr model folder for the onnx engine
   --password P         password for encrypted PDFs
   --dpi N              rendering resolution for OCR (default: chosen per page)
+  --workers N          threads reading documents, one document each; 0 reads them on the
+                       main thread (default: cores - 1, at most 4; 0 on 2 cores or fewer)
   -q, --quiet          no progress or summary`;
 
 export async function convertCommand(argv: readonly string[]): Promise<number> {
@@ -26,7 +28,7 @@ export async function convertCommand(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (positionals.length === 0) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `convert needs at least one input path or URL\n\n${CONVERT_USAGE}`);
-  const { options, close } = pipelineOptions(values);
+  const { options, close } = await pipelineOptions(values);
   const progress = values.quiet ? undefined : new Progress();
   try {
     const summary = await convert(sourcesFrom(positionals, { exclude: [values['out-dir']] }), {

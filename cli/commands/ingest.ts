@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { sourcesFrom } from '../../connector/index.ts';
 import { ConfigurationError } from '../../core/errors.ts';
-import { ingest, type ChunkEmbedder } from '../../pipeline/run/index.ts';
+// From the module itself, not the folder's index: the index would load the whole reading
+// pipeline on this thread, which only hands documents to worker threads.
+import { ingest, type ChunkEmbedder } from '../../pipeline/run/ingest.ts';
 import { createEsSink, createNdjsonSink } from '../../pipeline/sink/index.ts';
 import { parse, PIPELINE_FLAGS, pipelineOptions } from '../options.ts';
 import { Progress } from '../progress.ts';
@@ -23,6 +25,9 @@ as failed (failures.jsonl, or the folio-failures index).
   --device D           cpu | webgpu | cuda for ONNX engines (default cpu)
   --password P         password for encrypted PDFs
   --max-tokens N       token budget per chunk (default 512)
+  --workers N          threads reading documents while this one embeds and indexes; 0 reads
+                       them here (default: cores - 1, at most 4; 0 on 2 cores or fewer).
+                       Each costs ~100 MB and start-up; worth it with cores to spare
   -q, --quiet          no progress or summary`;
 
 const INGEST_FLAGS = {
@@ -59,18 +64,19 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (positionals.length === 0) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `ingest needs at least one input path or URL\n\n${INGEST_USAGE}`);
-  const { options, close } = pipelineOptions(values);
+  const { options, close } = await pipelineOptions(values);
   const embedder = await createEmbedder(values.embed, values['embed-model']);
   const url = values.es ?? process.env.ELASTICSEARCH_URL;
-  const sink = url
-    ? await createEsSink({ url, index: values.index, dims: embedder?.dims, fallbackFile: join(values.out, 'failures.jsonl') })
-    : await createNdjsonSink({ outDir: values.out });
+  // Not awaited here: worker threads start loading while the sink connects and installs indices.
+  const sinkReady = url
+    ? createEsSink({ url, index: values.index, dims: embedder?.dims, fallbackFile: join(values.out, 'failures.jsonl') })
+    : createNdjsonSink({ outDir: values.out });
   const progress = values.quiet ? undefined : new Progress();
   let summary;
   try {
     summary = await ingest(sourcesFrom(positionals, { exclude: [values.out] }), {
       ...options,
-      sink,
+      sink: sinkReady,
       embedder,
       countTokens: embedder ? (text) => embedder.countTokens(text) : undefined,
       // A chunk longer than the embedding model reads would be embedded by its head only.
@@ -79,10 +85,12 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
       onDocument: () => progress?.document(),
     });
   } finally {
-    // Flush what was written so far even when the run stops early: nothing silently lost.
-    const stats = await sink.close();
+    // Flush what was written so far even when the run stops early: nothing silently lost. A sink
+    // that could not be created has nothing to flush; `ingest` rejected with its error.
+    const sink = await sinkReady.catch(() => undefined);
+    const stats = await sink?.close();
     progress?.done();
-    if (summary && !values.quiet) {
+    if (summary && stats && !values.quiet) {
       const where = url ? `index:     ${values.index} at ${url}` : `output:    ${values.out}/ (bulk.ndjson, chunks.jsonl, failures.jsonl)`;
       const indexing = `indexed:   ${stats.indexed} chunks, ${stats.failed} failed, ${stats.retries} retries`;
       console.error(formatSummary(summary, [where, indexing]));

@@ -1,7 +1,8 @@
 /**
  * Document-level parallelism: `processDocument` on a small pool of worker threads, so parsing
- * one PDF does not wait for layout and chunking of the last. Options are data only (an OCR
- * engine by name), because they cross to the workers.
+ * one PDF does not wait for layout and chunking of the last. What crosses to the workers is data
+ * (options, documents, results); functions stay on the calling thread: the OCR engine (`ocr`)
+ * recognises the pages workers send it, and a token counter (`countTokens`) chunks what they read.
  *
  * @example
  * for await (const item of processInParallel(sourcesFrom(['docs/']), { engine: 'text', workers: 2 })) {

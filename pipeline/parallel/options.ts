@@ -1,7 +1,7 @@
 /**
- * Options of {@link processInParallel}. They cross a thread boundary, so they must survive
- * `structuredClone`: the OCR engine is named (each worker creates its own, lazily) instead of
- * passed as a function, and callbacks stay on the calling thread.
+ * Options of {@link processInParallel}. What crosses to the workers must survive
+ * `structuredClone`; functions stay on the calling thread: `ocr` recognises the pages workers
+ * send it, `countTokens` chunks the documents they return, `onPage` hears their page events.
  */
 import { availableParallelism } from 'node:os';
 import { ConfigurationError } from '../../core/errors.ts';
@@ -24,8 +24,15 @@ export interface ParallelOptions extends WorkerProcessOptions {
    */
   readonly queueSize?: number;
   /**
-   * The OCR engine each worker creates on its first page that needs OCR (`createEngine(name,
-   * options)`); without one such pages are recorded as failed, as in `processDocument`.
+   * The OCR engine of the calling thread, as in `processDocument`: workers send it the pages that
+   * need OCR, so one engine (one model in memory, one GPU session) serves every worker.
+   * @default undefined
+   */
+  readonly ocr?: ProcessOptions['ocr'];
+  /**
+   * An OCR engine each worker creates for itself on its first page that needs OCR
+   * (`createEngine(name, options)`), for CPU engines on machines with cores to spare. Without
+   * this or `ocr`, such pages are recorded as failed, as in `processDocument`.
    * @default undefined
    */
   readonly ocrEngine?: string;
@@ -42,6 +49,12 @@ export interface ParallelOptions extends WorkerProcessOptions {
   readonly resourceLimits?: Readonly<{ maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number }>;
   /** Stops handing out documents; documents in flight are abandoned and their workers ended. */
   readonly signal?: AbortSignal;
+  /**
+   * Token counter for chunking (e.g. the embedding model's tokenizer). When given, workers leave
+   * chunking to the calling thread, where this function lives.
+   * @default the approximation of `pipeline/chunk`, in the workers
+   */
+  readonly countTokens?: ProcessOptions['countTokens'];
   /** Called on the calling thread after each page of any document, for progress bars. */
   readonly onPage?: ProcessOptions['onPage'];
 }
@@ -72,8 +85,13 @@ export function resolveParallelOptions(options: Readonly<ParallelOptions>): Reso
   if (ocrEngine !== undefined && (typeof ocrEngine !== 'string' || ocrEngine === '')) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`ocrEngine\` to be an engine name, got \`${String(ocrEngine)}\` (${typeof ocrEngine})`);
   }
-  if ('ocr' in settings || 'countTokens' in settings) {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', 'Expected serialisable options: pass `ocrEngine` (+ `ocrEngineOptions`) instead of `ocr`; `countTokens` cannot cross to a worker');
+  if (settings.ocr !== undefined && ocrEngine !== undefined) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected one of \`ocr\` (the calling thread's engine) and \`ocrEngine\` (one per worker), got both (\`ocrEngine\` = \`${ocrEngine}\`)`);
+  }
+  for (const name of ['ocr', 'countTokens', 'onPage'] as const) {
+    if (settings[name] !== undefined && typeof settings[name] !== 'function') {
+      throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`${name}\` to be a function, got \`${String(settings[name])}\` (${typeof settings[name]})`);
+    }
   }
   const process: Record<string, unknown> = {};
   for (const key of PROCESS_KEYS) if (settings[key] !== undefined) process[key] = settings[key];

@@ -3,15 +3,23 @@
  * that dies (uncaught exception, out of memory, `process.exit`) fails only the document it held;
  * the next document gets a fresh worker.
  */
+import { getCompileCacheDir } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { describeError, errorCode } from '../../core/errors.ts';
 import type { SourceDocument } from '../../core/types.ts';
-import type { ProcessRequest, WorkerMessage, WorkerResult, WorkerSetup } from './protocol.ts';
+import type { OcrPageResult, PageImage } from '../../inference/engine.ts';
+import type { PoolMessage, ProcessRequest, WorkerMessage, WorkerResult, WorkerSetup } from './protocol.ts';
 
 export interface WorkerPoolOptions {
   readonly size: number;
   readonly setup: WorkerSetup;
   readonly resourceLimits?: Readonly<{ maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number }>;
   readonly onPage?: (event: { readonly source: string; readonly pageNumber: number; readonly engine: string }) => void;
+  /**
+   * Recognises the pages a worker sends when `setup.ocrOnCaller` is set (the calling thread's OCR
+   * engine). A rejection is sent back and recorded by the worker as those pages' failure.
+   */
+  readonly onOcr?: (pages: readonly PageImage[]) => Promise<readonly OcrPageResult[]>;
   /**
    * The worker entry; tests point it at a stand-in.
    * @default new URL('./worker.ts', import.meta.url)
@@ -53,6 +61,24 @@ export class WorkerPool {
     return this.#waiting.length + this.#slots.filter((s) => s.job !== undefined).length;
   }
 
+  /** Workers started and alive (idle or busy). */
+  get started(): number {
+    return this.#slots.filter((s) => s.worker !== undefined).length;
+  }
+
+  /**
+   * Start `count` workers now instead of on first use, so they load their modules (a few hundred
+   * milliseconds each) while the caller is still connecting to its sink or reading the first file.
+   */
+  warm(count: number = this.#slots.length): void {
+    for (const slot of this.#slots.slice(0, count)) {
+      if (this.#closed || slot.worker !== undefined) continue;
+      slot.worker = this.#spawn(slot);
+      // An idle worker must not keep the process alive.
+      slot.worker.unref();
+    }
+  }
+
   /** Process `doc` on the next free worker; never rejects (a crash is an outcome). */
   run(doc: SourceDocument): Promise<JobOutcome> {
     if (this.#closed) return Promise.resolve({ ok: false, code: 'FOLIO_ABORTED', reason: `${doc.uri}: the worker pool is closed` });
@@ -92,7 +118,14 @@ export class WorkerPool {
 
   #spawn(slot: Slot): Worker {
     const { setup, resourceLimits, entry = new URL('./worker.ts', import.meta.url) } = this.#options;
-    const worker = new Worker(entry, { workerData: setup, ...(resourceLimits ? { resourceLimits: { ...resourceLimits } } : {}) });
+    // Workers do not inherit `module.enableCompileCache()` from this thread; the variable makes them
+    // use the same cache, which saves each one about a third of its module loading.
+    const cache = getCompileCacheDir();
+    const worker = new Worker(entry, {
+      workerData: setup,
+      ...(cache === undefined ? {} : { env: { ...process.env, NODE_COMPILE_CACHE: cache } }),
+      ...(resourceLimits ? { resourceLimits: { ...resourceLimits } } : {}),
+    });
     const finish = (outcome: JobOutcome): void => {
       const job = slot.job;
       slot.job = undefined;
@@ -104,6 +137,7 @@ export class WorkerPool {
     worker.on('message', (message: WorkerMessage) => {
       if (slot.worker !== worker || slot.job?.id !== message.id) return;
       if (message.type === 'page') this.#options.onPage?.(message.event);
+      else if (message.type === 'ocr') this.#recognize(worker, slot, message.id, message.request, message.pages);
       else if (message.type === 'done') finish({ ok: true, result: message.result });
       else finish({ ok: false, code: message.code, reason: message.reason });
     });
@@ -118,5 +152,21 @@ export class WorkerPool {
       finish({ ok: false, code: 'FOLIO_WORKER_CRASHED', reason: `${job.doc.uri}: the worker processing it died (${crash ?? `exit code ${exitCode}`})` });
     });
     return worker;
+  }
+
+  /** Answer a worker's OCR request, unless the worker was replaced or moved on meanwhile. */
+  #recognize(worker: Worker, slot: Slot, job: number, request: number, pages: readonly PageImage[]): void {
+    const { onOcr } = this.#options;
+    const answer = (message: PoolMessage): void => {
+      if (slot.worker === worker && slot.job?.id === job) worker.postMessage(message);
+    };
+    if (onOcr === undefined) {
+      answer({ type: 'ocr-failed', request, code: 'FOLIO_NO_OCR_ENGINE', reason: 'the worker pool has no OCR engine' });
+      return;
+    }
+    onOcr(pages).then(
+      (results) => answer({ type: 'ocr-done', request, results }),
+      (error: unknown) => answer({ type: 'ocr-failed', request, code: errorCode(error), reason: describeError(error) }),
+    );
   }
 }

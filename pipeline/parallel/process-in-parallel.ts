@@ -2,22 +2,14 @@
  * Documents processed on worker threads, several at once, results in the order they finish.
  */
 import type { FailureRecord, SourceDocument } from '../../core/types.ts';
+import { chunkProcessed } from '../run/chunk-processed.ts';
 import type { ProcessedDocument } from '../run/process-document.ts';
 import { validateProcessOptions } from '../run/options.ts';
-import { isDocument, sourceFailureRecord, type SourceItem, type SourceProblem } from '../run/sources.ts';
+import { isDocument, isSourceFailure, sourceFailureRecord, type SourceFailure, type SourceItem } from '../run/sources.ts';
 import { resolveParallelOptions, type ParallelOptions } from './options.ts';
 import { WorkerPool, type JobOutcome } from './pool.ts';
 
-/** An input that never became a document (missing path, unreachable URL), passed through. */
-export interface SourceFailure {
-  readonly problem: SourceProblem;
-  readonly failure: FailureRecord;
-}
-
-/** Tells a {@link SourceFailure} from a {@link ProcessedDocument}. */
-export function isSourceFailure(item: ProcessedDocument | SourceFailure): item is SourceFailure {
-  return 'problem' in item;
-}
+export { isSourceFailure, type SourceFailure } from '../run/sources.ts';
 
 function toProcessed(doc: SourceDocument, outcome: JobOutcome): ProcessedDocument {
   if (outcome.ok) return { ...outcome.result, doc };
@@ -41,14 +33,29 @@ function toProcessed(doc: SourceDocument, outcome: JobOutcome): ProcessedDocumen
 export async function* processInParallel(sources: AsyncIterable<SourceItem>, options: Readonly<ParallelOptions> = {}): AsyncGenerator<ProcessedDocument | SourceFailure> {
   const settings = resolveParallelOptions(options);
   validateProcessOptions(settings.process);
-  const { signal, onPage, resourceLimits } = options ?? {};
+  const { signal, onPage, resourceLimits, ocr, countTokens } = options ?? {};
   signal?.throwIfAborted();
   const pool = new WorkerPool({
     size: settings.workers,
-    setup: { process: settings.process, ocrEngine: settings.ocrEngine, ocrEngineOptions: settings.ocrEngineOptions, pageEvents: onPage !== undefined },
+    setup: {
+      process: settings.process,
+      ocrEngine: settings.ocrEngine,
+      ocrEngineOptions: settings.ocrEngineOptions,
+      ocrOnCaller: ocr !== undefined,
+      chunk: countTokens === undefined,
+      pageEvents: onPage !== undefined,
+    },
     resourceLimits,
     onPage,
+    ...(ocr === undefined ? {} : { onOcr: async (pages) => (await ocr()).recognize(pages, { signal }) }),
   });
+  // One worker starts at once; the others when a second document is there: a run of one small
+  // document must not pay for threads it never uses (each loads the pipeline, ~0.3 s of CPU).
+  pool.warm(1);
+  // The token counter is a function of this thread: chunk here what the workers only read, as the
+  // consumer takes it, so a counter that throws rejects the iteration as it would in-thread.
+  const chunked = (item: ProcessedDocument | SourceFailure): ProcessedDocument | SourceFailure =>
+    countTokens === undefined || isSourceFailure(item) ? item : chunkProcessed(item, { maxTokens: settings.process.maxTokens, overlapTokens: settings.process.overlapTokens, countTokens });
   const limit = settings.workers + settings.queueSize;
   const ready: (ProcessedDocument | SourceFailure)[] = [];
   let inFlight = 0;
@@ -102,7 +109,7 @@ export async function* processInParallel(sources: AsyncIterable<SourceItem>, opt
       const next = ready.shift();
       if (next !== undefined) {
         wakeReader?.();
-        yield next;
+        yield chunked(next);
         continue;
       }
       if (!reading && inFlight === 0) break;

@@ -4,12 +4,12 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ProcessOptions } from './options.ts';
-import { processDocument, type ProcessedDocument } from './process-document.ts';
-import { isDocument, sourceFailureRecord, type SourceItem } from './sources.ts';
+import type { ProcessedDocument } from './process-document.ts';
+import { processSources, validateWorkers, type ProcessSourcesOptions } from './process-sources.ts';
+import { isSourceFailure, type SourceItem } from './sources.ts';
 import { SummaryBuilder, type RunSummary } from './summary.ts';
 
-export interface ConvertOptions extends ProcessOptions {
+export interface ConvertOptions extends ProcessSourcesOptions {
   /** Folder the Markdown and JSON files are written to. */
   readonly outDir: string;
   readonly onDocument?: (result: ProcessedDocument) => void;
@@ -22,24 +22,24 @@ export function outputName(relativePath: string, extension: string): string {
 }
 
 export async function convert(sources: AsyncIterable<SourceItem>, options: Readonly<ConvertOptions>): Promise<RunSummary> {
-  const { outDir, signal, onDocument } = options;
+  const { outDir, workers = 0, onDocument } = options;
+  validateWorkers(workers);
   const summary = new SummaryBuilder();
-  for await (const item of sources) {
-    signal?.throwIfAborted();
-    if (!isDocument(item)) {
-      summary.sourceFailed(sourceFailureRecord(item));
+  for await (const result of processSources(sources, options)) {
+    if (isSourceFailure(result)) {
+      summary.sourceFailed(result.failure);
       continue;
     }
-    const result = await processDocument(item, options);
+    const { doc } = result;
     summary.document(result);
     summary.chunks(result.chunks.length, 0);
     onDocument?.(result);
     if (!result.ok) continue;
-    const markdownPath = join(outDir, outputName(item.relativePath, '.md'));
+    const markdownPath = join(outDir, outputName(doc.relativePath, '.md'));
     await mkdir(dirname(markdownPath), { recursive: true });
     await writeFile(markdownPath, result.markdown);
-    const detail = { source: item.uri, contentHash: item.contentHash, pages: result.pages, elements: result.elements, failures: result.failures };
-    await writeFile(join(outDir, outputName(item.relativePath, '.json')), JSON.stringify(detail, null, 1));
+    const detail = { source: doc.uri, contentHash: doc.contentHash, pages: result.pages, elements: result.elements, failures: result.failures };
+    await writeFile(join(outDir, outputName(doc.relativePath, '.json')), JSON.stringify(detail, null, 1));
   }
   return summary.build();
 }

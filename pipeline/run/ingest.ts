@@ -1,13 +1,13 @@
 /**
  * The main job: documents in, chunks indexed (Elasticsearch) or written (NDJSON). Embedding and
- * writing of one document overlap with the reading of the next, so OCR, embedding and indexing
- * keep each other busy while memory stays bounded to two documents.
+ * writing of one document overlap with the reading of the next (on this thread, or on `workers`
+ * threads), so OCR, embedding and indexing keep each other busy while memory stays bounded.
  */
 import { describeError } from '../../core/errors.ts';
 import type { Chunk } from '../../core/types.ts';
-import type { ProcessOptions } from './options.ts';
-import { processDocument, type ProcessedDocument } from './process-document.ts';
-import { isDocument, sourceFailureRecord, type SourceItem } from './sources.ts';
+import type { ProcessedDocument } from './process-document.ts';
+import { processSources, validateWorkers, type ProcessSourcesOptions } from './process-sources.ts';
+import { isDocument, isSourceFailure, type SourceItem } from './sources.ts';
 import { SummaryBuilder, type RunSummary } from './summary.ts';
 
 /** Where chunks go: see `pipeline/sink`. */
@@ -23,8 +23,13 @@ export interface ChunkEmbedder {
   embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
 }
 
-export interface IngestOptions extends ProcessOptions {
-  readonly sink: ChunkSink;
+export interface IngestOptions extends ProcessSourcesOptions {
+  /**
+   * Where chunks go. A promise lets the run start (worker threads load their modules) while the
+   * sink connects and installs its indices; when it rejects, the run rejects with its error
+   * before anything is written.
+   */
+  readonly sink: ChunkSink | PromiseLike<ChunkSink>;
   /** Adds a `vector` to every chunk when present. */
   readonly embedder?: ChunkEmbedder;
   /** Chunks per embedding call. @default 32 */
@@ -41,11 +46,16 @@ export interface IngestOptions extends ProcessOptions {
  * await sink.close();
  */
 export async function ingest(sources: AsyncIterable<SourceItem>, options: Readonly<IngestOptions>): Promise<RunSummary> {
-  const { sink, embedder, embedBatchSize = 32, skipUnchanged = true, signal, onDocument } = options;
+  const { embedder, embedBatchSize = 32, skipUnchanged = true, workers = 0, signal, onDocument } = options;
+  validateWorkers(workers);
+  const ready = Promise.resolve(options.sink);
+  // Awaited before the sink is first used; until then a rejection must not count as unhandled.
+  ready.catch(() => undefined);
   const summary = new SummaryBuilder();
   let writing: Promise<void> = Promise.resolve();
 
   async function write(result: ProcessedDocument): Promise<void> {
+    const sink = await ready;
     const { doc } = result;
     for (const failure of result.failures) await sink.fail(failure);
     let chunks = result.chunks;
@@ -73,25 +83,38 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
     summary.chunks(chunks.length, 0);
   }
 
-  for await (const item of sources) {
-    signal?.throwIfAborted();
-    if (!isDocument(item)) {
-      const record = sourceFailureRecord(item);
-      await sink.fail(record);
-      summary.sourceFailed(record);
-      continue;
+  // Unchanged documents are skipped before they reach a worker.
+  async function* changed(): AsyncGenerator<SourceItem> {
+    for await (const item of sources) {
+      signal?.throwIfAborted();
+      if (isDocument(item) && skipUnchanged && (await (await ready).isUnchanged?.(item.id, item.contentHash))) {
+        summary.unchanged();
+        continue;
+      }
+      yield item;
     }
-    if (skipUnchanged && (await sink.isUnchanged?.(item.id, item.contentHash))) {
-      summary.unchanged();
-      continue;
-    }
-    const result = await processDocument(item, options);
-    summary.document(result);
-    onDocument?.(result);
-    await writing;
-    writing = write(result);
   }
-  await writing;
+
+  try {
+    for await (const result of processSources(changed(), options)) {
+      if (isSourceFailure(result)) {
+        await (await ready).fail(result.failure);
+        summary.sourceFailed(result.failure);
+        continue;
+      }
+      summary.document(result);
+      onDocument?.(result);
+      await writing;
+      writing = write(result);
+      // Awaited before the next write; until then a rejection (a sink that lost records) must not
+      // count as unhandled and end the process before the run can report it.
+      writing.catch(() => undefined);
+    }
+  } finally {
+    await writing;
+  }
+  // A run of no documents still reports a sink that could not be created.
+  await ready;
   return summary.build();
 }
 

@@ -5,19 +5,15 @@
  */
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { Chunk, Element, FailureRecord, QualityReport, SourceDocument } from '../../core/types.ts';
-import { chunkDocument } from '../chunk/index.ts';
 import { mergeContinuedTables, renderMarkdown } from '../markdown/index.ts';
+import { chunkProcessed, isKept } from './chunk-processed.ts';
 import { imagePages } from './image-pages.ts';
 import { markdownPages } from './markdown-pages.ts';
 import { validateProcessOptions, type ProcessOptions } from './options.ts';
 import { pageFailure, type PageResult } from './page-result.ts';
 import { pdfPages } from './pdf-pages.ts';
 
-/**
- * Pages that fail the gate this badly (a loop, garbage) are dead-lettered rather than indexed;
- * milder failures are indexed with `quality.passed = false` so a search can filter them out.
- */
-export const DEAD_LETTER_SCORE = 0.3;
+export { chunkProcessed, DEAD_LETTER_SCORE } from './chunk-processed.ts';
 
 export interface PageSummary {
   readonly pageNumber: number;
@@ -52,6 +48,19 @@ function pagesOf(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncI
  * for (const chunk of result.chunks) console.log(chunk.pages, chunk.text);
  */
 export async function processDocument(doc: SourceDocument, options: Readonly<ProcessOptions> = {}): Promise<ProcessedDocument> {
+  return chunkProcessed(await readDocument(doc, options), options);
+}
+
+/**
+ * {@link processDocument} without the chunking step (`chunks` is empty): worker threads read
+ * documents this way when the caller counts tokens with a function that cannot cross to them,
+ * and the caller chunks with {@link chunkProcessed}.
+ *
+ * @example
+ * const read = await readDocument(doc, { engine: 'text' });
+ * const result = chunkProcessed(read, { countTokens: (text) => tokenizer.count(text) });
+ */
+export async function readDocument(doc: SourceDocument, options: Readonly<ProcessOptions> = {}): Promise<ProcessedDocument> {
   validateProcessOptions(options);
   const failed = (failure: FailureRecord): ProcessedDocument => ({ doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [failure] });
   const pages = pagesOf(doc, options);
@@ -74,8 +83,6 @@ export async function processDocument(doc: SourceDocument, options: Readonly<Pro
   const failures: FailureRecord[] = [];
   const summaries: PageSummary[] = [];
   const pageElements: Element[][] = [];
-  const quality = new Map<number, QualityReport>();
-  let engine = 'text';
   for (const result of results) {
     if (!result.ok) {
       failures.push(result.failure);
@@ -84,29 +91,15 @@ export async function processDocument(doc: SourceDocument, options: Readonly<Pro
     }
     const { page, elements } = result;
     summaries.push({ pageNumber: page.pageNumber, engine: page.route.engine, reason: page.route.reason, quality: result.quality });
-    if (!result.quality.passed && result.quality.score < DEAD_LETTER_SCORE) {
+    if (!isKept(result.quality)) {
       failures.push(pageFailure(doc.uri, doc.id, page.pageNumber, 'quality', 'FOLIO_QUALITY_GATE', `${doc.uri} page ${page.pageNumber}: failed the quality gate (score ${result.quality.score.toFixed(2)}: ${result.quality.reasons.join('; ')})`));
       continue;
     }
-    if (page.route.engine !== 'text') engine = page.route.engine;
-    quality.set(page.pageNumber, result.quality);
     pageElements.push(elements);
   }
 
   const elements = mergeContinuedTables(pageElements);
-  const title = elements.find((e) => e.kind === 'heading')?.text;
-  const chunks = chunkDocument(elements, {
-    docId: doc.id,
-    source: doc.uri,
-    title,
-    contentHash: doc.contentHash,
-    engine,
-    quality,
-    maxTokens: options.maxTokens,
-    overlapTokens: options.overlapTokens,
-    countTokens: options.countTokens,
-  });
-  return { doc, ok: true, pages: summaries, elements, chunks, markdown: renderMarkdown(elements), failures };
+  return { doc, ok: true, pages: summaries, elements, chunks: [], markdown: renderMarkdown(elements), failures };
 }
 
 /** The error's message, naming the document once. */

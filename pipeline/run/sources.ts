@@ -16,3 +16,14 @@ export function isDocument(item: SourceItem): item is SourceDocument {
 export function sourceFailureRecord(problem: SourceProblem): FailureRecord {
   return { source: problem.source, stage: 'source', code: problem.code, reason: problem.reason, at: new Date().toISOString() };
 }
+
+/** An input that never became a document (missing path, unreachable URL), with its failure record. */
+export interface SourceFailure {
+  readonly problem: SourceProblem;
+  readonly failure: FailureRecord;
+}
+
+/** Tells a {@link SourceFailure} from a processed document in a stream of both. */
+export function isSourceFailure(item: object): item is SourceFailure {
+  return 'problem' in item && 'failure' in item;
+}

@@ -6,13 +6,14 @@
  * silently: `indexed + failed` always equals the number of chunks written.
  */
 import { Client } from '@elastic/elasticsearch';
-import { ConfigurationError, IndexingError, describeError } from '../../core/errors.ts';
+import { ConfigurationError, IndexingError, describeError, errorCode } from '../../core/errors.ts';
 import type { Chunk, FailureRecord } from '../../core/types.ts';
-import { DEFAULT_CHUNKS_INDEX, DEFAULT_DIMS, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX, installMappings } from '../../mappings/index.ts';
+import { DEFAULT_CHUNKS_INDEX, DEFAULT_DIMS, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX } from '../../mappings/index.ts';
 import { sendBulk } from './bulk.ts';
 import type { BulkOperation, BulkOutcome } from './bulk.ts';
 import { chunkToDocument, documentRecord, documentRecordId, failureId, failureToDocument } from './documents.ts';
 import type { DocumentRecord } from './documents.ts';
+import { SinkIndices } from './es-indices.ts';
 import { validateEsSinkOptions } from './es-options.ts';
 import type { EsSinkOptions } from './es-options.ts';
 import { appendFailures } from './fallback.ts';
@@ -43,7 +44,8 @@ function describeNodes(client: Client, url: string | undefined): string {
 
 /**
  * Connect, check the cluster answers (else a ConfigurationError `FOLIO_ES_UNREACHABLE` naming
- * the URL) and install the mappings; then stream chunks into the index.
+ * the URL) and check or install the mappings (a new index is created in the background, see
+ * `es-indices.ts`); then stream chunks into the index.
  *
  * @example
  * const sink = await createEsSink({ url: 'http://127.0.0.1:9200', dims: 384 })
@@ -93,9 +95,7 @@ class EsSink implements Sink {
   readonly #send: { retries: number; retryDelayMs: number; maxRetryDelayMs: number; signal?: AbortSignal | undefined; onRetry: () => void };
   readonly #state: SinkState;
   readonly #timer: NodeJS.Timeout;
-  #dims: number | undefined;
-  #installed: Promise<void> | undefined;
-  #metaInstalled: Promise<void> | undefined;
+  readonly #indices: SinkIndices;
   #buffer: ChunkOperation[] = [];
   #bufferBytes = 0;
   #meta: MetaOperation[] = [];
@@ -121,7 +121,7 @@ class EsSink implements Sink {
     this.#index = index;
     this.#documentsIndex = documentsIndex;
     this.#failuresIndex = failuresIndex;
-    this.#dims = dims;
+    this.#indices = new SinkIndices(client, { index, documentsIndex, failuresIndex }, dims);
     this.#flushBytes = flushBytes;
     this.#fallbackFile = fallbackFile;
     this.#refreshOnClose = refreshOnClose;
@@ -133,47 +133,19 @@ class EsSink implements Sink {
     this.#timer.unref();
   }
 
-  /** Install mappings now when the vector size is known (given, or from the existing index). */
-  async prepare(): Promise<void> {
-    if (this.#dims === undefined) {
-      const mapping = await this.#client.indices.getMapping({ index: this.#index }, { ignore: [404] }).catch(() => undefined);
-      const first = Object.values(mapping ?? {})[0] as { mappings?: { properties?: Record<string, { dims?: number }> } } | undefined;
-      this.#dims = first?.mappings?.properties?.['vector']?.dims;
-    }
-    if (this.#dims !== undefined) await this.#install(this.#dims);
-  }
-
-  #install(dims: number): Promise<void> {
-    this.#installed ??= installMappings(this.#client, {
-      index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex, dims,
-    }).then(() => undefined, (error: unknown) => {
-      // Forget a failed attempt: a passing fault must not fail every later write.
-      this.#installed = undefined;
-      throw error;
-    });
-    return this.#installed;
-  }
-
-  /**
-   * The indices failure and document records need. Before the vector size is known only those
-   * two: creating the chunk index with a guessed size would refuse every later vector.
-   */
-  #installMeta(): Promise<void> {
-    if (this.#installed !== undefined || this.#dims !== undefined) return this.#install(this.#dims ?? DEFAULT_DIMS);
-    this.#metaInstalled ??= installMappings(this.#client, {
-      index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex, chunks: false,
-    }).then(() => undefined, (error: unknown) => {
-      this.#metaInstalled = undefined;
-      throw error;
-    });
-    return this.#metaInstalled;
+  /** Check or start installing the indices (see {@link SinkIndices.prepare}). */
+  prepare(): Promise<void> {
+    return this.#indices.prepare();
   }
 
   async write(chunk: Chunk): Promise<void> {
     if (this.#closed !== undefined) throw new IndexingError('FOLIO_SINK_CLOSED', `write(${chunk.id}) after close()`, { meta: { chunkId: chunk.id } });
     this.#signal?.throwIfAborted();
+    // The chunk index cannot be installed: stop the run, as a configuration problem.
+    if (this.#indices.failure !== undefined) throw this.#indices.failure;
     // Without a configured size the first vector decides; a chunk without one changes nothing.
-    await this.#install(this.#dims ?? chunk.vector?.length ?? DEFAULT_DIMS);
+    // Not awaited: a new index is created while chunks are buffered, and the flush waits for it.
+    void this.#indices.chunks(chunk.vector?.length ?? DEFAULT_DIMS).catch(() => undefined);
     const action = JSON.stringify({ index: { _index: this.#index, _id: chunk.id } });
     const payload = `${action}\n${JSON.stringify(chunkToDocument(chunk))}`;
     const bytes = Buffer.byteLength(payload) + 1;
@@ -194,6 +166,11 @@ class EsSink implements Sink {
   }
 
   async isUnchanged(docId: string, contentHash: string): Promise<boolean> {
+    if (this.#indices.freshDocuments) {
+      // A documents index created by this run holds nothing from an earlier one.
+      this.#previousChunks.set(docId, null);
+      return false;
+    }
     for (let attempt = 0; ; attempt += 1) {
       try {
         const found = await this.#client.get<DocumentRecord>(
@@ -242,7 +219,14 @@ class EsSink implements Sink {
     this.#buffer = [];
     this.#bufferBytes = 0;
     await this.#state.run(async () => {
-      const outcomes = await sendBulk(this.#client, batch, this.#send);
+      let outcomes: BulkOutcome[];
+      try {
+        await this.#indices.chunks();
+        outcomes = await sendBulk(this.#client, batch, this.#send);
+      } catch (error) {
+        // The index could not be created: every chunk of the batch is recorded, none lost.
+        outcomes = batch.map(() => ({ ok: false, code: errorCode(error), reason: describeError(error) }));
+      }
       this.#settleChunks(batch, outcomes);
     });
   }
@@ -293,7 +277,7 @@ class EsSink implements Sink {
     await this.#state.run(async () => {
       let outcomes: BulkOutcome[];
       try {
-        await this.#installMeta();
+        await this.#indices.meta();
         outcomes = await sendBulk(this.#client, batch, this.#send);
       } catch (error) {
         outcomes = batch.map(() => ({ ok: false, code: 'FOLIO_ES_MAPPING', reason: describeError(error) }));

@@ -1,4 +1,4 @@
-export { createEsSink } from './es-sink.ts';
+export { createEsSink } from './load-es-sink.ts';
 export type { EsSinkOptions } from './es-options.ts';
 export { createNdjsonSink, NDJSON_FILES } from './ndjson-sink.ts';
 export type { NdjsonSinkOptions } from './ndjson-sink.ts';

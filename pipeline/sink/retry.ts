@@ -1,4 +1,4 @@
-/** Which faults are worth another try, how long to wait, and a counting semaphore for slots. */
+/** Which faults are worth another try and how long to wait. */
 import { errors } from '@elastic/elasticsearch';
 
 /** Statuses the server uses for "not now": overload (429) and an unhealthy or restarting node (5xx). */
@@ -32,28 +32,3 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number): nu
 }
 
 export { sleep } from '../../core/sleep.ts';
-
-/** A counting semaphore: at most `size` holders; `acquire` waits for a free slot (backpressure). */
-export class Slots {
-  #free: number;
-  readonly #waiters: (() => void)[] = [];
-
-  constructor(size: number) {
-    this.#free = size;
-  }
-
-  async acquire(): Promise<void> {
-    if (this.#free > 0) {
-      this.#free -= 1;
-      return;
-    }
-    await new Promise<void>((resolve) => this.#waiters.push(resolve));
-  }
-
-  release(): void {
-    const next = this.#waiters.shift();
-    // Hand the slot straight to the next waiter so a newcomer cannot overtake it.
-    if (next) next();
-    else this.#free += 1;
-  }
-}

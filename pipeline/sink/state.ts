@@ -4,7 +4,7 @@
  */
 import { IndexingError, describeError } from '../../core/errors.ts';
 import type { FailureRecord } from '../../core/types.ts';
-import { Slots } from './retry.ts';
+import { Slots } from './slots.ts';
 import type { DocumentMark, SinkStats } from './types.ts';
 
 /** How many of a sink's own failure records `stats.dropped` keeps. */

@@ -40,6 +40,27 @@ describe('folio ingest (NDJSON, the embedded default)', () => {
     }
   });
 
+  it('should write the same chunks with worker threads as without', async () => {
+    const inputs = ['handbook.pdf', 'invoice.md', 'empty.pdf', 'notes.pdf', 'truncated.pdf'].map((name) => join(dir, name));
+    const chunksOf = async (workers: string): Promise<string[]> => {
+      const out = join(dir, `out-w${workers}`);
+      const run = await runFolio(['ingest', ...inputs, '--out', out, '--engine', 'text', '--embed', 'none', '--workers', workers], { ELASTICSEARCH_URL: undefined });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /documents: 5 \(2 done, 0 unchanged, 3 failed\)/, run.stderr);
+      // Workers finish in their own order; the content and ids must not depend on it.
+      return (await readFile(join(out, 'chunks.jsonl'), 'utf8')).split('\n').filter(Boolean).toSorted();
+    };
+    const alone = await chunksOf('0');
+    assert.ok(alone.length >= 4);
+    assert.deepEqual(await chunksOf('2'), alone);
+  });
+
+  it('should reject a bad --workers value naming it', async () => {
+    const run = await runFolio(['ingest', 'examples/docs/invoice-ocr.md', '--workers', 'many', '--embed', 'none'], { ELASTICSEARCH_URL: undefined });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--workers.*many/);
+  });
+
   it('should exit with 2 and a clear message when Elasticsearch is down at start', async () => {
     const run = await runFolio(['ingest', 'examples/docs/invoice-ocr.md', '--es', 'http://127.0.0.1:9', '--embed', 'none']);
     assert.equal(run.code, 2, run.stderr);

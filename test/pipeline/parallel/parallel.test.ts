@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { InferenceError } from '../../../core/errors.ts';
 import type { SourceDocument } from '../../../core/types.ts';
+import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
 import { isSourceFailure, processInParallel, resolveParallelOptions } from '../../../pipeline/parallel/index.ts';
 import type { ParallelOptions } from '../../../pipeline/parallel/index.ts';
 import { WorkerPool } from '../../../pipeline/parallel/pool.ts';
@@ -101,14 +103,89 @@ describe('processInParallel', () => {
     assert.ok(read <= 4, `read ${read} documents ahead`);
   });
 
-  it('should reject options that cannot cross to a worker', () => {
+  it('should send pages that need OCR to the calling thread\'s engine, one engine for every worker', async () => {
+    const seen: string[] = [];
+    const engine: OcrEngine = {
+      name: 'stub',
+      recognize: async (pages: readonly PageImage[]) => {
+        // Runs on this thread: the images crossed from the workers with their pixels.
+        for (const page of pages) assert.ok(page.data.length >= page.width * page.height, 'pixels crossed');
+        seen.push(...pages.map((p) => `${p.source}#${p.pageNumber}`));
+        if (pages.some((p) => p.source.endsWith('broken.pdf'))) throw new InferenceError('FOLIO_STUB_DOWN', 'stub engine is down');
+        return pages.map((p) => ({ markdown: `# Scanned ${p.pageNumber}\n\nText the stub read on page ${p.pageNumber} of ${p.source}.`, engine: 'stub', stats: {} }));
+      },
+      close: async () => undefined,
+    };
+    let created = 0;
+    const ocr = async (): Promise<OcrEngine> => {
+      created++;
+      return engine;
+    };
+    const docs = [docOf('a.pdf', reportPdf('Alpha', 2)), docOf('b.pdf', reportPdf('Beta', 1)), docOf('broken.pdf', reportPdf('Broken', 1))];
+    const options = { engine: 'stub', ocrBatchSize: 1, dpi: 36 } as const;
+    const expected = await Promise.all(docs.map((doc) => processDocument(doc, { ...options, ocr })));
+    seen.length = 0;
+    const results = (await collect(docs, { ...options, ocr, workers: 2 })) as ProcessedDocument[];
+    assert.deepEqual(seen.toSorted(), ['file:///test/a.pdf#1', 'file:///test/a.pdf#2', 'file:///test/b.pdf#1', 'file:///test/broken.pdf#1']);
+    assert.ok(created >= 1);
+    for (const want of expected) {
+      const got = results.find((r) => r.doc.uri === want.doc.uri);
+      assert.ok(got, `missing ${want.doc.uri}`);
+      assert.deepEqual(comparable(got), comparable(want));
+    }
+    const broken = results.find((r) => r.doc.uri.endsWith('broken.pdf'));
+    assert.equal(broken?.failures[0]?.code, 'FOLIO_STUB_DOWN', 'the engine\'s error code comes back with the page');
+    assert.match(broken?.failures[0]?.reason ?? '', /stub engine is down/);
+    assert.ok(results.find((r) => r.doc.uri.endsWith('a.pdf'))?.chunks.some((c) => c.engine === 'stub'));
+  });
+
+  it('should chunk on the calling thread with its token counter', async () => {
+    const docs = [docOf('a.pdf', reportPdf('Alpha', 3)), docOf('c.md', new TextEncoder().encode('# Notes\n\nSome markdown text that is long enough.\n'), 'text/markdown')];
+    // A counter the workers cannot have: it lives in this thread's memory.
+    let calls = 0;
+    const countTokens = (text: string): number => {
+      calls++;
+      return text.split(/\s+/).length * 3;
+    };
+    const expected = await Promise.all(docs.map((doc) => processDocument(doc, { engine: 'text', maxTokens: 40, countTokens })));
+    calls = 0;
+    const results = (await collect(docs, { engine: 'text', maxTokens: 40, countTokens, workers: 2 })) as ProcessedDocument[];
+    assert.ok(calls > 0, 'the counter ran here');
+    for (const want of expected) assert.deepEqual(comparable(results.find((r) => r.doc.uri === want.doc.uri)!), comparable(want));
+    // The coarse counter and small budget make more chunks than the default would.
+    const plain = await processDocument(docs[0]!, { engine: 'text', maxTokens: 40 });
+    assert.notEqual(results.find((r) => r.doc.uri === docs[0]!.uri)!.chunks.length, plain.chunks.length);
+  });
+
+  it('should name what is wrong with options', () => {
     assert.throws(() => resolveParallelOptions({ workers: 0 }), /Expected `workers` to be an integer from 1 and up, got `0` \(number\)/);
-    assert.throws(() => resolveParallelOptions({ ocr: async () => { throw new Error('x'); } } as ParallelOptions), /ocrEngine/);
+    assert.throws(() => resolveParallelOptions({ ocr: async () => { throw new Error('x'); }, ocrEngine: 'paddle' }), /Expected one of `ocr` .* and `ocrEngine` .*, got both/);
+    assert.throws(() => resolveParallelOptions({ countTokens: 5 } as unknown as ParallelOptions), /Expected `countTokens` to be a function, got `5` \(number\)/);
+    assert.doesNotThrow(() => resolveParallelOptions({ ocr: async () => { throw new Error('x'); }, countTokens: (t) => t.length }));
     assert.equal(resolveParallelOptions({}).workers >= 1, true);
   });
 });
 
 describe('WorkerPool', () => {
+  it('should start workers ahead only as asked, and the rest when documents wait', async () => {
+    const pool = new WorkerPool({
+      size: 3,
+      setup: { process: {}, ocrEngine: undefined, ocrEngineOptions: {}, pageEvents: false },
+      entry: new URL('./fixtures/crash-worker.ts', import.meta.url),
+    });
+    try {
+      pool.warm(1);
+      assert.equal(pool.started, 1);
+      assert.ok((await pool.run(docOf('one.pdf', new Uint8Array([1])))).ok);
+      assert.equal(pool.started, 1, 'one document needs one worker');
+      const outcomes = await Promise.all(['a', 'b', 'c'].map((n) => pool.run(docOf(`${n}.pdf`, new Uint8Array([1])))));
+      assert.ok(outcomes.every((o) => o.ok));
+      assert.equal(pool.started, 3);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('should record a crashed worker as that job\'s failure and go on with a fresh worker', async () => {
     const pool = new WorkerPool({
       size: 1,

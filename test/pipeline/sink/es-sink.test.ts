@@ -8,6 +8,7 @@ import { createEsSink } from '../../../pipeline/sink/index.ts';
 import type { EsSinkOptions, Sink } from '../../../pipeline/sink/index.ts';
 import { makeChunk, makeChunks } from '../../support/chunks.ts';
 import { deleteIndices, esClient, esUrl, throwawayIndex, uniqueIndexName } from '../../support/elasticsearch.ts';
+import { startFaultProxy } from '../../support/fault-proxy.ts';
 import { installMappings } from '../../../mappings/index.ts';
 
 async function closedPort(): Promise<number> {
@@ -187,6 +188,56 @@ describe('createEsSink', () => {
       assert.equal(await count(index.name), 3);
       const mapping = await esClient().indices.getMapping({ index: index.name });
       assert.equal((mapping[index.name]?.mappings.properties?.['vector'] as { dims: number }).dims, 384);
+    });
+
+    it('should create a new index in the background: writes wait only at their flush', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      // Index creation (PUT /<index>) is held until the test lets it through.
+      const isCreate = (method: string, path: string): boolean => method === 'PUT' && !path.startsWith('/_index_template');
+      const proxy = await startFaultProxy(esUrl(), ({ method, path }) => (isCreate(method, path) ? { hold: held } : 'forward'));
+      try {
+        const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('createEsSink waited for index creation')), 5000));
+        const sink = await Promise.race([createEsSink(sinkOptions({ url: proxy.url }, index.name)), timeout]);
+        assert.equal(await sink.isUnchanged('doc-new', 'h1'), false);
+        for (const chunk of makeChunks(3, { docId: 'doc-new', vector: [1, 0, 0] })) await sink.write(chunk);
+        assert.ok(!proxy.log.some((line) => line.startsWith('GET') && line.includes('-documents')), `a new documents index is not asked: ${proxy.log.join('; ')}`);
+        assert.ok(!proxy.log.some((line) => line.startsWith('POST /_bulk')), 'nothing is sent before the index exists');
+        release();
+        const stats = await sink.close();
+        assert.deepEqual({ indexed: stats.indexed, failed: stats.failed }, { indexed: 3, failed: 0 });
+        assert.equal(await count(index.name), 3);
+      } finally {
+        release();
+        await proxy.close();
+      }
+    });
+
+    it('should record the chunks and refuse further writes when a new index cannot be created', async () => {
+      const proxy = await startFaultProxy(esUrl(), ({ method, path }) => (method === 'PUT' && !path.startsWith('/_index_template') ? { status: 400 } : 'forward'));
+      try {
+        const sink = await createEsSink(sinkOptions({ url: proxy.url, flushBytes: 1 }, index.name));
+        let written = 0;
+        let refused: unknown;
+        for (const chunk of makeChunks(50, { docId: 'doc-refused', vector: [1, 0, 0] })) {
+          try {
+            await sink.write(chunk);
+            written++;
+          } catch (error) {
+            refused = error;
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.ok(refused instanceof ConfigurationError && refused.code === 'FOLIO_ES_MAPPING', `writes stop with the install error, got ${String(refused)}`);
+        const stats = await sink.close();
+        assert.equal(stats.indexed, 0);
+        assert.equal(stats.failed, written, 'every chunk written before the stop is recorded');
+        const fallback = (await readFile(join(outDir, 'failures.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { code: string; chunkId?: string });
+        assert.equal(fallback.filter((r) => r.chunkId !== undefined && r.code === 'FOLIO_ES_MAPPING').length, written);
+      } finally {
+        await proxy.close();
+      }
     });
 
     it('should take the vector size from the first chunk when dims is not given, even after failures were recorded', async () => {

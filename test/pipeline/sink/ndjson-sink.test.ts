@@ -46,6 +46,27 @@ describe('createNdjsonSink', () => {
     assert.equal(document?.['status'], 'indexed');
   });
 
+  it('should wait for the disk without piling up listeners', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.message);
+    };
+    process.on('warning', onWarning);
+    try {
+      const sink = await createNdjsonSink({ outDir });
+      // Each chunk is larger than the file buffers, so every write waits for `drain`.
+      const text = 'x'.repeat(1_200_000);
+      for (const chunk of makeChunks(15, { docId: 'doc-big' })) await sink.write({ ...chunk, text });
+      const stats = await sink.close();
+      assert.equal(stats.indexed, 15);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(warnings.filter((w) => /MaxListeners|listener/i.test(w)), []);
+      assert.equal((await lines(NDJSON_FILES.chunks)).length, 15);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('should refuse writes after close', async () => {
     const sink = await createNdjsonSink({ outDir });
     await sink.close();

@@ -1,0 +1,50 @@
+/**
+ * The chunking step of a processed document, apart from reading it: it needs only the chunker,
+ * so a thread that chunks what worker threads read does not load the PDF and Markdown modules.
+ */
+import type { QualityReport } from '../../core/types.ts';
+import { chunkDocument } from '../chunk/index.ts';
+import type { ProcessOptions } from './options.ts';
+import type { ProcessedDocument } from './process-document.ts';
+
+/**
+ * Pages that fail the gate this badly (a loop, garbage) are dead-lettered rather than indexed;
+ * milder failures are indexed with `quality.passed = false` so a search can filter them out.
+ */
+export const DEAD_LETTER_SCORE = 0.3;
+
+/**
+ * The chunking step of {@link processDocument}: cut a read document's elements into chunks. Every
+ * input it needs (kept pages, their quality, the engine) is in the result itself, so it can run
+ * on another thread than the one that read the document.
+ */
+export function chunkProcessed(result: ProcessedDocument, options: Readonly<Pick<ProcessOptions, 'maxTokens' | 'overlapTokens' | 'countTokens'>> = {}): ProcessedDocument {
+  if (!result.ok) return result;
+  const { doc, elements } = result;
+  const quality = new Map<number, QualityReport>();
+  let engine = 'text';
+  for (const page of result.pages) {
+    if (page.failed !== undefined || page.quality === undefined || !isKept(page.quality)) continue;
+    if (page.engine !== 'text') engine = page.engine;
+    quality.set(page.pageNumber, page.quality);
+  }
+  const title = elements.find((e) => e.kind === 'heading')?.text;
+  const chunks = chunkDocument(elements, {
+    docId: doc.id,
+    source: doc.uri,
+    title,
+    contentHash: doc.contentHash,
+    engine,
+    quality,
+    maxTokens: options.maxTokens,
+    overlapTokens: options.overlapTokens,
+    countTokens: options.countTokens,
+  });
+  return { ...result, chunks };
+}
+
+/** Pages that fail the gate badly are dead-lettered; the rest are indexed (see DEAD_LETTER_SCORE). */
+export function isKept(quality: QualityReport): boolean {
+  return quality.passed || quality.score >= DEAD_LETTER_SCORE;
+}
+

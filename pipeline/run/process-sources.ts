@@ -1,0 +1,53 @@
+/**
+ * The documents of a run, read and chunked: one after another on this thread, or several at once
+ * on worker threads while this thread writes what is done. Heavy modules load on first use, so
+ * the thread that only hands documents to workers never loads pdf.js or the Markdown parser.
+ */
+import { ConfigurationError } from '../../core/errors.ts';
+import type { ProcessOptions } from './options.ts';
+import type { ProcessedDocument } from './process-document.ts';
+import { readAhead } from './read-ahead.ts';
+import { isDocument, sourceFailureRecord, type SourceFailure, type SourceItem } from './sources.ts';
+
+export interface ProcessSourcesOptions extends ProcessOptions {
+  /**
+   * Worker threads reading documents, each one document at a time; `0` reads them on this
+   * thread. Results then come in the order documents finish, not the order of the inputs.
+   * @default 0
+   */
+  readonly workers?: number;
+}
+
+/** Check `workers` the way every other option is checked: name, value and type. */
+export function validateWorkers(workers: unknown): number {
+  if (typeof workers !== 'number' || !Number.isInteger(workers) || workers < 0) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`workers\` to be an integer from 0 and up, got \`${String(workers)}\` (${typeof workers})`);
+  }
+  return workers;
+}
+
+/**
+ * Every item of `sources` comes out once: a processed document, or the source's failure.
+ *
+ * @example
+ * for await (const item of processSources(sourcesFrom(['docs/']), { engine: 'text', workers: 2 })) {
+ *   if (isSourceFailure(item)) console.error(item.failure.reason);
+ *   else console.log(item.doc.uri, item.chunks.length);
+ * }
+ */
+export async function* processSources(sources: AsyncIterable<SourceItem>, options: Readonly<ProcessSourcesOptions> = {}): AsyncGenerator<ProcessedDocument | SourceFailure> {
+  const { workers = 0, signal } = options;
+  validateWorkers(workers);
+  if (workers > 0) {
+    const { processInParallel } = await import('../parallel/process-in-parallel.ts');
+    const { engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, ocr, countTokens, onPage } = options;
+    yield* processInParallel(sources, { workers, engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, ocr, countTokens, signal, onPage });
+    return;
+  }
+  const { processDocument } = await import('./process-document.ts');
+  // One document ahead: the next file is read (and checked against the sink) while this one is processed.
+  for await (const item of readAhead(sources, 1)) {
+    signal?.throwIfAborted();
+    yield isDocument(item) ? await processDocument(item, options) : { problem: item, failure: sourceFailureRecord(item) };
+  }
+}
