@@ -2,6 +2,10 @@
  * Per-page routing for `--engine auto`: keep the text layer when it is good, send the page to
  * OCR when it has no text layer, an invisible or garbage one, or is mostly a picture. The
  * decision, its reason and the figures behind it are recorded on the page.
+ *
+ * The image coverage comes with the text-layer assessment (PDFium measures it on every page for
+ * next to nothing); pdfjs' operator list is read only when the assessment lacks it, so routing
+ * a document never opens pdfjs unless a caller supplies a page and no figures.
  */
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ConfigurationError } from '../../core/errors.ts';
@@ -19,8 +23,12 @@ export interface TextLayerVerdict {
 export interface RoutePageOptions {
   /** The page's text-layer assessment (`pipeline/text-layer`); absent when the page has none. */
   readonly textLayer?: TextLayerVerdict;
-  /** The pdfjs page, to measure image coverage; without it only the text layer is judged. */
-  readonly page?: PDFPageProxy;
+  /**
+   * The pdfjs page (or a function that opens it), to measure image coverage when the assessment
+   * carries no `imageCoverage`; never touched when it does. Without either, only the text layer
+   * is judged.
+   */
+  readonly page?: PDFPageProxy | (() => Promise<PDFPageProxy>);
   /** `auto` decides per page, `text` always keeps the text layer, any other name forces that OCR engine. */
   readonly engine: 'auto' | 'text' | string;
   /**
@@ -40,8 +48,9 @@ export interface RoutePageOptions {
    */
   readonly minCharsOverImage?: number;
   /**
-   * When to read the operator list for image coverage: `when-needed` only for pages whose text
-   * is too thin to decide alone (fast); `always` also flags text pages with figures as `mixed`.
+   * When to read pdfjs' operator list for image coverage, if the assessment carries none:
+   * `when-needed` only for pages whose text is too thin to decide alone (fast); `always` also
+   * flags text pages with figures as `mixed`. Coverage from the assessment is always used.
    * @default 'when-needed'
    */
   readonly coverage?: 'always' | 'when-needed';
@@ -51,7 +60,7 @@ export interface RoutePageOptions {
  * Decide who produces a page's Markdown.
  *
  * @example
- * const route = await routePage({ textLayer: layer, page, engine: 'auto' });
+ * const route = await routePage({ textLayer: layer, engine: 'auto' });
  * // { engine: 'paddle', reason: 'mostly-image', details: { imageCoverage: 0.98, chars: 12, … } }
  */
 export async function routePage(options: Readonly<RoutePageOptions>): Promise<RouteDecision> {
@@ -72,14 +81,16 @@ export async function routePage(options: Readonly<RoutePageOptions>): Promise<Ro
   }
   if (assessment !== undefined && !assessment.usable) return { engine: ocrEngine, reason: assessment.reason || 'text-layer-unusable', details };
   const textChars = typeof details.chars === 'number' ? details.chars : 0;
+  const measured = typeof details.imageCoverage === 'number';
   // Reading the operator list costs as much as the text layer itself: only pages whose text is
-  // too thin to stand on its own need the image coverage to decide.
-  if (page !== undefined && (measure === 'always' || assessment === undefined || textChars < minCharsOverImage)) {
+  // too thin to stand on its own need the image coverage to decide, and only when the text
+  // layer did not measure it already.
+  if (!measured && page !== undefined && (measure === 'always' || assessment === undefined || textChars < minCharsOverImage)) {
     try {
-      const measured = await imageCoverage(page);
-      details.imageCoverage = round(measured.coverage);
-      details.images = measured.images;
-      details.largestImage = round(measured.largest);
+      const figures = await imageCoverage(typeof page === 'function' ? await page() : page);
+      details.imageCoverage = round(figures.coverage);
+      details.images = figures.images;
+      details.largestImage = round(figures.largest);
     } catch (cause) {
       // A page whose operators cannot be read cannot be trusted either; OCR renders what it can.
       details.operatorError = cause instanceof Error ? cause.message : String(cause);

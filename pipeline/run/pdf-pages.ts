@@ -1,6 +1,9 @@
 /**
  * A PDF's pages, each routed to its text layer or to OCR, parsed and checked. Text pages that
  * fail the quality gate are sent to OCR when `auto` has an engine to fall back on.
+ *
+ * Routing reads the figures PDFium's text-layer pass already measured (image coverage, glyphs,
+ * invisible glyphs), so pdfjs is opened only when a page is rendered for OCR.
  */
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { RouteDecision, SourceDocument } from '../../core/types.ts';
@@ -14,8 +17,8 @@ import { analysePage, pageFailure, type PageResult } from './page-result.ts';
 
 export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
   const { engine = 'auto', ocr, password, ocrBatchSize = 4, dpi, signal, onPage } = options;
-  // pdfjs takes ownership of the buffer it is given; keep the caller's bytes intact.
-  const pdf = await openPdf(doc.bytes.slice(), { password, source: doc.uri });
+  // `openPdf` copies the bytes into PDFium and into pdfjs; the caller's stay intact.
+  const pdf = await openPdf(doc.bytes, { password, source: doc.uri });
   const queue = new OcrQueue(ocr, ocrBatchSize, signal);
   const source = doc.uri;
 
@@ -36,7 +39,8 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
       const route = engine === 'text'
         ? { engine: 'text', reason: 'forced' }
         : engine === 'auto'
-          ? await routePage({ textLayer: layer, page: await pdf.page(pageNumber), engine })
+          // The pdfjs page is only a fallback for an assessment without image coverage; opened lazily.
+          ? await routePage({ textLayer: layer, page: () => pdf.page(pageNumber), engine })
           : { engine, reason: 'forced' };
 
       if (route.engine === 'text') {

@@ -89,6 +89,42 @@ describe('routePage', function () {
     }
   });
 
+  it('should decide on the image coverage the text layer measured, never opening the pdfjs page', async () => {
+    const opened: number[] = [];
+    const page = async (): Promise<never> => {
+      opened.push(1);
+      throw new Error('pdfjs opened');
+    };
+    const scan = await routePage({ engine: 'auto', page, textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 40, imageCoverage: 0.98, images: 1, largestImage: 0.98 } } } });
+    assert.equal(scan.engine, 'paddle');
+    assert.equal(scan.reason, 'mostly-image');
+    assert.equal(scan.details?.imageCoverage, 0.98);
+    assert.equal(scan.details?.images, 1);
+    const figures = await routePage({ engine: 'auto', page, textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 3000, imageCoverage: 0.3, images: 2, largestImage: 0.2 } } } });
+    assert.equal(figures.engine, 'text');
+    assert.equal(figures.reason, 'text-layer-good');
+    assert.equal(figures.details?.mixed, true);
+    const plain = await routePage({ engine: 'auto', page, textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 3000, imageCoverage: 0, images: 0 } } } });
+    assert.equal(plain.engine, 'text');
+    assert.equal(plain.details?.mixed, undefined);
+    const none = await routePage({ engine: 'auto', page, textLayer: { assessment: { usable: false, reason: 'no-text-layer', details: { chars: 0, imageCoverage: 1 } } } });
+    assert.equal(none.reason, 'no-text-layer');
+    assert.deepEqual(opened, [], 'the pdfjs page was opened although the assessment carried the coverage');
+  });
+
+  it('should open a lazily given pdfjs page only when the assessment carries no coverage', async () => {
+    const pdf = await open(SCAN);
+    try {
+      let opened = 0;
+      const route = await routePage({ engine: 'auto', textLayer: good, page: () => (opened++, pdf.page(1)) });
+      assert.equal(opened, 1);
+      assert.equal(route.reason, 'mostly-image');
+      assert.ok(Number(route.details?.imageCoverage) > 0.9);
+    } finally {
+      await pdf.close();
+    }
+  });
+
   it('should reject a bad engine naming the option', async () => {
     await assert.rejects(routePage({ engine: '' }), (e: unknown) => e instanceof ConfigurationError && /`engine`/.test(e.message));
   });
