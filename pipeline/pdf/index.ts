@@ -1,6 +1,6 @@
 /**
  * Opening PDFs: PDFium (WebAssembly, loaded lazily) for the text layer, pdfjs-dist (loaded
- * lazily, only when a page is rendered or routed) for rendering. Failures become
+ * lazily, only when a page is rendered for OCR). Failures become
  * `SourceError`s with stable codes: `FOLIO_EMPTY_FILE`, `FOLIO_PDF_PASSWORD`,
  * `FOLIO_PDF_BAD_PASSWORD`, `FOLIO_PDF_CORRUPT`, `FOLIO_PDF_PAGE_RANGE`.
  *

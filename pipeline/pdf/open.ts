@@ -1,6 +1,6 @@
 /**
- * Opening PDFs: PDFium (WebAssembly) reads the text layer, pdfjs renders pages for OCR and reads
- * operator lists for routing. PDFium opens the document up front — it decides whether the file
+ * Opening PDFs: PDFium (WebAssembly) reads the text layer and the routing figures, pdfjs renders
+ * pages for OCR. PDFium opens the document up front — it decides whether the file
  * is readable, encrypted or corrupt — and pdfjs is opened only when a caller first asks for a
  * pdfjs page, so text-only runs never load it.
  */

@@ -1,7 +1,7 @@
 /**
- * pdfjs-dist, for rendering pages (OCR) and reading operator lists (routing). Text extraction
- * runs on PDFium (`pdfium-document.ts`), so pdfjs is opened only when a page is rendered or
- * routed: {@link openPdf} calls {@link openPdfJs} lazily.
+ * pdfjs-dist, for rendering pages for OCR. Text extraction and the routing figures (image
+ * coverage, invisible text) come from PDFium (`pdfium-document.ts`), so pdfjs is opened only when
+ * a page is rendered: {@link openPdf} calls {@link openPdfJs} lazily.
  *
  * pdfjs is heavy (a few MB of JavaScript), so it is imported on first use. Its failures arrive
  * as loosely typed exceptions (`PasswordException`, `InvalidPDFException`, …); they are mapped
