@@ -1,6 +1,7 @@
 /**
  * `folio bench decode [--quick] [--model DIR] [--device cpu|webgpu|cuda] [--k 0,1,2,3]
- * [--batch 1,8] [--runs N] [--tokens N] [--pages DIR] [--threads N] [--steer RATE] [--inexact]`
+ * [--batch 1,8] [--runs N] [--tokens N] [--ignore-eos] [--pages DIR] [--limit N] [--threads N]
+ * [--graphs steps,contract] [--steer RATE] [--inexact]`
  */
 import { parseArgs } from 'node:util';
 import { ConfigurationError, describeError } from '../../core/errors.ts';
@@ -8,22 +9,22 @@ import { DEVICES } from '../../inference/runtime/ort.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
 import { decodeMarkdown } from './report.ts';
 import { measureDecode, writeDecodeResults } from './run.ts';
-import type { DecodeBenchConfig, DecodeBenchResult } from './run.ts';
+import type { DecodeBenchConfig, DecodeBenchResult, Graphs } from './run.ts';
 
-export { measureDecode, writeDecodeResults, FIXTURE_MODEL } from './run.ts';
-export type { DecodeBenchConfig, DecodeBenchResult, DecodeRow } from './run.ts';
+export { measureDecode, writeDecodeResults, FIXTURE_MODEL, MINI_MODEL, HELD_OUT_VIEWS } from './run.ts';
+export type { DecodeBenchConfig, DecodeBenchResult, DecodeRow, Graphs } from './run.ts';
 export { decodeMarkdown } from './report.ts';
-export { steeredDraft } from './steer.ts';
+export { steeredDraft, steeredStepDraft } from './steer.ts';
 export type { SteerOptions } from './steer.ts';
 
-export const DECODE_USAGE = 'folio bench decode [--quick] [--model DIR] [--device cpu|webgpu|cuda] [--k 0,1,2,3] [--batch 1,8] [--runs N] [--tokens N] [--pages DIR] [--threads N] [--steer RATE] [--inexact]';
+export const DECODE_USAGE = 'folio bench decode [--quick] [--model DIR] [--device cpu|webgpu|cuda] [--k 0,1,2,3] [--batch 1,8] [--runs N] [--tokens N] [--ignore-eos] [--pages DIR] [--limit N] [--threads N] [--graphs steps,contract] [--steer RATE] [--inexact]';
 
 export interface DecodeBenchOptions extends DecodeBenchConfig {
   /** Command-line flags (override the fields above). */
   readonly argv?: readonly string[];
   /** Where `decode.md` and `decode.json` go. @default 'bench/results' */
   readonly resultsDir?: string;
-  /** Small and CPU-only: under two minutes. @default false */
+  /** Small and CPU-only (8 views, batch 1, 2 runs): about two minutes. @default false */
   readonly quick?: boolean;
   /** Progress lines. @default console.log */
   readonly log?: (line: string) => void;
@@ -56,7 +57,7 @@ export async function runDecodeBench(options: Readonly<DecodeBenchOptions> = {})
   try {
     values = parseArgs({
       args: [...argv],
-      options: { quick: { type: 'boolean' }, model: { type: 'string' }, device: { type: 'string' }, k: { type: 'string' }, batch: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, pages: { type: 'string' }, threads: { type: 'string' }, steer: { type: 'string' }, inexact: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { quick: { type: 'boolean' }, model: { type: 'string' }, device: { type: 'string' }, k: { type: 'string' }, batch: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, 'ignore-eos': { type: 'boolean' }, pages: { type: 'string' }, limit: { type: 'string' }, threads: { type: 'string' }, graphs: { type: 'string' }, steer: { type: 'string' }, inexact: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     }).values;
@@ -72,21 +73,26 @@ export async function runDecodeBench(options: Readonly<DecodeBenchOptions> = {})
   const quick = values.quick ?? options.quick ?? false;
   const steer = values.steer === undefined ? options.steerRate : Number(values.steer);
   if (steer !== undefined && !(steer >= 0 && steer <= 1)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--steer\` to be a rate from 0 to 1, got \`${values.steer}\``);
+  const graphs = values.graphs?.split(',');
+  if (graphs !== undefined && (graphs.length === 0 || graphs.some((g) => g !== 'steps' && g !== 'contract'))) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--graphs\` to be steps, contract or both separated by a comma, got \`${values.graphs}\``);
   const config: DecodeBenchConfig = {
     ...options,
-    ...(quick ? { device: 'cpu' as const, batches: [1, 4], runs: 3, tokens: 96, threads: 1 } : {}),
+    ...(quick ? { device: 'cpu' as const, batches: [1], runs: 2, limit: 8, threads: 1 } : {}),
     ...(values.model !== undefined ? { modelDir: values.model } : {}),
     ...(values.device !== undefined ? { device } : {}),
     ...(values.k !== undefined ? { ks: list('k', values.k) } : {}),
     ...(values.batch !== undefined ? { batches: list('batch', values.batch) } : {}),
     ...(values.runs !== undefined ? { runs: int('runs', values.runs, 1) } : {}),
     ...(values.tokens !== undefined ? { tokens: int('tokens', values.tokens, 2) } : {}),
+    ...(values['ignore-eos'] ? { eos: false } : {}),
     ...(values.pages !== undefined ? { pagesDir: values.pages } : {}),
+    ...(values.limit !== undefined ? { limit: int('limit', values.limit, 1) } : {}),
+    ...(graphs !== undefined ? { graphs: graphs as Graphs[] } : {}),
     ...(values.threads !== undefined ? { threads: int('threads', values.threads, 0) } : {}),
     ...(steer !== undefined ? { steerRate: steer } : {}),
     ...(values.inexact ? { exact: false } : {}),
   };
-  log(`bench decode: ${config.modelDir ?? 'tiny random fixture model'} on ${config.device ?? 'cpu'}`);
+  log(`bench decode: ${config.modelDir ?? 'folio-ocr-mini (committed)'} on ${config.device ?? 'cpu'}`);
   const result: DecodeBenchResult = await measureDecode(config, log);
   // The quick run is a smoke check; only full runs replace the recorded results.
   if (!values.quick) await writeDecodeResults(resultsDir, result, decodeMarkdown(result));

@@ -1,65 +1,97 @@
 /**
  * `folio bench decode`: greedy against speculative decoding (K = 1..3) on the same model, pages
- * and provider, in one run. Each configuration is timed over several runs (median); ids are
- * compared with greedy's at the same batch size and with greedy's alone (`lossless`).
+ * and provider, in one run, through both graph sets (the optional step graphs and the contract's
+ * decoder/mtp, i.e. after and before issue #5). Pages are decoded to EOS by default: decoding is
+ * lossless, so every configuration commits the same tokens. Configurations are timed in turn, run
+ * after run (round robin), so a load change on the shared machine hits all of them alike.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { PageImage } from '../../inference/engine.ts';
 import { generate } from '../../inference/onnx/generate.ts';
 import type { DecodeStats, PromptEmbeds } from '../../inference/onnx/generate.ts';
-import type { Forward } from '../../inference/onnx/forward.ts';
 import { loadPageImage } from '../../inference/onnx/image-file.ts';
 import { loadModel } from '../../inference/onnx/load.ts';
 import type { OcrModel } from '../../inference/onnx/load.ts';
 import { encodePages } from '../../inference/onnx/prompt.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
 import { median } from '../common/stats.ts';
-import { steeredDraft } from './steer.ts';
+import { steeredDraft, steeredStepDraft } from './steer.ts';
 
 export const FIXTURE_MODEL = fileURLToPath(new URL('../../test/fixtures/models/folio-ocr-tiny-random/', import.meta.url));
+export const MINI_MODEL = fileURLToPath(new URL('../../inference/model/weights/folio-ocr-mini/', import.meta.url));
+/** Held-out text-block views for folio-ocr-mini (made by `make_views.py`). */
+export const HELD_OUT_VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
+
+export type Graphs = 'steps' | 'contract';
 
 export interface DecodeBenchConfig {
-  /** @default the tiny random fixture model */
+  /** @default the committed folio-ocr-mini */
   readonly modelDir?: string;
   /** @default 'cpu' */
   readonly device?: Device;
-  /** @default 0 (onnxruntime decides) */
+  /** @default 1 (one onnxruntime thread: the machine is shared; see README) */
   readonly threads?: number;
-  /** Draft sizes; 0 is greedy and always runs. @default [0, 1, 2, 3] */
+  /** Draft sizes; 0 is greedy and always runs. @default [0, 1, 2, 3, 4, 5] */
   readonly ks?: readonly number[];
   /** @default [1, 8] */
   readonly batches?: readonly number[];
-  /** Timed runs per configuration, after one warm-up. @default 5 */
+  /** Timed runs per configuration, after one warm-up. @default 3 */
   readonly runs?: number;
-  /** Tokens per page. @default 256 */
+  /** Token budget per page. @default the model's `generation.max_new_tokens` */
   readonly tokens?: number;
-  /** Folder of page images. @default the model folder's `input-*.png` */
+  /** Stop at EOS (and on the repetition guard); false decodes exactly `tokens` per page. @default true */
+  readonly eos?: boolean;
+  /** Folder of page images. @default the held-out views for folio-ocr-mini, else the model folder's images */
   readonly pagesDir?: string;
-  /** Also run the steered draft head at this acceptance rate (0 turns it off). @default 0.8 */
+  /** Decode only the first this many pages of the folder. @default all */
+  readonly limit?: number;
+  /** Graph sets to compare (those the model has). @default ['steps', 'contract'] */
+  readonly graphs?: readonly Graphs[];
+  /** Also run a steered draft head at this acceptance rate, batch 1 (0 turns it off). @default 0.8 */
   readonly steerRate?: number;
   /** Bit-exact layout (see GenerateOptions.exact). @default true */
   readonly exact?: boolean;
 }
 
 export interface DecodeRow {
+  readonly graphs: Graphs;
   readonly draft: 'model' | 'steered';
   readonly batch: number;
   readonly k: number;
+  /** Wall time to decode every page (prefill included, vision excluded). */
   readonly medianMs: number;
   readonly medianCpuMs: number;
+  /** Wall time after the decoder's prefill: what speculative decoding changes (the draft head's read of the prompt is in it). */
+  readonly decodeMs: number;
+  readonly tokens: number;
   readonly tokensPerSecond: number;
+  /** Tokens after each page's first / `decodeMs`. */
+  readonly decodeTokensPerSecond: number;
   readonly pagesPerSecond: number;
   readonly tau: number;
   readonly acceptance: readonly number[];
+  /** Decode-phase speed-up over greedy decoding with the same graphs and batch. */
   readonly speedup: number;
-  /** Speed-up by CPU time (see `medianCpuMs`). */
+  /** End-to-end (prefill included) speed-up over the same greedy row. */
+  readonly e2eSpeedup: number;
+  /** Speed-up by CPU time (end to end). */
   readonly cpuSpeedup: number;
+  /** CPU time after the prefill: `medianCpuMs` less a prefill-only run's (the same pages, one token each). */
+  readonly decodeCpuMs: number;
+  /** Decode-phase speed-up by CPU time: steadier than wall time on a shared machine. */
+  readonly cpuDecodeSpeedup: number;
+  /** Decode-phase speed-up over greedy decoding with the contract graphs (the engine before the step graphs). */
+  readonly vsContractGreedy?: number;
+  /** Ids equal greedy decoding's (same graphs, same batch) and each page's ids alone, in every timed run. */
   readonly lossless: boolean;
+  /** Ids equal those of greedy decoding with the contract graphs (another graph, so only up to near-ties). */
+  readonly sameAsContract?: boolean;
   readonly minMargin: number;
+  /** Means per page. */
   readonly prefillMs: number;
   readonly draftMs: number;
   readonly verifyMs: number;
@@ -68,36 +100,36 @@ export interface DecodeRow {
 export interface DecodeBenchResult {
   readonly model: string;
   readonly device: Device;
-  readonly tokens: number;
+  readonly threads: number;
+  readonly pages: number;
+  readonly pagesDir: string;
+  readonly budget: number;
+  readonly eos: boolean;
   readonly runs: number;
   readonly exact: boolean;
   readonly rows: readonly DecodeRow[];
+  /** Speed-ups per K at batch 1, best graphs, model draft head (for README figures). */
+  readonly perK: readonly { k: number; speedup: number; cpuSpeedup: number; e2eSpeedup: number; tau: number }[];
   readonly lossless: boolean;
   readonly gpu?: string;
   readonly summary: string;
+}
+
+interface Config {
+  readonly graphs: Graphs;
+  readonly draft: 'model' | 'steered';
+  readonly k: number;
+  /** Stop after the first token: what the prefill alone costs (CPU time has no per-pass split). */
+  readonly prefillOnly?: boolean;
 }
 
 interface Timed {
   readonly ms: number;
   /** CPU time of this process (all its threads): less disturbed than wall time on a shared machine. */
   readonly cpuMs: number;
+  readonly prefillMs: number;
   readonly ids: number[][];
   readonly stats: DecodeStats[];
-}
-
-async function decodeOnce(forward: Forward, model: OcrModel, prompts: readonly PromptEmbeds[], k: number, tokens: number, exact: boolean): Promise<Timed> {
-  const ids: number[][] = [];
-  const stats: DecodeStats[] = [];
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  for await (const e of generate(forward, model.layout, prompts, { eosId: -1, draftK: k, maxTokens: tokens, repetition: false, exact })) {
-    if (e.type === 'done') {
-      ids[e.index] = [...e.ids];
-      stats[e.index] = e.stats;
-    }
-  }
-  const used = process.cpuUsage(cpu);
-  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, ids, stats };
 }
 
 async function loadPages(dir: string): Promise<PageImage[]> {
@@ -113,72 +145,141 @@ async function loadPages(dir: string): Promise<PageImage[]> {
  * const result = await measureDecode({ ks: [0, 3], batches: [1], runs: 3 });
  */
 export async function measureDecode(config: Readonly<DecodeBenchConfig> = {}, log: (line: string) => void = () => {}): Promise<DecodeBenchResult> {
-  const { modelDir = FIXTURE_MODEL, device = 'cpu', threads = 0, ks = [0, 1, 2, 3], batches = [1, 8], runs = 5, tokens = 256, pagesDir = modelDir, steerRate = 0.8, exact = true } = config;
+  const { modelDir = MINI_MODEL, device = 'cpu', threads = 1, ks = [0, 1, 2, 3, 4, 5], batches = [1, 8], runs = 3, eos = true, steerRate = 0.8, exact = true } = config;
   const model = await loadModel({ modelDir, device, threads });
   try {
-    const pages = await loadPages(pagesDir);
+    const pagesDir = config.pagesDir ?? (resolve(modelDir) === resolve(MINI_MODEL) ? HELD_OUT_VIEWS : modelDir);
+    const pages = (await loadPages(pagesDir)).slice(0, config.limit ?? Infinity);
+    const budget = config.tokens ?? model.config.maxNewTokens;
+    const graphs = (config.graphs ?? ['steps', 'contract']).filter((g) => g === 'contract' || model.steps !== undefined);
     const kList = [0, ...ks.filter((k) => k > 0)];
+    const hasDraft = (g: Graphs) => (g === 'steps' ? model.steps?.draft !== undefined : model.forward.mtp !== undefined);
     const rows: DecodeRow[] = [];
-    const aloneIds = new Map<number, number[]>();
+    const aloneIds = new Map<Graphs, number[][]>();
     for (const batch of batches) {
-      const batchPages = Array.from({ length: batch }, (_, i) => pages[i % pages.length]!);
-      const { prompts } = await encodePages(model, batchPages);
-      let greedy: Timed | undefined;
-      for (const draft of steerRate > 0 && model.forward.mtp !== undefined ? (['model', 'steered'] as const) : (['model'] as const)) {
-        for (const k of kList) {
-          if (draft === 'steered' && k === 0) continue;
-          let forward = model.forward;
-          if (draft === 'steered') {
-            forward = forward.withDraft(steeredDraft({ draft: model.forward.mtp!, answers: greedy!.ids, promptLengths: prompts.map((p) => p.length), vocab: model.config.decoder.vocab, rate: steerRate }));
-          }
-          await decodeOnce(forward, model, prompts, k, tokens, exact); // warm-up
-          const timed: Timed[] = [];
-          for (let r = 0; r < runs; r++) timed.push(await decodeOnce(forward, model, prompts, k, tokens, exact));
-          const ms = median(timed.map((t) => t.ms));
-          const cpuMs = median(timed.map((t) => t.cpuMs));
-          const last = timed[timed.length - 1]!;
-          if (k === 0) greedy = last;
-          if (batch === 1 && k === 0) aloneIds.set(0, last.ids[0]!);
-          // Lossless: the ids of greedy decoding in this batch, and for page 0 (in every batch) its ids alone.
-          const alone = aloneIds.get(0);
-          const same = (ids: number[][]) =>
-            ids.every((row, i) => JSON.stringify(row) === JSON.stringify(greedy!.ids[i]) && (alone === undefined || i % pages.length !== 0 || JSON.stringify(row) === JSON.stringify(alone)));
-          const mean = (f: (s: DecodeStats) => number) => last.stats.reduce((a, s) => a + f(s), 0) / last.stats.length;
-          const greedyRow = rows.find((r) => r.batch === batch && r.k === 0);
-          const row: DecodeRow = {
-            draft: k === 0 ? 'model' : draft,
-            batch,
-            k,
-            medianMs: ms,
-            medianCpuMs: cpuMs,
-            tokensPerSecond: (batch * tokens) / (ms / 1000),
-            pagesPerSecond: batch / (ms / 1000),
-            tau: mean((s) => s.tau),
-            acceptance: Array.from({ length: k }, (_, j) => mean((s) => s.acceptance[j] ?? 0)),
-            speedup: greedyRow === undefined ? 1 : greedyRow.medianMs / ms,
-            cpuSpeedup: greedyRow === undefined ? 1 : greedyRow.medianCpuMs / cpuMs,
-            lossless: timed.every((t) => same(t.ids)),
-            minMargin: Math.min(...last.stats.map((s) => s.minMargin)),
-            prefillMs: mean((s) => s.prefillMs),
-            draftMs: mean((s) => s.draftMs),
-            verifyMs: mean((s) => s.verifyMs),
-          };
-          rows.push(row);
-          log(`  ${row.draft.padEnd(7)} batch ${String(batch).padStart(2)} K=${k}: ${ms.toFixed(1)} ms, ${row.tokensPerSecond.toFixed(0)} tok/s, tau ${row.tau.toFixed(2)}, speed-up ${row.speedup.toFixed(2)}× (CPU time ${row.cpuSpeedup.toFixed(2)}×), lossless ${row.lossless}`);
-        }
+      const groups: PromptEmbeds[][] = [];
+      for (let i = 0; i < pages.length; i += batch) groups.push((await encodePages(model, pages.slice(i, i + batch))).prompts);
+      const configs: Config[] = graphs.flatMap((g) => kList.filter((k) => k === 0 || hasDraft(g)).map((k) => ({ graphs: g, draft: 'model' as const, k })));
+      if (batch === 1 && steerRate > 0 && hasDraft(graphs[0]!)) configs.push(...kList.filter((k) => k > 0).map((k) => ({ graphs: graphs[0]!, draft: 'steered' as const, k })));
+      const prefillOnly: Config = { graphs: graphs[0]!, draft: 'model', k: 0, prefillOnly: true };
+      configs.push(prefillOnly);
+      const greedy = new Map<Graphs, Timed>();
+      const timed = new Map<Config, Timed[]>();
+      const once = (c: Config) => decodeAll(model, groups, c, { budget: c.prefillOnly ? 1 : budget, eos, exact, steerRate, greedy: greedy.get(c.graphs) });
+      for (const c of configs) {
+        const warm = await once(c);
+        if (c.k === 0 && !c.prefillOnly) greedy.set(c.graphs, warm);
+        timed.set(c, []);
+      }
+      for (let r = 0; r < runs; r++) for (const c of configs) timed.get(c)!.push(await once(c));
+      for (const g of graphs) if (batch === 1) aloneIds.set(g, greedy.get(g)!.ids);
+      // Greedy rows first: every other row's speed-ups are relative to them.
+      const prefillCpuMs = median(timed.get(prefillOnly)!.map((t) => t.cpuMs));
+      const order = (c: Config) => 2 * Number(c.k > 0) + Number(c.graphs !== 'contract');
+      for (const c of configs.filter((x) => !x.prefillOnly).toSorted((a, b) => order(a) - order(b))) {
+        const row = toRow(c, batch, timed.get(c)!, rows, greedy, aloneIds, prefillCpuMs);
+        rows.push(row);
+        log(`  ${row.graphs.padEnd(8)} ${row.draft.padEnd(7)} batch ${String(batch).padStart(2)} K=${c.k}: ${row.medianMs.toFixed(0)} ms (decode ${row.decodeMs.toFixed(0)} ms, ${row.decodeTokensPerSecond.toFixed(0)} tok/s), tau ${row.tau.toFixed(2)}, speed-up ${row.speedup.toFixed(2)}× (CPU time ${row.cpuDecodeSpeedup.toFixed(2)}×; end to end ${row.e2eSpeedup.toFixed(2)}×), lossless ${row.lossless}`);
       }
     }
     const lossless = rows.every((r) => r.lossless);
-    const b1 = rows.filter((r) => r.batch === Math.min(...batches) && r.k > 0);
-    const best = (draft: 'model' | 'steered') => Math.max(...b1.filter((r) => r.draft === draft).map((r) => r.speedup));
+    const b1 = rows.filter((r) => r.batch === Math.min(...batches) && r.graphs === graphs[0] && r.k > 0);
+    const best = (draft: 'model' | 'steered') => b1.filter((r) => r.draft === draft).reduce<DecodeRow | undefined>((a, r) => (a === undefined || r.speedup > a.speedup ? r : a), undefined);
     const tauAt3 = (draft: 'model' | 'steered') => b1.find((r) => r.draft === draft && r.k === 3)?.tau.toFixed(2) ?? 'n/a';
-    const bestOf = (draft: 'model' | 'steered') => (b1.some((r) => r.draft === draft) ? best(draft).toFixed(2) : 'n/a');
-    let summary = `lossless=${lossless} speedup=${bestOf('model')} tau=${tauAt3('model')}`;
-    if (b1.some((r) => r.draft === 'steered')) summary += ` (steered draft at ${steerRate}: speedup=${bestOf('steered')} tau=${tauAt3('steered')})`;
-    return { model: `${model.config.name} ${model.config.version}`, device, tokens, runs, exact, rows, lossless, gpu: device === 'cpu' ? undefined : nvidiaSmi(), summary };
+    const bm = best('model');
+    const bs = best('steered');
+    let summary = `lossless=${lossless} speedup=${bm?.speedup.toFixed(2) ?? 'n/a'} tau=${tauAt3('model')} cpu=${bm?.cpuDecodeSpeedup.toFixed(2) ?? 'n/a'} e2e=${bm?.e2eSpeedup.toFixed(2) ?? 'n/a'}`;
+    if (bs !== undefined) summary += ` (steered draft at ${steerRate}: speedup=${bs.speedup.toFixed(2)} tau=${tauAt3('steered')})`;
+    const perK = b1.filter((r) => r.draft === 'model').map((r) => ({ k: r.k, speedup: r.speedup, cpuSpeedup: r.cpuDecodeSpeedup, e2eSpeedup: r.e2eSpeedup, tau: r.tau }));
+    return { model: `${model.config.name} ${model.config.version}`, device, threads, pages: pages.length, pagesDir, budget, eos, runs, exact, rows, perK, lossless, gpu: device === 'cpu' ? undefined : nvidiaSmi(), summary };
   } finally {
     await model.release();
   }
+}
+
+interface RunOptions {
+  readonly budget: number;
+  readonly eos: boolean;
+  readonly exact: boolean;
+  readonly steerRate: number;
+  readonly greedy: Timed | undefined;
+}
+
+/** Decode every group of pages once with one configuration. */
+async function decodeAll(model: OcrModel, groups: readonly (readonly PromptEmbeds[])[], c: Config, run: RunOptions): Promise<Timed> {
+  const { budget, eos, exact, steerRate, greedy } = run;
+  const ids: number[][] = [];
+  const stats: DecodeStats[] = [];
+  let page = 0;
+  let forward = model.forward;
+  let steps = c.graphs === 'steps' ? model.steps : undefined;
+  if (c.draft === 'steered') {
+    // Batch 1: the page being decoded is `page`.
+    const steer = { answer: () => greedy!.ids[page]!, promptLength: groups[0]![0]!.length, vocab: model.config.decoder.vocab, rate: steerRate };
+    if (steps !== undefined) steps = steps.withDraft(steeredStepDraft({ ...steer, draft: steps.draft! }));
+    else forward = forward.withDraft(steeredDraft({ ...steer, draft: forward.mtp! }));
+  }
+  const options = { eosId: eos ? model.config.special.eos : -1, draftK: c.k, maxTokens: budget, repetition: eos ? {} : (false as const), exact, ...(steps === undefined ? {} : { steps }) };
+  let prefillMs = 0;
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  for (const prompts of groups) {
+    const first = page;
+    for await (const e of generate(forward, model.layout, prompts, options)) {
+      if (e.type === 'done') {
+        ids[first + e.index] = [...e.ids];
+        stats[first + e.index] = e.stats;
+        prefillMs += e.stats.prefillMs;
+      }
+    }
+    page = first + prompts.length;
+  }
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, prefillMs, ids, stats };
+}
+
+function toRow(c: Config, batch: number, timed: readonly Timed[], rows: readonly DecodeRow[], greedy: ReadonlyMap<Graphs, Timed>, aloneIds: ReadonlyMap<Graphs, number[][]>, prefillCpuMs: number): DecodeRow {
+  const last = timed[timed.length - 1]!;
+  const ms = median(timed.map((t) => t.ms));
+  const decodeMs = median(timed.map((t) => t.ms - t.prefillMs));
+  const cpuMs = median(timed.map((t) => t.cpuMs));
+  const decodeCpuMs = Math.max(cpuMs - prefillCpuMs, 1e-3);
+  const tokens = last.stats.reduce((n, s) => n + s.tokens, 0);
+  const pages = last.stats.length;
+  const steps = last.stats.reduce((n, s) => n + s.steps, 0);
+  const perStep = (f: (s: DecodeStats) => number) => (steps === 0 ? 0 : last.stats.reduce((a, s) => a + f(s) * s.steps, 0) / steps);
+  const mean = (f: (s: DecodeStats) => number) => last.stats.reduce((a, s) => a + f(s), 0) / pages;
+  const same = (a: readonly (readonly number[])[], b: readonly (readonly number[])[] | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+  const base = rows.find((r) => r.graphs === c.graphs && r.batch === batch && r.k === 0 && r.draft === 'model');
+  const contract = rows.find((r) => r.graphs === 'contract' && r.batch === batch && r.k === 0);
+  const contractIds = greedy.get('contract')?.ids;
+  return {
+    graphs: c.graphs,
+    draft: c.draft,
+    batch,
+    k: c.k,
+    medianMs: ms,
+    medianCpuMs: cpuMs,
+    decodeMs,
+    tokens,
+    tokensPerSecond: tokens / (ms / 1000),
+    decodeTokensPerSecond: (tokens - pages) / (decodeMs / 1000),
+    pagesPerSecond: pages / (ms / 1000),
+    tau: perStep((s) => s.tau),
+    acceptance: Array.from({ length: c.k }, (_, j) => perStep((s) => s.acceptance[j] ?? 0)),
+    speedup: base === undefined ? 1 : base.decodeMs / decodeMs,
+    e2eSpeedup: base === undefined ? 1 : base.medianMs / ms,
+    cpuSpeedup: base === undefined ? 1 : base.medianCpuMs / cpuMs,
+    decodeCpuMs,
+    cpuDecodeSpeedup: base === undefined ? 1 : base.decodeCpuMs / decodeCpuMs,
+    ...(contract === undefined ? {} : { vsContractGreedy: contract.decodeMs / decodeMs }),
+    lossless: timed.every((t) => same(t.ids, greedy.get(c.graphs)?.ids) && (batch === 1 || !aloneIds.has(c.graphs) || same(t.ids, aloneIds.get(c.graphs)))),
+    ...(contractIds === undefined ? {} : { sameAsContract: same(last.ids, contractIds) }),
+    minMargin: Math.min(...last.stats.map((s) => s.minMargin)),
+    prefillMs: mean((s) => s.prefillMs),
+    draftMs: mean((s) => s.draftMs),
+    verifyMs: mean((s) => s.verifyMs),
+  };
 }
 
 function nvidiaSmi(): string {

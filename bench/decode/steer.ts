@@ -1,51 +1,83 @@
 /**
- * A draft head with the real one's cost and a chosen acceptance: it runs `mtp.onnx` as usual, then
- * replaces its proposal with the reference greedy token, except at a share `1 − rate` of positions
+ * A draft head with the real one's cost and a chosen acceptance: it runs the draft graph as usual,
+ * then replaces its proposal with the page's greedy token, except at a share `1 − rate` of positions
  * (fixed by a hash of the position, so every run and every K sees the same pattern).
  *
- * Why: the tiny random model's own draft head is never right (τ = 1), which says nothing about what
- * speculative decoding buys. Steering keeps every pass the engine runs (draft and verify, same
- * shapes, same count) and sets acceptance to what a trained head achieves, e.g. the paper's.
- * Results with it are labelled as such; verification stays real, so `lossless` is still measured.
+ * Why: it answers "what would speculative decoding buy with a better draft head?" on the same
+ * passes (draft and verify, same shapes, same count); verification stays real, so `lossless` is
+ * still measured. Rows with it are a what-if, labelled as such. The pair at position p proposes
+ * the token at p + 2 in both graph sets, so both see the same pattern.
  */
 import type { SessionLike } from '../../inference/onnx/forward.ts';
 import { tensor } from '../../inference/runtime/ort.ts';
 
 export interface SteerOptions {
+  /** `mtp.onnx` (contract graphs) or `mtp_step.onnx` (step graphs). */
   readonly draft: SessionLike;
-  /** Reference greedy ids per batch row. */
-  readonly answers: readonly (readonly number[])[];
-  /** Prompt length of each batch row (position of its first generated token). */
-  readonly promptLengths: readonly number[];
+  /** Greedy ids of the page being decoded (batch 1: the page changes between calls of `generate`). */
+  readonly answer: () => readonly number[];
+  /** Position of the page's first generated token. */
+  readonly promptLength: number;
   readonly vocab: number;
   /** Share of draft proposals that are right, 0..1. */
   readonly rate: number;
 }
 
+/** The proposal for the pair at position `p`: the right token or, at a fixed share of positions, another. */
+function proposal(options: Readonly<SteerOptions>, p: number): number {
+  const right = options.answer()[p + 2 - options.promptLength] ?? 0;
+  return hash(p) < options.rate ? right : (right + 1) % options.vocab;
+}
+
 /**
+ * Steer `mtp.onnx` (one row per pair; the loop takes the argmax of its logits).
+ *
  * @example
- * const forward = model.forward.withDraft(steeredDraft({ draft: model.forward.mtp!, answers, promptLengths, vocab: 512, rate: 0.8 }));
+ * const forward = model.forward.withDraft(steeredDraft({ draft: model.forward.mtp!, answer: () => ids, promptLength: 281, vocab: 2048, rate: 0.8 }));
  */
 export function steeredDraft(options: Readonly<SteerOptions>): SessionLike {
-  const { draft, answers, promptLengths, vocab: V, rate } = options;
+  const { draft, vocab: V } = options;
   return {
-    path: `${draft.path} (steered to ${rate})`,
+    path: `${draft.path} (steered to ${options.rate})`,
     inputNames: draft.inputNames,
     outputNames: draft.outputNames,
-    async run(feeds) {
-      const out = await draft.run(feeds);
+    async run(feeds, fetches) {
+      const out = await draft.run(feeds, fetches);
       const [B, S] = feeds.inputs_embeds!.dims as [number, number, number];
       const positions = Array.from(feeds.position_ids!.data as BigInt64Array, Number);
       const logits = new Float32Array(B * S * V);
-      for (let b = 0; b < B; b++) {
-        for (let s = 0; s < S; s++) {
-          const p = positions[b * S + s]!;
-          // The pair at position p proposes the token at p + 2.
-          const right = answers[b]?.[p + 2 - promptLengths[b]!] ?? 0;
-          logits[(b * S + s) * V + (hash(p) < rate ? right : (right + 1) % V)] = 1;
-        }
-      }
+      for (let i = 0; i < B * S; i++) logits[i * V + proposal(options, positions[i]!)] = 1;
       return { ...out, logits: tensor('float32', logits, [B, S, V]) };
+    },
+  };
+}
+
+/**
+ * Steer `mtp_step.onnx`: draft j (from 0) of a sequence comes from the pair at p1 + j, p1 being the
+ * position of its last real row.
+ *
+ * @example
+ * const steps = model.steps!.withDraft(steeredStepDraft({ draft: model.steps!.draft!, answer: () => ids, promptLength: 281, vocab: 2048, rate: 0.8 }));
+ */
+export function steeredStepDraft(options: Readonly<SteerOptions>): SessionLike {
+  const { draft } = options;
+  return {
+    path: `${draft.path} (steered to ${options.rate})`,
+    inputNames: draft.inputNames,
+    outputNames: draft.outputNames,
+    async run(feeds, fetches) {
+      const out = await draft.run(feeds, fetches);
+      const ids = out.draft_ids!;
+      const [B, K] = ids.dims as [number, number];
+      const S = feeds.position_ids!.dims[1]!;
+      const positions = feeds.position_ids!.data as BigInt64Array;
+      const last = feeds.last_row!.data as BigInt64Array;
+      const steered = new BigInt64Array(B * K);
+      for (let b = 0; b < B; b++) {
+        const p1 = Number(positions[b * S + Number(last[b])]);
+        for (let j = 0; j < K; j++) steered[b * K + j] = BigInt(proposal(options, p1 + j));
+      }
+      return { ...out, draft_ids: tensor('int64', steered, [B, K]) };
     },
   };
 }

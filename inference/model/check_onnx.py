@@ -5,7 +5,8 @@
 
 Reports max abs differences (visual embeddings, prefill logits, per-step logits), whether onnxruntime
 greedy ids, onnxruntime speculative (FastMTP, K from folio-model.json) ids and PyTorch greedy ids are
-identical, and writes check.json plus sample-*.png / expected ids into the model folder.
+identical, the same through the optional step graphs (decoder_step/mtp_step, when the folder has
+them), and writes check.json plus sample-*.png / expected ids into the model folder.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from PIL import Image
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "synth"))
-from folio_ocr.ort_ref import OrtModel, torch_greedy_concat  # noqa: E402
+from folio_ocr.ort_ref import OrtModel, StepModel, torch_greedy_concat  # noqa: E402
 from folio_ocr.export import round_weights_fp16  # noqa: E402
 from folio_ocr import preprocess as pp  # noqa: E402
 from export_trained import load_model  # noqa: E402
@@ -39,6 +40,7 @@ def main():
     a = ap.parse_args()
     om = OrtModel(a.model)
     meta = om.meta
+    sm = StepModel(a.model) if "decoder_step" in meta["onnx"] else None
     vh, vw = meta["image"]["global_view"]["height"], meta["image"]["global_view"]["width"]
     model = None
     if a.ckpt:
@@ -62,6 +64,11 @@ def main():
                 "ort_text": tok.decode([t for t in o_ids if t != eos]),
                 "ort_speculative_equal": s_ids == o_ids, "speculative_steps": s_st["steps"],
                 "tau": (len(s_ids) - 1) / max(1, s_st["steps"])}
+        if sm is not None:
+            g_ids, _ = sm.speculative(pv, a.max_new, ignore_eos=False, K=0)
+            k_ids, k_st = sm.speculative(pv, a.max_new, ignore_eos=False)
+            case.update({"step_greedy_equal": g_ids == o_ids, "step_speculative_equal": k_ids == g_ids,
+                         "step_tau": (len(k_ids) - 1) / max(1, k_st["steps"])})
         if model is not None:
             t_ids, t_logits = torch_greedy_concat(model, pv, meta["prompt"]["input_ids"],
                                                   meta["special_tokens"]["image"], len(o_ids))
@@ -78,6 +85,7 @@ def main():
     keys = ["max_abs_diff_visual", "max_abs_diff_logits"]
     report["summary"] = {k: max(c[k] for c in report["cases"]) for k in keys if k in report["cases"][0]}
     report["summary"]["all_ids_equal"] = all(c["ort_speculative_equal"] and c.get("torch_equal", True)
+                                             and c.get("step_greedy_equal", True) and c.get("step_speculative_equal", True)
                                              for c in report["cases"])
     print("SUMMARY", json.dumps(report["summary"]))
     json.dump(report, open(os.path.join(a.model, "check.json"), "w"), indent=1, ensure_ascii=False)

@@ -1,5 +1,9 @@
 """Export a trained checkpoint to the Folio model contract and check it with onnxruntime.
 
+Writes the contract graphs (vision, embed_tokens, decoder, mtp), the optional step graphs
+(decoder_step, mtp_step: the CPU fast path, see folio_ocr/onnx_steps.py) and weights.bin, which holds
+the text networks' weights once for all of them. Reproducible: the same checkpoint gives the same files.
+
     .venv/bin/python inference/model/export_trained.py --ckpt .cache/ocr-run3 \
         --tokenizer .dev/ocr/tokenizer.json --out inference/model/weights/folio-ocr-mini
     .venv/bin/python inference/model/check_onnx.py --model inference/model/weights/folio-ocr-mini \
@@ -36,11 +40,15 @@ def main():
     ap.add_argument("--tokenizer", default=".dev/ocr/tokenizer.json")
     ap.add_argument("--out", default="inference/model/weights/folio-ocr-mini")
     ap.add_argument("--results", default=None, help="results.json of the run to embed in folio-model.json")
+    ap.add_argument("--no-steps", action="store_true",
+                    help="contract graphs only (no decoder_step/mtp_step, weights inside each file)")
     a = ap.parse_args()
     model, meta = load_model(a.ckpt)
     round_weights_fp16(model)
     tok = Tokenizer.from_file(a.tokenizer)
-    extra = {"params": param_groups(model),
+    # What one view holds (inference/onnx/README.md): a block of 1-4 lines, not a page.
+    extra = {"input": "text-block",
+             "params": param_groups(model),
              "training": {"main_steps": meta["step"], "main_seconds": round(meta["elapsed"], 1),
                           "mtp_steps": meta.get("mtp_steps", 0), "hardware": "1x NVIDIA H200",
                           "last_eval": meta["evals"][-1] if meta.get("evals") else None},
@@ -48,7 +56,7 @@ def main():
                       "block by block (block boxes from a layout step), see inference/model/README.md"}
     if a.results and os.path.exists(a.results):
         extra["measured"] = json.load(open(a.results)).get("bench")
-    export_model(model, tok, a.out, fp16_weights=True, name="folio-ocr-mini", version="0.1.0",
+    export_model(model, tok, a.out, fp16_weights=True, name="folio-ocr-mini", version="0.1.0", step_graphs=not a.no_steps,
                  training_summary="synthetic text blocks rendered with PIL from Debian prose (licence and "
                                   "copyright texts; Chinese manpages-zh), fonts DejaVu, Liberation, WenQuanYi "
                                   "Micro Hei; curriculum 1 line -> 1-2 lines -> 1-4 lines with headings/lists; 50% "

@@ -2,9 +2,11 @@
 
     .venv/bin/python inference/model/make_tiny.py --out test/fixtures/models/folio-ocr-tiny-random
 
-Writes vision/embed_tokens/decoder/mtp .onnx (fp16-stored weights, fp32 compute), tokenizer.json,
+Writes vision/embed_tokens/decoder/mtp .onnx (fp16-stored weights, fp32 compute), the optional step
+graphs decoder_step/mtp_step .onnx, weights.bin (the text networks' weights, shared), tokenizer.json,
 folio-model.json, two input PNGs and reference.json (pixel values, PyTorch greedy ids for 24 steps
-with EOS ignored, onnxruntime greedy and speculative ids, max abs logit differences).
+with EOS ignored, onnxruntime greedy and speculative ids through both graph sets, max abs logit
+differences).
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from folio_ocr.model import FolioConfig, FolioOCR, param_groups  # noqa: E402
 from folio_ocr.tokenizer import train_tokenizer, prompt_ids  # noqa: E402
 from folio_ocr.export import export_model, round_weights_fp16  # noqa: E402
-from folio_ocr.ort_ref import OrtModel, torch_greedy_concat  # noqa: E402
+from folio_ocr.ort_ref import OrtModel, StepModel, torch_greedy_concat  # noqa: E402
 from folio_ocr import preprocess as pp  # noqa: E402
 
 TEXT_FILES = ["/usr/share/common-licenses/Apache-2.0", "/usr/share/common-licenses/MPL-2.0"]
@@ -79,6 +81,7 @@ def main():
     im2.save(f"{a.out}/input-1.png")
 
     ort_m = OrtModel(a.out)
+    step_m = StepModel(a.out)
     prompt = prompt_ids(tok, c.tokens_per_view)
     ref = {"note": "pixel_values follow folio-model.json image rules; greedy ids are the first `steps` argmax "
                    "tokens after the prompt with EOS ignored", "steps": a.steps, "prompt_ids": prompt,
@@ -89,6 +92,7 @@ def main():
         t_ids, t_logits = torch_greedy_concat(model, pv, prompt, tok.token_to_id("<image>"), a.steps)
         o_ids, o_logits = ort_m.greedy(pv, a.steps, ignore_eos=True, keep_logits=True)
         s_ids, s_stats = ort_m.speculative(pv, a.steps, ignore_eos=True)
+        step_ids = {K: step_m.speculative(pv, a.steps, ignore_eos=True, K=K)[0] for K in (0, 1, 3)}
         with torch.no_grad():
             vis_t = model.vision(torch.from_numpy(pv)).numpy()
         vis_o = ort_m.vision.run(None, {"pixel_values": pv})[0]
@@ -106,11 +110,12 @@ def main():
             "greedy_text": tok.decode(t_ids, skip_special_tokens=False),
             "ort_greedy_ids": o_ids,
             "ort_speculative_ids": s_ids,
+            "step_ids_equal": all(ids == t_ids for ids in step_ids.values()),
             "speculative_steps": s_stats["steps"],
             "speculative_accepted": s_stats["accepted"],
             "max_abs_diff_vision": float(np.abs(vis_t - vis_o).max()),
             "max_abs_diff_logits": float(np.abs(t_logits - o_logits).max()),
-            "ids_equal": t_ids == o_ids == s_ids,
+            "ids_equal": t_ids == o_ids == s_ids and all(ids == t_ids for ids in step_ids.values()),
             "min_top1_top2_logit_margin": float(np.min(np.diff(np.sort(o_logits, -1)[:, -2:], axis=-1))),
         }
         print(name, case["ids_equal"], case["max_abs_diff_logits"], case["max_abs_diff_vision"], t_ids)

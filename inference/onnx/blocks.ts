@@ -128,6 +128,7 @@ function sumStats(views: readonly PageDecode[], draftK: number): PageDecode['sta
   return {
     tokens: sum((s) => s.tokens),
     steps,
+    graphs: views[0]?.stats.graphs ?? 'contract',
     tau: steps === 0 ? 0 : sum((s) => s.tau * s.steps) / steps,
     draftK: views[0]?.stats.draftK ?? draftK,
     acceptance: Array.from({ length: k }, (_, j) => (steps === 0 ? 0 : sum((s) => (s.acceptance[j] ?? 0) * s.steps) / steps)),

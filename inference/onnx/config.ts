@@ -60,7 +60,19 @@ export interface OcrModelConfig {
   readonly draft: { readonly k: number; readonly blocks: number };
   /** Default token budget per page. */
   readonly maxNewTokens: number;
-  readonly files: { readonly vision: string; readonly embed: string; readonly decoder: string; readonly mtp: string };
+  readonly files: {
+    readonly vision: string;
+    readonly embed: string;
+    readonly decoder: string;
+    readonly mtp: string;
+    /**
+     * Optional step graphs (`onnx.decoder_step`, `onnx.mtp_step`): the same networks over
+     * fixed-capacity caches updated in place, for fast decoding on the CPU. Undefined when the
+     * model does not declare them (the contract graphs above are enough to decode).
+     */
+    readonly decoderStep?: string;
+    readonly mtpStep?: string;
+  };
 }
 
 /**
@@ -93,10 +105,13 @@ export function parseModelConfig(json: unknown, file: string): OcrModelConfig {
   const generation = r.object(root.generation ?? {}, 'generation');
   const visual = r.object(root.visual_tokens, 'visual_tokens');
   const onnx = r.object(root.onnx ?? {}, 'onnx');
-  const fileOf = (key: string, fallback: string): string => {
+  const declared = (key: string): string | undefined => {
     const entry = onnx[key];
-    return typeof entry === 'object' && entry !== null && typeof (entry as Record<string, unknown>).file === 'string' ? ((entry as Record<string, unknown>).file as string) : fallback;
+    return typeof entry === 'object' && entry !== null && typeof (entry as Record<string, unknown>).file === 'string' ? ((entry as Record<string, unknown>).file as string) : undefined;
   };
+  const fileOf = (key: string, fallback: string): string => declared(key) ?? fallback;
+  const decoderStep = declared('decoder_step');
+  const mtpStep = declared('mtp_step');
   return {
     family: family as OcrModelConfig['family'],
     name: typeof root.name === 'string' ? root.name : family,
@@ -131,7 +146,14 @@ export function parseModelConfig(json: unknown, file: string): OcrModelConfig {
     },
     draft: { k: draft.K === undefined ? 0 : r.int(draft, 'K', 'draft_head', 0), blocks: draft.blocks === undefined ? 0 : r.int(draft, 'blocks', 'draft_head', 0) },
     maxNewTokens: generation.max_new_tokens === undefined ? 2048 : r.int(generation, 'max_new_tokens', 'generation', 1),
-    files: { vision: fileOf('vision', 'vision.onnx'), embed: fileOf('embed_tokens', 'embed_tokens.onnx'), decoder: fileOf('decoder', 'decoder.onnx'), mtp: fileOf('mtp', 'mtp.onnx') },
+    files: {
+      vision: fileOf('vision', 'vision.onnx'),
+      embed: fileOf('embed_tokens', 'embed_tokens.onnx'),
+      decoder: fileOf('decoder', 'decoder.onnx'),
+      mtp: fileOf('mtp', 'mtp.onnx'),
+      ...(decoderStep === undefined ? {} : { decoderStep }),
+      ...(mtpStep === undefined ? {} : { mtpStep }),
+    },
   };
 }
 

@@ -24,6 +24,8 @@ export interface DecodeOptions {
   readonly exact?: boolean;
   /** Largest page side accepted, in pixels. @default 16384 */
   readonly maxImageSide?: number;
+  /** Decode with the model's step graphs when it has them (`OcrModel.steps`); false: the contract graphs. @default true */
+  readonly steps?: boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -35,8 +37,9 @@ export interface PageDecode {
 }
 
 function generateOptions(model: OcrModel, options: Readonly<DecodeOptions>): GenerateOptions {
-  const { draftK = model.forward.mtp === undefined ? 0 : model.config.draft.k, maxTokens = model.config.maxNewTokens, ignoreEos = false, repetition = {}, exact = true, signal } = options;
-  return { eosId: ignoreEos ? -1 : model.config.special.eos, draftK, maxTokens, repetition, exact, signal };
+  const hasDraft = model.forward.mtp !== undefined || model.steps?.draft !== undefined;
+  const { draftK = hasDraft ? model.config.draft.k : 0, maxTokens = model.config.maxNewTokens, ignoreEos = false, repetition = {}, exact = true, steps = true, signal } = options;
+  return { eosId: ignoreEos ? -1 : model.config.special.eos, draftK, maxTokens, repetition, exact, signal, ...(steps && model.steps !== undefined ? { steps: model.steps } : {}) };
 }
 
 /**

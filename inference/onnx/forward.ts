@@ -12,7 +12,11 @@ export interface SessionLike {
   readonly path: string;
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
-  run(feeds: Readonly<Record<string, Tensor>>): Promise<Record<string, Tensor>>;
+  /**
+   * `fetches` names the outputs wanted; a tensor there is written in place (the step graphs' KV
+   * buffers), `null` lets the runtime allocate.
+   */
+  run(feeds: Readonly<Record<string, Tensor>>, fetches?: Readonly<Record<string, Tensor | null>>): Promise<Record<string, Tensor>>;
 }
 
 /** Input and output names of the three networks (ARCHITECTURE.md's contract by default). */

@@ -15,16 +15,21 @@
  *
  * Pages are prefilled one at a time (a long and a short prompt are not padded against each
  * other; a page's prefill is then bit-identical alone or in a batch) and decoded together.
+ *
+ * The passes run on the optional step graphs when the model has them (`steps`, see
+ * passes-steps.ts: no cache copies, the whole draft in one call), else on the contract graphs
+ * (passes-contract.ts). This file is the loop around them, the same for both.
  */
-import { KvCache } from './kv-cache.ts';
 import type { KvLayerNames } from './kv-cache.ts';
 import type { Forward } from './forward.ts';
 import { StopCondition } from './stop.ts';
 import type { RepetitionGuardOptions, StopReason } from './stop.ts';
 import { argmaxRow, marginRow } from './logits.ts';
-import { proposeDrafts } from './draft.ts';
-import { ones, range } from './sequence.ts';
+import type { DecodePasses } from './passes.ts';
+import { ContractPasses } from './passes-contract.ts';
+import { CAPACITY_SLACK, StepPasses } from './passes-steps.ts';
 import type { Sequence } from './sequence.ts';
+import type { StepForward } from './step-forward.ts';
 
 /** The prompt of one page as embeddings: text and visual tokens already spliced. */
 export interface PromptEmbeds {
@@ -57,8 +62,14 @@ export interface GenerateOptions {
    * greedy's up to rounding (see `minMargin`). @default true
    */
   readonly exact?: boolean;
-  /** Pack a batch's caches when masked slots pass this fraction. @default 0.25 */
+  /** Pack a batch's caches when masked slots pass this fraction (contract graphs). @default 0.25 */
   readonly compactAt?: number;
+  /**
+   * The model's step graphs (`OcrModel.steps`): used when given, unless the budget needs more
+   * positions than they encode or K exceeds their slack (then the contract graphs decode).
+   * @default undefined (contract graphs)
+   */
+  readonly steps?: StepForward;
   readonly signal?: AbortSignal;
 }
 
@@ -68,7 +79,9 @@ export interface DecodeStats {
   readonly tokens: number;
   /** Decoder passes after the prefill. */
   readonly steps: number;
-  /** Mean tokens committed per step (accepted drafts + 1); 1 for greedy. */
+  /** Which graphs decoded: the optional step graphs or the contract's decoder/mtp. */
+  readonly graphs: 'steps' | 'contract';
+  /** Mean tokens committed per step (accepted drafts + 1, up to the stop token); 1 for greedy. */
   readonly tau: number;
   readonly draftK: number;
   /** `acceptance[j]`: share of steps whose draft j+1 was accepted (so it falls with j). */
@@ -79,7 +92,9 @@ export interface DecodeStats {
    * picked another token.
    */
   readonly minMargin: number;
+  /** The decoder's pass over the prompt (the same work whatever K). */
   readonly prefillMs: number;
+  /** The draft head's passes, its read of the prompt included (speculative decoding's extra work). */
   readonly draftMs: number;
   readonly verifyMs: number;
   readonly stop: StopReason;
@@ -99,18 +114,23 @@ export type GenerationEvent =
  * }
  */
 export async function* generate(forward: Forward, layout: CacheLayout, prompts: readonly PromptEmbeds[], options: Readonly<GenerateOptions>): AsyncGenerator<GenerationEvent> {
-  const { eosId, draftK = 3, maxTokens = 2048, repetition = {}, exact = true, compactAt = 0.25, signal } = options;
+  const { eosId, draftK = 3, maxTokens = 2048, repetition = {}, exact = true, compactAt = 0.25, steps, signal } = options;
   const minRows = exact ? 2 : 1;
   if (!Number.isInteger(draftK) || draftK < 0) throw new RangeError(`Expected \`draftK\` to be an integer from 0 and up, got \`${draftK}\``);
-  if (draftK > 0 && forward.mtp === undefined) throw new RangeError(`\`draftK\` is ${draftK} but the model has no draft head; use 0`);
   const K = draftK;
+  const capacity = Math.max(0, ...prompts.map((p) => p.length)) + maxTokens + CAPACITY_SLACK;
+  const useSteps = steps !== undefined && capacity <= steps.maxPositions && K + 2 <= CAPACITY_SLACK && (K === 0 || steps.draft !== undefined);
+  if (K > 0 && !useSteps && forward.mtp === undefined) throw new RangeError(`\`draftK\` is ${draftK} but the model has no draft head; use 0`);
+  const V = forward.vocab;
   const H = forward.hidden;
-  const newCache = (names: readonly KvLayerNames[], batch = 1) => new KvCache({ batch, layers: names, kvHeads: layout.kvHeads, headDim: layout.headDim });
+  const passes: DecodePasses = useSteps ? new StepPasses({ steps, forward, layout, batch: prompts.length, capacity }) : new ContractPasses({ forward, layout, exact, compactAt });
+  const graphs = useSteps ? 'steps' : 'contract';
 
   const done = (s: Sequence, reason: StopReason): GenerationEvent => {
     const stats: DecodeStats = {
       tokens: s.stop.tokens.length,
       steps: s.steps,
+      graphs,
       tau: s.steps === 0 ? 0 : s.committedInSteps / s.steps,
       draftK: K,
       acceptance: s.accepted.map((n) => (s.steps === 0 ? 0 : n / s.steps)),
@@ -123,70 +143,58 @@ export async function* generate(forward: Forward, layout: CacheLayout, prompts: 
     return { type: 'done', index: s.index, ids: [...s.stop.tokens], stats };
   };
 
-  // ---- prefill, page by page
-  let active: Sequence[] = [];
-  const caches: KvCache[] = [];
-  const draftCaches: KvCache[] = [];
-  for (const [index, prompt] of prompts.entries()) {
-    const L = prompt.length;
-    const started = performance.now();
-    const cache = newCache(layout.decoder);
-    const out = await forward.decode(cache, { embeds: prompt.embeds, steps: L, positions: range(0, L), valid: ones(L) });
-    const first = argmaxRow(out.logits, L - 1, forward.vocab);
-    const draftCache = newCache(layout.mtp);
-    if (K > 0 && L > 1) {
-      // Draft-cache slot i holds the pair (embedding of token i+1, decoder state at i).
-      await forward.draft(draftCache, { embeds: prompt.embeds.subarray(H, L * H), steps: L - 1, positions: range(0, L - 1), valid: ones(L - 1) }, out.hidden.subarray(0, (L - 1) * H));
-    }
-    const s: Sequence = {
-      index,
-      stop: new StopCondition({ eosId, maxTokens, repetition }),
-      last: first,
-      pos: L,
-      pendingTokens: [first],
-      pendingHidden: out.hidden.slice((L - 1) * H, L * H),
-      steps: 0,
-      accepted: new Array<number>(K).fill(0),
-      minMargin: marginRow(out.logits, L - 1, forward.vocab),
-      committedInSteps: 0,
-      prefillMs: performance.now() - started,
-      draftMs: 0,
-      verifyMs: 0,
-    };
-    const reason = s.stop.push(first);
-    yield { type: 'tokens', index, ids: [first] };
-    if (reason !== undefined) {
-      yield done(s, reason);
-      continue;
-    }
-    active.push(s);
-    caches.push(cache);
-    draftCaches.push(draftCache);
-  }
-  if (active.length === 0) return;
-  const cache = caches.length === 1 ? caches[0]! : KvCache.stack(caches);
-  const draftCache = draftCaches.length === 1 ? draftCaches[0]! : KvCache.stack(draftCaches);
-
   try {
+    // ---- prefill, page by page
+    let active: Sequence[] = [];
+    for (const [index, prompt] of prompts.entries()) {
+      const L = prompt.length;
+      const started = performance.now();
+      const out = await passes.prefill(index, prompt);
+      const first = argmaxRow(out.logits, 0, V);
+      const s: Sequence = {
+        index,
+        stop: new StopCondition({ eosId, maxTokens, repetition }),
+        last: first,
+        pos: L,
+        pendingTokens: [first],
+        pendingHidden: out.hidden.slice((L - 1) * H, L * H),
+        steps: 0,
+        accepted: new Array<number>(K).fill(0),
+        minMargin: marginRow(out.logits, 0, V),
+        committedInSteps: 0,
+        prefillMs: 0,
+        draftMs: 0,
+        verifyMs: 0,
+      };
+      s.prefillMs = performance.now() - started;
+      const reason = s.stop.push(first);
+      if (reason === undefined && K > 0) {
+        const priming = performance.now();
+        await passes.primeDraft(s, prompt, out.hidden, K);
+        s.draftMs = performance.now() - priming;
+      }
+      yield { type: 'tokens', index, ids: [first] };
+      if (reason !== undefined) yield done(s, reason);
+      else active.push(s);
+    }
+    if (active.length === 0) return;
+    passes.start(active.map((s) => s.index));
+
     while (active.length > 0) {
       if (signal?.aborted) {
         for (const s of active) yield done(s, 'aborted');
         return;
       }
-      const B = active.length;
-
-      // ---- draft: catch up, then K−1 recursive proposals
-      const drafts = K > 0 ? await proposeDrafts(forward, draftCache, active, K, exact) : active.map(() => []);
+      // ---- draft: catch up on the pairs verified last step, then K−1 recursive proposals
+      let started = performance.now();
+      const drafts = K > 0 ? await passes.draft(active, K) : active.map(() => []);
+      const drafted = performance.now();
+      for (const s of active) s.draftMs += drafted - started;
 
       // ---- verify: [last, d1..dK] in one decoder pass
-      const started = performance.now();
+      started = performance.now();
       const W = Math.max(K + 1, minRows);
-      const ids = active.flatMap((s, b) => [s.last, ...drafts[b]!, ...new Array<number>(W - K - 1).fill(s.last)]);
-      const embeds = await forward.embed(ids);
-      const positions = active.flatMap((s) => range(s.pos, s.pos + W));
-      const valid = new Uint8Array(B * W);
-      for (let b = 0; b < B; b++) valid.fill(1, b * W, b * W + K + 1);
-      const out = await forward.decode(cache, { embeds, steps: W, positions, valid });
+      const out = await passes.verify(active, drafts, W);
 
       // ---- pick, stream, stop
       const keep: number[] = [];
@@ -194,16 +202,16 @@ export async function* generate(forward: Forward, layout: CacheLayout, prompts: 
       const events: GenerationEvent[] = [];
       active.forEach((s, b) => {
         const d = drafts[b]!;
+        const row = (r: number) => b * out.logitRows + r;
         let a = 0;
-        let pick = argmaxRow(out.logits, b * W, forward.vocab);
+        let pick = argmaxRow(out.logits, row(0), V);
         while (a < K && pick === d[a]) {
           a++;
-          pick = argmaxRow(out.logits, b * W + a, forward.vocab);
+          pick = argmaxRow(out.logits, row(a), V);
         }
         const committed = [...d.slice(0, a), pick];
-        for (let r = 0; r <= a; r++) s.minMargin = Math.min(s.minMargin, marginRow(out.logits, b * W + r, forward.vocab));
+        for (let r = 0; r <= a; r++) s.minMargin = Math.min(s.minMargin, marginRow(out.logits, row(r), V));
         s.steps++;
-        s.committedInSteps += a + 1;
         for (let j = 0; j < a; j++) s.accepted[j]!++;
         const emitted: number[] = [];
         let reason: StopReason | undefined;
@@ -212,10 +220,12 @@ export async function* generate(forward: Forward, layout: CacheLayout, prompts: 
           reason = s.stop.push(token);
           if (reason !== undefined) break;
         }
+        // τ counts what the page keeps: tokens verified past its stop token are not committed.
+        s.committedInSteps += emitted.length;
         events.push({ type: 'tokens', index: s.index, ids: emitted });
         keep.push(a + 1);
         s.pendingTokens = committed;
-        s.pendingHidden = out.hidden.slice(b * W * H, (b * W + a + 1) * H);
+        s.pendingHidden = out.hidden.slice(b * out.hiddenRows * H, (b * out.hiddenRows + a + 1) * H);
         s.pos += a + 1;
         s.last = pick;
         if (reason !== undefined) {
@@ -223,7 +233,7 @@ export async function* generate(forward: Forward, layout: CacheLayout, prompts: 
           finished.push(s);
         }
       });
-      cache.rollback(keep, W, exact);
+      passes.accept(keep, W);
       const ms = performance.now() - started;
       for (const s of active) s.verifyMs += ms;
       yield* events;
@@ -232,16 +242,10 @@ export async function* generate(forward: Forward, layout: CacheLayout, prompts: 
         const rows = active.flatMap((s, b) => (finished.includes(s) ? [] : [b]));
         active = rows.map((b) => active[b]!);
         if (active.length === 0) break;
-        cache.select(rows);
-        draftCache.select(rows);
-      }
-      if (active.length > 1 || !exact) {
-        cache.compact(compactAt);
-        draftCache.compact(compactAt);
+        passes.select(rows);
       }
     }
   } finally {
-    cache.dispose();
-    draftCache.dispose();
+    passes.dispose();
   }
 }

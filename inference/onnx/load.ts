@@ -14,6 +14,7 @@ import { parseModelConfig } from './config.ts';
 import type { OcrModelConfig } from './config.ts';
 import { DEFAULT_NAMES, Forward } from './forward.ts';
 import type { CacheLayout } from './generate.ts';
+import { StepForward } from './step-forward.ts';
 
 export interface LoadModelOptions {
   /** The model folder. */
@@ -24,6 +25,12 @@ export interface LoadModelOptions {
   readonly threads?: number;
   /** Skip `mtp.onnx` (greedy decoding only; saves its memory). @default false */
   readonly withoutDraftHead?: boolean;
+  /**
+   * The optional step graphs (`decoder_step.onnx`, `mtp_step.onnx`): `'auto'` opens them on the
+   * CPU when the model declares them and the files are there; `true` requires them; `false` decodes
+   * with the contract graphs only. @default 'auto'
+   */
+  readonly steps?: 'auto' | boolean;
 }
 
 /** A loaded model: config, tokenizer and the sessions, ready to decode. */
@@ -34,6 +41,8 @@ export interface OcrModel {
   readonly tokenizer: TextTokenizer;
   readonly vision: OnnxSession;
   readonly forward: Forward;
+  /** The step graphs, when opened (see `LoadModelOptions.steps`); `decode` uses them when present. */
+  readonly steps?: StepForward;
   readonly layout: CacheLayout;
   /** Name of the vision output. */
   readonly visualOutput: string;
@@ -49,7 +58,8 @@ export interface OcrModel {
  * try { … } finally { await model.release(); }
  */
 export async function loadModel(options: Readonly<LoadModelOptions>): Promise<OcrModel> {
-  const { modelDir, device = 'cpu', threads = 0, withoutDraftHead = false } = options;
+  const { modelDir, device = 'cpu', threads = 0, withoutDraftHead = false, steps = 'auto' } = options;
+  if (steps !== 'auto' && typeof steps !== 'boolean') throw new InferenceError('FOLIO_MODEL_CONFIG', `Expected \`steps\` to be 'auto', true or false, got \`${String(steps)}\` (${typeof steps})`);
   const configFile = join(modelDir, 'folio-model.json');
   let json: unknown;
   try {
@@ -69,6 +79,8 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
       throw new InferenceError('FOLIO_MODEL_FILE', `${path}: missing from the model folder (${key})`, { cause, meta: { file: path } });
     }
   }
+
+  const stepFiles = await stepFilesToOpen(modelDir, config, steps, device, wantDraft);
 
   const sessions: OnnxSession[] = [];
   const open = async (path: string) => {
@@ -106,6 +118,9 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
       }
     }
     if (mtp !== undefined) check.input(mtp, DEFAULT_NAMES.previousHidden, [null, null, hidden]);
+    const decoderStep = stepFiles.decoder === undefined ? undefined : await open(stepFiles.decoder);
+    const mtpStep = stepFiles.mtp === undefined ? undefined : await open(stepFiles.mtp);
+    if (decoderStep !== undefined) checkStepGraphs(check, decoderStep, mtpStep, decoderLayers, config);
     // A decoder with more layers than the config declares would run with a cache missing layers.
     const extra = decoder.inputNames.filter((n) => n.startsWith('past_key_values.') && !decoderLayers.some((l) => l.pastKey === n || l.pastValue === n));
     if (extra.length > 0) check.problems.push(`${decoder.path}: inputs ${extra.join(', ')} beyond the ${layers} layers of folio-model.json`);
@@ -114,6 +129,7 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
     const maskInfo = decoder.inputInfo.find((i) => i.name === DEFAULT_NAMES.attentionMask);
     const maskType = maskInfo?.type === 'int32' || maskInfo?.type === 'bool' || maskInfo?.type === 'float32' ? maskInfo.type : 'int64';
     const forward = new Forward({ decoder, embed, mtp, hidden, vocab, maskType });
+    const stepForward = decoderStep === undefined ? undefined : new StepForward({ decoder: decoderStep, draft: mtpStep, hidden, vocab, maxPositions: config.decoder.maxPositions });
     return {
       dir: modelDir,
       device,
@@ -121,6 +137,7 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
       tokenizer,
       vision,
       forward,
+      ...(stepForward === undefined ? {} : { steps: stepForward }),
       layout: { kvHeads, headDim, decoder: decoderLayers, mtp: mtpLayers },
       visualOutput,
       release: async () => {
@@ -131,6 +148,52 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
     await Promise.all(sessions.map((s) => s.release()));
     throw error;
   }
+}
+
+/** Which step graphs to open: declared, present, and asked for (`'auto'`: on the CPU only). */
+async function stepFilesToOpen(modelDir: string, config: OcrModelConfig, steps: 'auto' | boolean, device: Device, wantDraft: boolean): Promise<{ decoder?: string; mtp?: string }> {
+  if (steps === false || (steps === 'auto' && device !== 'cpu')) return {};
+  const { decoderStep, mtpStep } = config.files;
+  const present = async (file: string | undefined): Promise<string | undefined> => {
+    if (file === undefined) return undefined;
+    const path = join(modelDir, file);
+    try {
+      await access(path);
+      return path;
+    } catch (cause) {
+      if (steps === true) throw new InferenceError('FOLIO_MODEL_FILE', `${path}: missing from the model folder (step graph)`, { cause, meta: { file: path } });
+      return undefined;
+    }
+  };
+  const decoder = await present(decoderStep);
+  if (decoder === undefined) {
+    if (steps === true) throw new InferenceError('FOLIO_MODEL_FILE', `${join(modelDir, 'folio-model.json')}: declares no \`onnx.decoder_step\` (the step graphs are optional; use \`steps: 'auto'\`)`, { meta: { file: modelDir } });
+    return {};
+  }
+  const mtp = wantDraft ? await present(mtpStep) : undefined;
+  return mtp === undefined ? { decoder } : { decoder, mtp };
+}
+
+function checkStepGraphs(check: ShapeCheck, decoder: OnnxSession, mtp: OnnxSession | undefined, layers: readonly { pastKey: string; pastValue: string; presentKey: string; presentValue: string }[], config: OcrModelConfig): void {
+  const { hidden, vocab, kvHeads, headDim } = config.decoder;
+  const cache = [null, kvHeads, null, headDim];
+  check.input(decoder, 'inputs_embeds', [null, null, hidden]);
+  check.input(decoder, 'position_ids', [null, null]);
+  check.input(decoder, 'logits_rows', [null]);
+  check.output(decoder, 'logits', [null, null, vocab]);
+  check.output(decoder, 'hidden_states', [null, null, hidden]);
+  for (const l of layers) {
+    for (const name of [l.pastKey, l.pastValue]) check.input(decoder, name, cache);
+    for (const name of [l.presentKey, l.presentValue]) check.output(decoder, name, cache);
+  }
+  if (mtp === undefined) return;
+  for (const name of ['inputs_embeds', 'previous_hidden']) check.input(mtp, name, [null, null, hidden]);
+  check.input(mtp, 'position_ids', [null, null]);
+  check.input(mtp, 'last_row', [null]);
+  check.input(mtp, 'draft_k', []);
+  check.output(mtp, 'draft_ids', [null, null]);
+  for (const name of ['past_key_values.mtp.key', 'past_key_values.mtp.value']) check.input(mtp, name, cache);
+  for (const name of ['present.mtp.key', 'present.mtp.value']) check.output(mtp, name, cache);
 }
 
 /** Collects every mismatch, then throws once with all of them. */

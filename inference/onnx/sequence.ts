@@ -12,6 +12,8 @@ export interface Sequence {
   /** Pairs (next token, decoder hidden state) the draft block has not read yet; the last one sits at `pos − 1`. */
   pendingTokens: number[];
   pendingHidden: Float32Array;
+  /** Proposals made ahead of the next step (the step graphs draft while reading the prompt). */
+  nextDrafts?: number[];
   steps: number;
   /** accepted[j]: steps whose draft j+1 was accepted. */
   accepted: number[];

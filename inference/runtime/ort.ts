@@ -80,8 +80,12 @@ export class OnnxSession {
     }
   }
 
-  /** Run with named inputs; throws naming the model and the missing or unexpected inputs. */
-  async run(feeds: Readonly<Record<string, Tensor>>): Promise<Record<string, Tensor>> {
+  /**
+   * Run with named inputs; throws naming the model and the missing or unexpected inputs.
+   * `fetches` (optional) names the outputs to return; a tensor given there receives the output in
+   * its own memory (bind it to an input's buffer to update that buffer in place).
+   */
+  async run(feeds: Readonly<Record<string, Tensor>>, fetches?: Readonly<Record<string, Tensor | null>>): Promise<Record<string, Tensor>> {
     const given = Object.keys(feeds);
     const missing = this.inputNames.filter((name) => !(name in feeds));
     const unexpected = given.filter((name) => !this.inputNames.includes(name));
@@ -89,7 +93,8 @@ export class OnnxSession {
       throw new InferenceError('FOLIO_MODEL_INPUTS', `${this.path}: inputs do not match the model (missing: ${missing.join(', ') || 'none'}; unexpected: ${unexpected.join(', ') || 'none'})`, { meta: { path: this.path } });
     }
     try {
-      return await this.#session.run(feeds as Record<string, ort.Tensor>);
+      const inputs = feeds as Record<string, ort.Tensor>;
+      return await (fetches === undefined ? this.#session.run(inputs) : this.#session.run(inputs, fetches as Record<string, ort.Tensor | null>));
     } catch (cause) {
       const shapes = Object.entries(feeds).map(([name, t]) => `${name}[${t.dims.join(',')}]`).join(' ');
       throw new InferenceError('FOLIO_MODEL_RUN', `${this.path}: run failed with inputs ${shapes}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, meta: { path: this.path } });

@@ -147,3 +147,86 @@ def torch_greedy_concat(model, pixel_values, prompt, image_id, max_new=24):
             logs.append(lg[0, -1].numpy())
             tok = int(lg[0, -1].argmax())
     return ids, np.stack(logs)
+
+
+class StepModel(OrtModel):
+    """Greedy and speculative decoding through the optional step graphs (`decoder_step.onnx`,
+    `mtp_step.onnx`, see onnx_steps.py), batch 1: the reference for the TS engine's fast path.
+
+    The caches are fixed-capacity buffers; slot = position; each pass's written rows are put back at
+    their positions; nothing is rolled back (stale slots past a row's position are invisible to it and
+    get overwritten). Every decoder pass has at least 2 rows.
+    """
+
+    def __init__(self, d, draft_file="mtp_step.onnx"):
+        super().__init__(d)
+        import onnxruntime as ort
+        so = ort.SessionOptions()
+        so.log_severity_level = 3
+        self.step = ort.InferenceSession(os.path.join(d, "decoder_step.onnx"), so, providers=["CPUExecutionProvider"])
+        self.draft = ort.InferenceSession(os.path.join(d, draft_file), so, providers=["CPUExecutionProvider"])
+
+    def buffers(self, C, names):
+        return {n: np.zeros((1, self.kv, C, self.hd), np.float32) for n in names}
+
+    @staticmethod
+    def write(cache, out, pos):
+        """Put the rows a pass wrote (`written.*`, [1,kv,S,d]) at their positions: the buffer stays current."""
+        for n in cache:
+            cache[n][:, :, pos[0]:pos[-1] + 1] = out[n.replace("past_key_values", "written")]
+
+    def dec_step(self, cache, x, pos, rows):
+        names = ["logits", "hidden_states"] + [n.replace("past_key_values", "written") for n in cache]
+        out = dict(zip(names, self.step.run(names, {"inputs_embeds": x.astype(np.float32),
+                                                    "position_ids": np.asarray([pos], np.int64),
+                                                    "logits_rows": np.asarray(rows, np.int64), **cache})))
+        self.write(cache, out, pos)
+        return out["logits"][0], out["hidden_states"]
+
+    def mtp_run(self, cache, e, hid, pos, K):
+        names = ["draft_ids"] + [n.replace("past_key_values", "written") for n in cache]
+        out = dict(zip(names, self.draft.run(names, {
+            "inputs_embeds": e.astype(np.float32), "previous_hidden": hid.astype(np.float32),
+            "position_ids": np.asarray([pos], np.int64), "last_row": np.asarray([e.shape[1] - 1], np.int64),
+            "draft_k": np.asarray(K, np.int64), **cache})))
+        self.write(cache, out, pos)
+        return [int(t) for t in out["draft_ids"][0]]
+
+    def speculative(self, pixel_values, max_new=24, ignore_eos=True, K=None, slack=32):
+        """K = 0 is greedy. Returns ids and {steps, accepted}."""
+        K = self.meta["draft_head"]["K"] if K is None else K
+        eos = self.meta["special_tokens"]["eos"]
+        x = self.prefix(pixel_values)
+        L = x.shape[1]
+        C = L + max_new + slack  # same for every K, so every softmax row has the same length
+        dc = self.buffers(C, [f"past_key_values.{i}.{k}" for i in range(self.L) for k in ("key", "value")])
+        mc = self.buffers(C, ["past_key_values.mtp.key", "past_key_values.mtp.value"])
+        logits, h = self.dec_step(dc, x, list(range(L)), [L - 1])
+        last = int(logits[0].argmax())
+        ids, steps, acc = [last], 0, []
+        pos = L  # position of `last`
+        # Draft pairs (embedding of token i+1, decoder state i) the draft head has not read: the prompt's first
+        pend_e = np.concatenate([x[:, 1:], self.emb([last])], axis=1)
+        pend_h = h
+        while len(ids) < max_new and (ignore_eos or eos not in ids):
+            drafts = []
+            if K > 0:
+                drafts = self.mtp_run(mc, pend_e, pend_h, list(range(pos - pend_e.shape[1], pos)), K)
+            W = max(K + 1, 2)
+            seq = [last] + drafts + [last] * (W - K - 1)
+            logits, hv = self.dec_step(dc, self.emb(seq), list(range(pos, pos + W)), list(range(K + 1)))
+            o = logits.argmax(-1).tolist()
+            a = 0
+            while a < K and o[a] == drafts[a]:
+                a += 1
+            steps += 1
+            acc.append(a)
+            new = drafts[:a] + [o[a]]
+            ids += new
+            pend_e, pend_h = self.emb(new), hv[:, :a + 1]
+            pos += a + 1
+            last = o[a]
+        ids = ids[:max_new]
+        if not ignore_eos and eos in ids:
+            ids = ids[: ids.index(eos) + 1]
+        return ids, {"steps": steps, "accepted": acc}

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { ConfigurationError, InferenceError } from '../../../core/errors.ts';
 import { loadModel } from '../../../inference/onnx/load.ts';
 import { parseModelConfig } from '../../../inference/onnx/config.ts';
-import { MODEL_DIR } from './fixture.ts';
+import { decode } from '../../../inference/onnx/decode.ts';
+import { loadPageImage } from '../../../inference/onnx/image-file.ts';
+import { MODEL_DIR, reference } from './fixture.ts';
 
 describe('loadModel', () => {
   let dir: string;
@@ -41,6 +43,50 @@ describe('loadModel', () => {
     const model = await loadModel({ modelDir: dir, withoutDraftHead: true, threads: 1 });
     assert.equal(model.forward.mtp, undefined);
     await model.release();
+  });
+
+  it('should load a model without the optional step graphs and decode with the contract graphs', async () => {
+    // The real jina-ocr-v1 export has decoder.onnx and mtp.onnx only.
+    const file = join(dir, 'folio-model.json');
+    const json = JSON.parse(await readFile(file, 'utf8'));
+    delete json.onnx.decoder_step;
+    delete json.onnx.mtp_step;
+    await writeFile(file, JSON.stringify(json));
+    await unlink(join(dir, 'decoder_step.onnx'));
+    await unlink(join(dir, 'mtp_step.onnx'));
+    const model = await loadModel({ modelDir: dir, threads: 1 });
+    try {
+      assert.equal(model.config.files.decoderStep, undefined);
+      assert.equal(model.steps, undefined);
+      const [page] = await decode(model, [await loadPageImage({ path: join(dir, 'input-0.png') })], { ignoreEos: true, repetition: false, maxTokens: 6, draftK: 2 });
+      assert.equal(page!.stats.graphs, 'contract');
+      assert.deepEqual(page!.ids, reference.cases[0]!.greedy_ids.slice(0, 6));
+    } finally {
+      await model.release();
+    }
+  });
+
+  it('should open the step graphs when declared and present, unless told not to', async () => {
+    const auto = await loadModel({ modelDir: dir, threads: 1 });
+    const off = await loadModel({ modelDir: dir, threads: 1, steps: false });
+    const greedy = await loadModel({ modelDir: dir, threads: 1, withoutDraftHead: true });
+    try {
+      assert.equal(auto.config.files.decoderStep, 'decoder_step.onnx');
+      assert.notEqual(auto.steps?.draft, undefined);
+      assert.equal(off.steps, undefined);
+      assert.notEqual(greedy.steps, undefined);
+      assert.equal(greedy.steps!.draft, undefined);
+    } finally {
+      await Promise.all([auto.release(), off.release(), greedy.release()]);
+    }
+  });
+
+  it('should skip declared step graphs that are missing, and name them when they are required', async () => {
+    await unlink(join(dir, 'decoder_step.onnx'));
+    const model = await loadModel({ modelDir: dir, threads: 1 });
+    assert.equal(model.steps, undefined);
+    await model.release();
+    await assert.rejects(loadModel({ modelDir: dir, steps: true }), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_MODEL_FILE' && e.message.includes('decoder_step.onnx'));
   });
 
   it('should name a corrupt file', async () => {

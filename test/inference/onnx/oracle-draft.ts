@@ -43,3 +43,33 @@ export function oracleDraft(options: Readonly<OracleOptions>): SessionLike {
     },
   };
 }
+
+/**
+ * The same oracle for `mtp_step.onnx` (the step graphs' draft): it runs the real draft call (so the
+ * draft cache is written as usual), then proposes the reference ids: draft j of a sequence is the
+ * token at p1 + 2 + j, p1 being the position of its last real row, wrong where `wrongAt(p1 + j)`.
+ */
+export function oracleStepDraft(draft: SessionLike, options: Readonly<Omit<OracleOptions, 'hidden' | 'kvHeads' | 'headDim'>>): SessionLike {
+  const { answers, promptLength, vocab: V, wrongAt } = options;
+  return {
+    path: 'oracle/mtp_step.onnx',
+    inputNames: draft.inputNames,
+    outputNames: draft.outputNames,
+    async run(feeds, fetches) {
+      const out = await draft.run(feeds, fetches);
+      const [B, K] = out.draft_ids!.dims as [number, number];
+      const S = feeds.position_ids!.dims[1]!;
+      const positions = feeds.position_ids!.data as BigInt64Array;
+      const last = feeds.last_row!.data as BigInt64Array;
+      const ids = new BigInt64Array(B * K);
+      for (let b = 0; b < B; b++) {
+        const p1 = Number(positions[b * S + Number(last[b])]);
+        for (let j = 0; j < K; j++) {
+          const right = answers[b]?.[p1 + 2 + j - promptLength] ?? 0;
+          ids[b * K + j] = BigInt(wrongAt(p1 + j) ? (right + 1) % V : right);
+        }
+      }
+      return { ...out, draft_ids: tensor('int64', ids, [B, K]) };
+    },
+  };
+}

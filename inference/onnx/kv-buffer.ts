@@ -1,0 +1,120 @@
+/**
+ * Fixed-capacity key/value buffers for the step graphs (`decoder_step.onnx`, `mtp_step.onnx`):
+ * one `[B, kv, C, d]` Float32Array per cache input, slot = position. Each pass reads the buffers as
+ * `past_key_values.*` (onnxruntime reads that memory as it is: nothing copied in) and returns the
+ * rows it wrote (`written.*`, `[B, kv, S, d]`), which {@link KvBuffers.write} puts at their
+ * positions. A rejected draft needs no rollback: its slots lie past the positions later rows attend
+ * to, and get overwritten.
+ *
+ * (The graphs also offer the whole updated cache as `present.*`, which onnxruntime writes in place
+ * when it is bound to the past buffer; but onnxruntime-node copies every fetched output into a new
+ * ArrayBuffer afterwards, and that measured slower than the graph's own copy of the cache.)
+ *
+ * Tensors over the buffers are built once per batch size and reused every step.
+ */
+import type { Tensor } from '../runtime/ort.ts';
+import { tensor } from '../runtime/ort.ts';
+import type { KvLayerNames } from './kv-cache.ts';
+
+export interface KvBuffersOptions {
+  readonly batch: number;
+  /** Slots per sequence: the largest position any pass writes, plus one. */
+  readonly capacity: number;
+  readonly layers: readonly KvLayerNames[];
+  readonly kvHeads: number;
+  readonly headDim: number;
+}
+
+/**
+ * @example
+ * const cache = new KvBuffers({ batch: 2, capacity: 600, layers, kvHeads: 2, headDim: 64 });
+ * const out = await decoder.run({ ...inputs, ...cache.feeds() });
+ * cache.write(layers.flatMap((l) => [written(out, l.presentKey), written(out, l.presentValue)]), steps, positions);
+ */
+export class KvBuffers {
+  readonly capacity: number;
+  readonly layers: readonly KvLayerNames[];
+  readonly kvHeads: number;
+  readonly headDim: number;
+  #batch: number;
+  /** Keys and values of each layer, in `layers` order. */
+  #data: Float32Array[];
+  #feeds: Record<string, Tensor> | undefined;
+
+  constructor(options: Readonly<KvBuffersOptions>) {
+    const { batch, capacity, layers, kvHeads, headDim } = options;
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Expected \`capacity\` to be an integer from 1 and up, got \`${capacity}\``);
+    this.#batch = batch;
+    this.capacity = capacity;
+    this.layers = layers;
+    this.kvHeads = kvHeads;
+    this.headDim = headDim;
+    this.#data = layers.flatMap(() => [new Float32Array(batch * this.#rowSize), new Float32Array(batch * this.#rowSize)]);
+  }
+
+  get batch(): number {
+    return this.#batch;
+  }
+
+  get #rowSize(): number {
+    return this.kvHeads * this.capacity * this.headDim;
+  }
+
+  /** `past_key_values.*` tensors over the first `batch` rows. */
+  feeds(): Record<string, Tensor> {
+    if (this.#feeds === undefined) {
+      const dims = [this.#batch, this.kvHeads, this.capacity, this.headDim];
+      const n = this.#batch * this.#rowSize;
+      const feeds: Record<string, Tensor> = {};
+      this.layers.forEach((names, i) => {
+        feeds[names.pastKey] = tensor('float32', this.#data[2 * i]!.subarray(0, n), dims);
+        feeds[names.pastValue] = tensor('float32', this.#data[2 * i + 1]!.subarray(0, n), dims);
+      });
+      this.#feeds = feeds;
+    }
+    return this.#feeds;
+  }
+
+  /**
+   * Put the rows a pass wrote at their positions: `rows` holds the keys then the values of each
+   * layer, each `[B, kv, steps, d]`; `positions` is `[B, steps]`. `first` offsets the sequences
+   * (a page prefilled alone goes to its row of the batch).
+   */
+  write(rows: readonly Float32Array[], steps: number, positions: readonly number[], first = 0): void {
+    const d = this.headDim;
+    const C = this.capacity;
+    const B = positions.length / steps;
+    if (rows.length !== this.#data.length) throw new RangeError(`expected ${this.#data.length} arrays of written rows, got ${rows.length}`);
+    for (let b = 0; b < B; b++) {
+      const p0 = positions[b * steps]!;
+      let run = true;
+      for (let s = 1; s < steps && run; s++) run = positions[b * steps + s] === p0 + s;
+      rows.forEach((src, i) => {
+        if (src.length !== B * this.kvHeads * steps * d) throw new RangeError(`written rows: ${src.length} values, expected [${B},${this.kvHeads},${steps},${d}]`);
+        const dst = this.#data[i]!;
+        for (let h = 0; h < this.kvHeads; h++) {
+          const from = (b * this.kvHeads + h) * steps * d;
+          const to = ((first + b) * this.kvHeads + h) * C * d;
+          // The usual case, consecutive positions, is one copy per head.
+          if (run) dst.set(src.subarray(from, from + steps * d), to + p0 * d);
+          else for (let s = 0; s < steps; s++) dst.set(src.subarray(from + s * d, from + (s + 1) * d), to + positions[b * steps + s]! * d);
+        }
+      });
+    }
+  }
+
+  /** Keep only the sequences at `rows` (ascending: rows move down in place). */
+  select(rows: readonly number[]): void {
+    const n = this.#rowSize;
+    for (const data of this.#data) rows.forEach((row, j) => row !== j && data.copyWithin(j * n, row * n, (row + 1) * n));
+    this.#batch = rows.length;
+    this.#feeds = undefined;
+  }
+
+  /** Drop the buffers. */
+  dispose(): void {
+    this.#data = [];
+    this.#feeds = undefined;
+    this.#batch = 0;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * {@link DecodePasses} on the optional step graphs (`decoder_step.onnx`, `mtp_step.onnx`): caches
+ * are fixed-capacity {@link KvBuffers}, slot = position, fed as they are; a step writes back only
+ * the rows it added and rolls nothing back; the draft head reads the pending pairs and proposes
+ * all K tokens in one call; the LM head runs on the rows verified only.
+ *
+ * Bit-exactness holds as on the contract path: every decoder pass has 2 rows or more, and every
+ * attention row spans the same capacity C in greedy and speculative decoding (C depends on the
+ * prompts and the token budget, never on K), so a token's logits are the same bits either way.
+ */
+import type { Forward } from './forward.ts';
+import type { CacheLayout, PromptEmbeds } from './generate.ts';
+import { KvBuffers } from './kv-buffer.ts';
+import type { DecodePasses, PrefillOutput, VerifyOutput } from './passes.ts';
+import { range } from './sequence.ts';
+import type { Sequence } from './sequence.ts';
+import type { StepForward } from './step-forward.ts';
+
+/** Slots past the token budget: a pass writes up to K + 1 rows beyond the last committed token. */
+export const CAPACITY_SLACK = 32;
+
+export interface StepPassesOptions {
+  readonly steps: StepForward;
+  /** Embeddings (memoised lookups). */
+  readonly forward: Forward;
+  readonly layout: CacheLayout;
+  /** Pages to prefill. */
+  readonly batch: number;
+  /** Slots per sequence: longest prompt + token budget + {@link CAPACITY_SLACK}. */
+  readonly capacity: number;
+}
+
+/**
+ * @example
+ * const passes = new StepPasses({ steps: model.steps, forward: model.forward, layout: model.layout, batch: 2, capacity: 600 });
+ */
+export class StepPasses implements DecodePasses {
+  readonly #steps: StepForward;
+  readonly #forward: Forward;
+  readonly #layout: CacheLayout;
+  readonly #cache: KvBuffers;
+  readonly #draftCache: KvBuffers | undefined;
+
+  constructor(options: Readonly<StepPassesOptions>) {
+    const { steps, forward, layout, batch, capacity } = options;
+    if (capacity > steps.maxPositions) throw new RangeError(`Expected a capacity up to the model's ${steps.maxPositions} positions, got ${capacity}`);
+    this.#steps = steps;
+    this.#forward = forward;
+    this.#layout = layout;
+    this.#cache = this.#buffers(batch, capacity, layout.decoder);
+    this.#draftCache = steps.draft === undefined ? undefined : this.#buffers(batch, capacity, layout.mtp);
+  }
+
+  async prefill(index: number, prompt: PromptEmbeds): Promise<PrefillOutput> {
+    const L = prompt.length;
+    // An empty buffer of exactly L slots: attention over the prompt costs no more than it must.
+    // The keys go to the page's row of the batch's buffer.
+    const positions = range(0, L);
+    const out = await this.#steps.decode(this.#buffers(1, L, this.#layout.decoder), { embeds: prompt.embeds, steps: L, positions, logitRows: [L - 1] });
+    this.#cache.write(out.written, L, positions, index);
+    return { logits: out.logits, hidden: out.hidden };
+  }
+
+  async primeDraft(s: Sequence, prompt: PromptEmbeds, hidden: Float32Array, K: number): Promise<void> {
+    if (this.#draftCache === undefined) throw new RangeError('the step graphs have no draft head (mtp_step.onnx)');
+    const L = prompt.length;
+    const H = this.#forward.hidden;
+    // The pairs (embedding of token i+1, decoder state at i) for i = 0..L−1: the prompt's, then the
+    // first generated token's; the last one proposes the first step's drafts.
+    const embeds = new Float32Array(L * H);
+    embeds.set(prompt.embeds.subarray(H, L * H));
+    embeds.set(await this.#forward.embed(s.pendingTokens), (L - 1) * H);
+    const positions = range(0, L);
+    const out = await this.#steps.propose(this.#buffers(1, L, this.#layout.mtp), { embeds, hidden, steps: L, positions, lastRows: [L - 1], k: K });
+    this.#draftCache.write(out.written, L, positions, s.index);
+    s.nextDrafts = out.ids[0];
+    s.pendingTokens = [];
+    s.pendingHidden = new Float32Array(0);
+  }
+
+  start(indices: readonly number[]): void {
+    this.select(indices);
+  }
+
+  async draft(active: readonly Sequence[], K: number): Promise<number[][]> {
+    if (active.every((s) => s.nextDrafts !== undefined)) {
+      return active.map((s) => {
+        const d = s.nextDrafts!;
+        s.nextDrafts = undefined;
+        return d;
+      });
+    }
+    const H = this.#forward.hidden;
+    const B = active.length;
+    const S = Math.max(...active.map((s) => s.pendingTokens.length));
+    const ids: number[] = [];
+    const positions: number[] = [];
+    const hidden = new Float32Array(B * S * H);
+    active.forEach((s, b) => {
+      const n = s.pendingTokens.length;
+      if (n === 0) throw new RangeError(`page ${s.index}: nothing for the draft head to read`);
+      // Padding rows repeat the last pair at the next positions: past the real rows, so no real row
+      // attends to them, and the next pass overwrites their slots.
+      for (let r = 0; r < S; r++) {
+        ids.push(s.pendingTokens[Math.min(r, n - 1)]!);
+        positions.push(s.pos - n + r);
+      }
+      hidden.set(s.pendingHidden, b * S * H);
+    });
+    const out = await this.#steps.propose(this.#draftCache!, { embeds: await this.#forward.embed(ids), hidden, steps: S, positions, lastRows: active.map((s) => s.pendingTokens.length - 1), k: K });
+    this.#draftCache!.write(out.written, S, positions);
+    return out.ids;
+  }
+
+  async verify(active: readonly Sequence[], drafts: readonly (readonly number[])[], rows: number): Promise<VerifyOutput> {
+    const W = rows;
+    const K = drafts[0]?.length ?? 0;
+    const ids = active.flatMap((s, b) => [s.last, ...drafts[b]!, ...new Array<number>(W - drafts[b]!.length - 1).fill(s.last)]);
+    const positions = active.flatMap((s) => range(s.pos, s.pos + W));
+    const out = await this.#steps.decode(this.#cache, { embeds: await this.#forward.embed(ids), steps: W, positions, logitRows: range(0, K + 1) });
+    this.#cache.write(out.written, W, positions);
+    return { logits: out.logits, logitRows: K + 1, hidden: out.hidden, hiddenRows: W };
+  }
+
+  accept(): void {
+    // Nothing to roll back: rejected slots lie past every position still to be read, and the
+    // next pass writes over them.
+  }
+
+  select(rows: readonly number[]): void {
+    this.#cache.select(rows);
+    this.#draftCache?.select(rows);
+  }
+
+  dispose(): void {
+    this.#cache.dispose();
+    this.#draftCache?.dispose();
+  }
+
+  #buffers(batch: number, capacity: number, layers: CacheLayout['decoder']): KvBuffers {
+    return new KvBuffers({ batch, capacity, layers, kvHeads: this.#layout.kvHeads, headDim: this.#layout.headDim });
+  }
+}
