@@ -17,6 +17,8 @@ export interface CerRow {
   readonly tesseractChars?: number;
   /** 1 − CER between the two engines, where there is no reference. */
   readonly agreement?: number;
+  /** Paddle's milliseconds per stage (`detRunMs`, `recRunMs`, …) and recogniser columns. */
+  readonly paddleStages?: Readonly<Record<string, number>>;
 }
 
 export interface OlmocrRow {
@@ -29,6 +31,8 @@ export interface OlmocrRow {
   /** CPU milliseconds (user + system); for `auto` it includes the text layer and the rest of the pipeline. */
   readonly cpuMs: number;
   readonly pages: number;
+  /** Paddle only: milliseconds per stage summed over the pages, and recogniser columns. */
+  readonly stages?: Readonly<Record<string, number>>;
 }
 
 export interface GnarlyRow {
@@ -71,6 +75,7 @@ export function ocrReport(result: OcrBenchResult): string {
   const tessCpu = cer.reduce((s, r) => s + (r.tesseractCpuMs ?? Number.NaN), 0) + olmocr.filter((r) => r.engine === 'tesseract').reduce((s, r) => s + r.cpuMs, 0);
   lines.push('', `Mean CER on the ocr_test scans (0°, 90°, 180°, 270°): paddle ${f3(mean(refRows.map((r) => r.paddleCer!)))}${result.tesseract ? `, tesseract ${f3(mean(refRows.map((r) => r.tesseractCer ?? 1)))}` : ''}.`);
   lines.push('', `Throughput over all ${pages} benchmark pages (OCR only, rendering excluded): paddle ${(pages / (paddleMs / 1000)).toFixed(3)} pages per wall second, ${(pages / (paddleCpu / 1000)).toFixed(3)} per CPU second${result.tesseract ? `; tesseract ${(pages / (tessMs / 1000)).toFixed(3)} per wall second, ${(pages / (tessCpu / 1000)).toFixed(3)} per CPU second (paddle speed relative to tesseract: ${(tessMs / paddleMs).toFixed(2)}× wall, ${(tessCpu / paddleCpu).toFixed(2)}× CPU)` : ''}.`);
+  lines.push(...stageTable(cer, olmocr));
   if (olmocr.length > 0) {
     lines.push('', '## olmOCR-Bench dev', '');
     const types = [...new Set(olmocr.flatMap((r) => Object.keys(r.byType)))].sort();
@@ -83,4 +88,21 @@ export function ocrReport(result: OcrBenchResult): string {
   }
   lines.push('', `Wall time of the benchmark: ${result.wallS.toFixed(0)} s.`, '');
   return lines.join('\n');
+}
+
+/** Stages in pipeline order, then any others the engine reported. */
+const STAGE_ORDER = ['prepMs', 'detPreMs', 'detRunMs', 'dbMs', 'rotateMs', 'clsMs', 'splitMs', 'tightenMs', 'cropMs', 'recRunMs', 'decodeMs', 'layoutMs'];
+
+/** Where paddle's time goes: milliseconds per stage for each CER page and the olmOCR pages together. */
+function stageTable(cer: readonly CerRow[], olmocr: readonly OlmocrRow[]): string[] {
+  const rows: [string, Readonly<Record<string, number>>][] = cer.filter((r) => r.paddleStages !== undefined).map((r) => [`${r.file} p${r.page}`, r.paddleStages!]);
+  const olm = olmocr.find((r) => r.engine === 'paddle' && r.stages !== undefined);
+  if (olm !== undefined) rows.push([`olmOCR dev, ${olm.pages} pages together`, olm.stages!]);
+  if (rows.length === 0) return [];
+  const seen = new Set(rows.flatMap(([, s]) => Object.keys(s)));
+  const stages = [...STAGE_ORDER.filter((k) => seen.has(k)), ...[...seen].filter((k) => k.endsWith('Ms') && !STAGE_ORDER.includes(k)).sort()];
+  return [
+    '', '## Where paddle\'s time goes (milliseconds per stage, wall clock; rendering excluded)', '',
+    markdownTable(['page', ...stages.map((k) => k.replace(/Ms$/, '')), 'rec columns'], rows.map(([name, s]) => [name, ...stages.map((k) => (s[k] ?? 0).toFixed(0)), String(s.recColumns ?? '–')])),
+  ];
 }

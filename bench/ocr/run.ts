@@ -89,6 +89,7 @@ async function cerSuite(engine: OcrEngine, dataDir: string, useTesseract: boolea
         file: name, page: image.pageNumber, width: image.width, height: image.height,
         paddleMs, paddleCpuMs: (c1.user + c1.system) / 1000, paddleCer: reference === undefined ? undefined : characterErrorRate(paddle, reference),
         rotation: result?.stats.rotation ?? 0, paddleChars: plainText(paddle).length,
+        paddleStages: stagesOf(result?.stats ?? {}),
         ...(tess === undefined ? {} : {
           tesseractMs: tess.ms,
           ...(tess.cpuMs === undefined ? {} : { tesseractCpuMs: tess.cpuMs }),
@@ -112,6 +113,7 @@ async function olmocrSuite(engine: OcrEngine, dataDir: string, useTesseract: boo
   for (const { test } of tests) pages.set(test.pdf, (pages.get(test.pdf) ?? new Set()).add(test.page));
   const out = keep ?? (await mkdtemp(join(tmpdir(), 'folio-bench-ocr-')));
   const timing = { paddle: 0, tesseract: 0, auto: 0 };
+  const paddleStages: Record<string, number> = {};
   const cpu = { paddle: 0, tesseract: 0, auto: 0 };
   let pageCount = 0;
   try {
@@ -129,7 +131,10 @@ async function olmocrSuite(engine: OcrEngine, dataDir: string, useTesseract: boo
         pageCount++;
         const t = performance.now();
         const c0 = process.cpuUsage();
-        const markdown = await engine.recognize([image]).then((r) => r[0]?.markdown ?? '', (e: unknown) => { log(`olmocr ${pdf}: ${describeError(e)}`); return ''; });
+        const markdown = await engine.recognize([image]).then((r) => {
+          for (const [k, v] of Object.entries(stagesOf(r[0]?.stats ?? {}))) paddleStages[k] = (paddleStages[k] ?? 0) + v;
+          return r[0]?.markdown ?? '';
+        }, (e: unknown) => { log(`olmocr ${pdf}: ${describeError(e)}`); return ''; });
         timing.paddle += performance.now() - t;
         const c1 = process.cpuUsage(c0);
         cpu.paddle += (c1.user + c1.system) / 1000;
@@ -155,7 +160,7 @@ async function olmocrSuite(engine: OcrEngine, dataDir: string, useTesseract: boo
     const engines: ('paddle' | 'auto' | 'tesseract')[] = useTesseract ? ['paddle', 'auto', 'tesseract'] : ['paddle', 'auto'];
     for (const name of engines) {
       const score = await scoreMarkdown({ dataset, markdown: join(out, name) });
-      rows.push({ engine: name, overall: score.overall, passed: score.passed, total: score.total, byType: Object.fromEntries(Object.entries(score.byType).map(([k, v]) => [k, v.score])), ms: timing[name], cpuMs: cpu[name], pages: pageCount });
+      rows.push({ engine: name, overall: score.overall, passed: score.passed, total: score.total, byType: Object.fromEntries(Object.entries(score.byType).map(([k, v]) => [k, v.score])), ms: timing[name], cpuMs: cpu[name], pages: pageCount, ...(name === 'paddle' ? { stages: paddleStages } : {}) });
     }
     return rows;
   } finally {
@@ -182,6 +187,14 @@ async function gnarlySuite(engine: OcrEngine, dataDir: string, log: (l: string) 
     log(`gnarly ${file}: ${row.ok ? 'ok' : 'FAILED'} ${row.pages} pages (${row.ocrPages} OCR, ${row.failedPages} failed) in ${(row.ms / 1000).toFixed(1)} s, peak RSS ${row.rssMiB} MiB`);
   }
   return rows;
+}
+
+/**
+ * The paddle engine's per-stage milliseconds (`detRunMs`, `recRunMs`, …) and recogniser work
+ * (`recColumns`) from a page's stats, without the totals.
+ */
+function stagesOf(stats: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(stats).filter(([k]) => (k.endsWith('Ms') && !['detMs', 'recMs', 'ms'].includes(k)) || k === 'recColumns'));
 }
 
 /** The shared engine lent to `processDocument`, which closes what it is given. */

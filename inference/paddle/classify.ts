@@ -6,13 +6,17 @@ import type { OnnxSession } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import { cropInto, scaledWidth } from './crop.ts';
 import type { RotatedBox } from './geometry.ts';
+import { upsideDownShare } from './orientation.ts';
 import type { Rgb } from './raster.ts';
 
 const H = 48;
 const W = 192;
+const BATCH = 32;
+/** Most lines asked when a sample leaves the vote unclear. */
+const MAX_VOTERS = 64;
 
 /** Probability that each line is upside down (180°), in input order. */
-export async function classifyLines(session: OnnxSession, image: Rgb, boxes: readonly RotatedBox[], batchSize: number): Promise<number[]> {
+export async function classifyLines(session: OnnxSession, image: Rgb, boxes: readonly RotatedBox[], batchSize: number = BATCH): Promise<number[]> {
   const result: number[] = [];
   for (let start = 0; start < boxes.length; start += batchSize) {
     const batch = boxes.slice(start, start + batchSize);
@@ -23,4 +27,35 @@ export async function classifyLines(session: OnnxSession, image: Rgb, boxes: rea
     for (let i = 0; i < batch.length; i++) result.push(probs[i * 2 + 1]!);
   }
   return result;
+}
+
+/**
+ * The classifier's verdict for a page's vote on whether it is upside down, asking as few lines
+ * as settle it. The `sample` longest lines go first (long lines are what the classifier reads
+ * best, and what the vote weighs most); when at most a quarter or at least three quarters of
+ * them read upside down the page's answer is clear and the rest are not asked; otherwise the
+ * 64 longest are. Lines not asked come back as NaN. On a dense page this is a fraction of the
+ * cost of classifying every line, which used to take as long as detection.
+ *
+ * @example
+ * const p180 = await voteUpsideDown(cls, image, boxes, 16);
+ */
+export async function voteUpsideDown(session: OnnxSession, image: Rgb, boxes: readonly RotatedBox[], sample: number): Promise<number[]> {
+  if (sample <= 0 || boxes.length <= sample) return classifyLines(session, image, boxes);
+  const order = boxes.map((_, i) => i).sort((a, b) => boxes[b]!.w - boxes[a]!.w);
+  const first = order.slice(0, sample);
+  const asked = await classifyLines(session, image, first.map((i) => boxes[i]!));
+  const share = upsideDownShare(first.map((i) => boxes[i]!), asked);
+  if (share <= 0.25 || share >= 0.75) return spread(boxes.length, first, asked);
+  // Unclear: ask more lines, but not every cell of a 400-cell table (a 64-line vote is as
+  // good as a 400-line one, and costs a sixth).
+  const more = order.slice(sample, Math.max(sample, MAX_VOTERS));
+  return spread(boxes.length, [...first, ...more], [...asked, ...(await classifyLines(session, image, more.map((i) => boxes[i]!)))]);
+}
+
+/** Answers for the `asked` lines at their places, NaN elsewhere. */
+function spread(count: number, asked: readonly number[], p180: readonly number[]): number[] {
+  const out = new Array<number>(count).fill(Number.NaN);
+  asked.forEach((i, k) => { out[i] = p180[k]!; });
+  return out;
 }

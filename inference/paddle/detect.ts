@@ -9,6 +9,8 @@ import { minAreaRect, unclip } from './geometry.ts';
 import type { Point, RotatedBox } from './geometry.ts';
 import { resizeToChw } from './raster.ts';
 import type { Rgb } from './raster.ts';
+import { lap } from './stages.ts';
+import type { StageTimes } from './stages.ts';
 
 const MEAN = [0.485, 0.456, 0.406] as const;
 const STD = [0.229, 0.224, 0.225] as const;
@@ -22,6 +24,8 @@ export interface DetectOptions {
   readonly boxThreshold?: number;
   /** DB unclip ratio. @default 1.6 */
   readonly unclipRatio?: number;
+  /** Stage times to add to (`detPre`, `detRun`, `db`). */
+  readonly times?: StageTimes;
 }
 
 export interface DetectedLine {
@@ -32,7 +36,8 @@ export interface DetectedLine {
 
 /** Detect text lines in an RGB image; boxes come back in the image's pixel coordinates. */
 export async function detectLines(session: OnnxSession, image: Rgb, options: Readonly<DetectOptions> = {}): Promise<DetectedLine[]> {
-  const { maxSide = 960, threshold = 0.3, boxThreshold = 0.6, unclipRatio = 1.6 } = options;
+  const { maxSide = 960, threshold = 0.3, boxThreshold = 0.6, unclipRatio = 1.6, times } = options;
+  let t = performance.now();
   // Small images are scaled up too (at most 2×): at 72 DPI, lines are so close that their
   // kernels merge across line and column gaps at native size.
   const scale = Math.min(2, maxSide / Math.max(image.width, image.height));
@@ -40,12 +45,15 @@ export async function detectLines(session: OnnxSession, image: Rgb, options: Rea
   const w = round32(image.width * scale);
   const h = round32(image.height * scale);
   const input = resizeToChw(image, w, h, MEAN, STD);
+  t = lap(times, 'detPre', t);
   const outputs = await session.run({ x: tensor('float32', input, [1, 3, h, w]) });
+  t = lap(times, 'detRun', t);
   const prob = Object.values(outputs)[0];
   if (prob === undefined) return [];
   const [, , mh = h, mw = w] = prob.dims;
   const map = prob.data as Float32Array;
   const lines = dbBoxes(map, mw, mh, { threshold, boxThreshold, unclipRatio });
+  lap(times, 'db', t);
   const fx = image.width / mw;
   const fy = image.height / mh;
   // Scale back; x and y scale almost alike (rounding to 32 only), so the angle survives.
@@ -59,7 +67,7 @@ export async function detectLines(session: OnnxSession, image: Rgb, options: Rea
  * DB post-processing: binarise, label 4-connected regions, score each by its mean probability,
  * fit a minimum-area rectangle and unclip it.
  */
-export function dbBoxes(map: Float32Array, width: number, height: number, options: Readonly<Required<Omit<DetectOptions, 'maxSide'>>>): DetectedLine[] {
+export function dbBoxes(map: Float32Array, width: number, height: number, options: Readonly<Required<Omit<DetectOptions, 'maxSide' | 'times'>>>): DetectedLine[] {
   const { threshold, boxThreshold, unclipRatio } = options;
   const labels = new Int32Array(width * height);
   const stack = new Int32Array(width * height);

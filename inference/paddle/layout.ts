@@ -85,9 +85,11 @@ function stackParagraphs(rows: readonly Row[]): LayoutBlock[] {
     let current: Fragment | undefined;
     for (const f of row.fragments) {
       const h = Math.min(f.y2 - f.y1, current === undefined ? Infinity : current.y2 - current.y1);
-      // Box heights include DB's margin (about twice the x-height), so half of one is a wide
-      // word space; anything wider is a column gutter or a cell boundary and must stay apart.
-      if (current !== undefined && f.x1 - current.x2 < 0.5 * h) {
+      // Boxes carry DB's margin (about a third of their height on each side), so the pieces of
+      // a line DB broke at a wide word space overlap or nearly touch. A gap of a quarter of the
+      // height between boxes is already half a line height of paper between the inks: a column
+      // gutter or a cell boundary, which must stay apart (merging there interleaved two columns).
+      if (current !== undefined && f.x1 - current.x2 < 0.25 * h) {
         current = { text: `${current.text} ${f.text}`, x1: current.x1, y1: Math.min(current.y1, f.y1), x2: Math.max(current.x2, f.x2), y2: Math.max(current.y2, f.y2), confidence: Math.min(current.confidence, f.confidence) };
       } else {
         if (current !== undefined) lines.push(current);

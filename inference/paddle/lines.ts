@@ -1,10 +1,11 @@
 /**
  * The page → upright text lines half of the paddle pipeline, shared by every engine that reads
  * lines itself: detection, a quarter turn when the lines run vertically, the direction
- * classifier's vote on upside-down pages, and lines joined across gutters cut apart.
+ * classifier's vote on upside-down pages (from a sample of lines when it is clear), and lines
+ * joined across gutters cut apart.
  */
 import type { OnnxSession } from '../runtime/ort.ts';
-import { classifyLines } from './classify.ts';
+import { voteUpsideDown } from './classify.ts';
 import { detectLines } from './detect.ts';
 import type { RotatedBox } from './geometry.ts';
 import type { BoxMapper } from './markdown.ts';
@@ -12,16 +13,29 @@ import { isSideways, rotateBox180, unrotateBounds, upsideDownShare } from './ori
 import { rotateRgb } from './raster.ts';
 import type { Rgb } from './raster.ts';
 import { splitAtGaps } from './split.ts';
+import { lap } from './stages.ts';
+import type { StageTimes } from './stages.ts';
 
 export interface FindLinesOptions {
   /** Longer side of the detection input in pixels (multiple of 32). @default 960 */
   readonly maxSide?: number;
+  /**
+   * Lines the direction classifier looks at first (the longest); only when these do not agree
+   * clearly is it asked about more (up to 64). 0 classifies every line.
+   * @default 16
+   */
+  readonly sample?: number;
+  /** Stage times to add to (detection's, then `rotate`, `cls`, `split`). */
+  readonly times?: StageTimes;
 }
 
 export interface UprightLine {
   /** In pixels of {@link UprightLines.upright}. */
   readonly box: RotatedBox;
-  /** Probability (0–1) the direction classifier gives this line for being upside down. */
+  /**
+   * Probability (0–1) the direction classifier gives this line for being upside down; 0 for
+   * lines it was not asked about (the page's vote was clear from a sample).
+   */
   readonly p180: number;
 }
 
@@ -40,30 +54,38 @@ export interface UprightLines {
  * const { upright, rotation, lines } = await findUprightLines({ det, cls }, toRgb(page));
  */
 export async function findUprightLines(sessions: { readonly det: OnnxSession; readonly cls: OnnxSession }, given: Rgb, options: Readonly<FindLinesOptions> = {}): Promise<UprightLines> {
-  const { maxSide = 960 } = options;
+  const { maxSide = 960, sample = 16, times } = options;
   const { det, cls } = sessions;
   let upright: Rgb = given;
   let rotation: 0 | 90 | 180 | 270 = 0;
-  let lines = await detectLines(det, upright, { maxSide });
+  let lines = await detectLines(det, upright, { maxSide, times });
   if (isSideways(lines.map((l) => l.box))) {
+    const t = performance.now();
     upright = rotateRgb(given, 90);
     rotation = 90;
-    lines = await detectLines(det, upright, { maxSide });
+    lap(times, 'rotate', t);
+    lines = await detectLines(det, upright, { maxSide, times });
   }
-  let p180 = await classifyLines(cls, upright, lines.map((l) => l.box), 32);
-  if (upsideDownShare(lines.map((l) => l.box), p180) > 0.6) {
+  let t = performance.now();
+  let p180 = await voteUpsideDown(cls, upright, lines.map((l) => l.box), sample);
+  t = lap(times, 'cls', t);
+  if (upsideDownShare(lines.map((l) => l.box), p180, p180.map((p) => !Number.isNaN(p))) > 0.6) {
     const w = upright.width;
     const h = upright.height;
     upright = rotateRgb(upright, 180);
     rotation = rotation === 90 ? 270 : 180;
     lines = lines.map((l) => ({ ...l, box: rotateBox180(l.box, w, h) }));
     p180 = p180.map((p) => 1 - p);
+    t = lap(times, 'rotate', t);
   }
+  // Lines the classifier did not look at get 0: they are read the way the page reads.
+  p180 = p180.map((p) => (Number.isNaN(p) ? 0 : p));
   // Lines DB joined across a column gutter or between table cells are cut apart on the image.
   const pieces: UprightLine[] = [];
   lines.forEach((line, i) => {
     for (const box of splitAtGaps(upright, line.box)) pieces.push({ box, p180: p180[i] ?? 0 });
   });
+  lap(times, 'split', t);
   return { upright, rotation, lines: pieces };
 }
 

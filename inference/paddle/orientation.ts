@@ -23,11 +23,15 @@ export function isSideways(boxes: readonly RotatedBox[]): boolean {
   return total > 0 && vertical > 0.6 * total;
 }
 
-/** Share (0–1, weighted by line length) of lines the classifier reads as upside down. */
-export function upsideDownShare(boxes: readonly RotatedBox[], p180: readonly number[]): number {
+/**
+ * Share (0–1, weighted by line length) of lines the classifier reads as upside down, over the
+ * lines `counted` says (all by default).
+ */
+export function upsideDownShare(boxes: readonly RotatedBox[], p180: readonly number[], counted?: readonly boolean[]): number {
   let flipped = 0;
   let total = 0;
   boxes.forEach((b, i) => {
+    if (counted !== undefined && counted[i] !== true) return;
     const weight = reliable(b) ? b.w : b.w * 0.25;
     total += weight;
     if ((p180[i] ?? 0) > 0.5) flipped += weight;

@@ -39,14 +39,20 @@ export function rotateRgb(image: Rgb, degrees: 0 | 90 | 180 | 270): Rgb {
   const ow = degrees === 180 ? w : h;
   const oh = degrees === 180 ? h : w;
   const out = new Uint8Array(ow * oh * 3);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let nx: number;
-      let ny: number;
-      if (degrees === 90) { nx = h - 1 - y; ny = x; } else if (degrees === 180) { nx = w - 1 - x; ny = h - 1 - y; } else { nx = y; ny = w - 1 - x; }
-      const s = (y * w + x) * 3;
-      const d = (ny * ow + nx) * 3;
+  // One loop per turn, stepping the destination index by a constant: this runs for every pixel
+  // of a page, and a per-pixel switch on the angle cost more than the copy.
+  if (degrees === 180) {
+    for (let s = 0, d = (w * h - 1) * 3; s < w * h * 3; s += 3, d -= 3) {
       out[d] = data[s]!; out[d + 1] = data[s + 1]!; out[d + 2] = data[s + 2]!;
+    }
+  } else {
+    // 90: (x, y) → (h - 1 - y, x); 270: (x, y) → (y, w - 1 - x).
+    const step = degrees === 90 ? ow * 3 : -ow * 3;
+    for (let y = 0; y < h; y++) {
+      let d = degrees === 90 ? (h - 1 - y) * 3 : ((w - 1) * ow + y) * 3;
+      for (let x = 0, s = y * w * 3; x < w; x++, s += 3, d += step) {
+        out[d] = data[s]!; out[d + 1] = data[s + 1]!; out[d + 2] = data[s + 2]!;
+      }
     }
   }
   return { data: out, width: ow, height: oh };
@@ -79,37 +85,72 @@ export function sample(image: Rgb, x: number, y: number, c: number): number {
  * BGR order because PaddleOCR trained on OpenCV-loaded images.
  */
 export function resizeToChw(image: Rgb, width: number, height: number, mean: readonly number[], std: readonly number[]): Float32Array {
+  const sx = image.width / width;
+  const sy = image.height / height;
+  return sx <= 1 && sy <= 1 ? upscaleToChw(image, width, height, mean, std) : boxScaleToChw(image, width, height, mean, std);
+}
+
+/** Write one pixel's normalised BGR values into the three planes. */
+function put(out: Float32Array, o: number, plane: number, r: number, g: number, b: number, mean: readonly number[], std: readonly number[]): void {
+  out[o] = (b / 255 - mean[0]!) / std[0]!;
+  out[plane + o] = (g / 255 - mean[1]!) / std[1]!;
+  out[2 * plane + o] = (r / 255 - mean[2]!) / std[2]!;
+}
+
+/**
+ * Box filter over each output pixel's source footprint (the whole source pixels it touches): a
+ * plain bilinear pick aliases thin strokes away. Footprints are computed once per column and
+ * row, and each output row sums its source rows into one accumulator.
+ */
+function boxScaleToChw(image: Rgb, width: number, height: number, mean: readonly number[], std: readonly number[]): Float32Array {
+  const { data, width: iw, height: ih } = image;
+  const sx = iw / width;
+  const sy = ih / height;
+  const out = new Float32Array(3 * width * height);
+  const plane = width * height;
+  const x0s = new Int32Array(width);
+  const x1s = new Int32Array(width);
+  for (let x = 0; x < width; x++) {
+    x0s[x] = Math.floor(x * sx);
+    x1s[x] = Math.max(x0s[x]! + 1, Math.ceil(Math.min(iw, (x + 1) * sx)));
+  }
+  const acc = new Float64Array(width * 3);
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.floor(y * sy);
+    const y1 = Math.max(y0 + 1, Math.ceil(Math.min(ih, (y + 1) * sy)));
+    acc.fill(0);
+    for (let yy = y0; yy < y1; yy++) {
+      const row = yy * iw * 3;
+      for (let x = 0; x < width; x++) {
+        let r = 0; let g = 0; let b = 0;
+        for (let i = row + x0s[x]! * 3, end = row + x1s[x]! * 3; i < end; i += 3) {
+          r += data[i]!; g += data[i + 1]!; b += data[i + 2]!;
+        }
+        acc[x * 3] = acc[x * 3]! + r;
+        acc[x * 3 + 1] = acc[x * 3 + 1]! + g;
+        acc[x * 3 + 2] = acc[x * 3 + 2]! + b;
+      }
+    }
+    const rows = y1 - y0;
+    for (let x = 0; x < width; x++) {
+      const n = rows * (x1s[x]! - x0s[x]!);
+      put(out, y * width + x, plane, acc[x * 3]! / n, acc[x * 3 + 1]! / n, acc[x * 3 + 2]! / n, mean, std);
+    }
+  }
+  return out;
+}
+
+/** Bilinear upscale (small images: every output pixel lies between four source pixels). */
+function upscaleToChw(image: Rgb, width: number, height: number, mean: readonly number[], std: readonly number[]): Float32Array {
   const out = new Float32Array(3 * width * height);
   const sx = image.width / width;
   const sy = image.height / height;
   const plane = width * height;
-  const { data, width: iw } = image;
   for (let y = 0; y < height; y++) {
-    const y0 = y * sy;
-    const y1 = Math.min(image.height, (y + 1) * sy);
+    const cy = (y + 0.5) * sy - 0.5;
     for (let x = 0; x < width; x++) {
-      let r = 0; let g = 0; let b = 0;
-      if (sx <= 1 && sy <= 1) {
-        const cx = (x + 0.5) * sx - 0.5;
-        const cy = (y + 0.5) * sy - 0.5;
-        r = sample(image, cx, cy, 0); g = sample(image, cx, cy, 1); b = sample(image, cx, cy, 2);
-      } else {
-        // Box filter over the source footprint: a plain bilinear pick aliases thin strokes away.
-        const x0 = x * sx;
-        const x1 = Math.min(image.width, (x + 1) * sx);
-        let n = 0;
-        for (let yy = Math.floor(y0); yy < Math.ceil(y1); yy++) {
-          for (let xx = Math.floor(x0); xx < Math.ceil(x1); xx++) {
-            const i = (yy * iw + xx) * 3;
-            r += data[i]!; g += data[i + 1]!; b += data[i + 2]!; n++;
-          }
-        }
-        r /= n; g /= n; b /= n;
-      }
-      const o = y * width + x;
-      out[o] = (b / 255 - mean[0]!) / std[0]!;
-      out[plane + o] = (g / 255 - mean[1]!) / std[1]!;
-      out[2 * plane + o] = (r / 255 - mean[2]!) / std[2]!;
+      const cx = (x + 0.5) * sx - 0.5;
+      put(out, y * width + x, plane, sample(image, cx, cy, 0), sample(image, cx, cy, 1), sample(image, cx, cy, 2), mean, std);
     }
   }
   return out;

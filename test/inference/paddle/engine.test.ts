@@ -41,6 +41,28 @@ describe('createPaddleEngine', function () {
       assert.ok(x1 < x2 && y1 < y2 && x2 <= 999 && y2 <= 999, tag[0]);
     }
     assert.equal(result.stats.rotation, 0);
+    // Each stage reports its time, and the recogniser its work.
+    for (const stage of ['detPreMs', 'detRunMs', 'dbMs', 'clsMs', 'cropMs', 'recRunMs', 'decodeMs', 'layoutMs']) assert.ok((result.stats[stage] ?? -1) >= 0, stage);
+    assert.ok((result.stats.recColumns ?? 0) > 0 && (result.stats.recRuns ?? 0) > 0);
+  });
+
+  it('should read a line printed upside down on an upright page', async () => {
+    const page = await renderFirstPage('ocr_test.pdf');
+    // Turn the band of the second line ("JSON and Markdown in an easy self contained") round.
+    const data = new Uint8Array(page.data);
+    const c = page.channels;
+    const [x0, x1] = [Math.round(0.109 * page.width), Math.round(0.862 * page.width)];
+    const [y0, y1] = [Math.round(0.121 * page.height), Math.round(0.152 * page.height)];
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) {
+        const from = ((y0 + y1 - 1 - y) * page.width + (x0 + x1 - 1 - x)) * c;
+        data.set(page.data.subarray(from, from + c), (y * page.width + x) * c);
+      }
+    }
+    const [result] = await engine.recognize([{ ...page, data }]);
+    assert.ok(result);
+    assert.equal(result.stats.rotation, 0);
+    assert.ok(characterErrorRate(result.markdown, expected) < 0.03, result.markdown);
   });
 
   for (const name of ['ocr_test_rotated_90.pdf', 'ocr_test_rotated_180.pdf', 'ocr_test_rotated_270.pdf']) {
@@ -53,6 +75,17 @@ describe('createPaddleEngine', function () {
       assert.ok([90, 180, 270].includes(result.stats.rotation ?? -1), `rotation ${result.stats.rotation}`);
     });
   }
+
+  it('should read nothing, and not fail, on images of one pixel or one stripe', async () => {
+    const dot: PageImage = { ...plain(1, 1, 128) };
+    const speck: PageImage = { ...plain(3, 2, 255), data: new Uint8Array([0, 255, 255, 255, 0, 255]) };
+    const stripe: PageImage = { ...plain(6, 3000, 255) };
+    stripe.data.fill(0, 0, 6 * 40);
+    for (const page of [dot, speck, stripe]) {
+      const [result] = await engine.recognize([page]);
+      assert.equal(result?.markdown.trim(), '', `${page.width}×${page.height}`);
+    }
+  });
 
   it('should return empty Markdown for a white page', async () => {
     const [result] = await engine.recognize([plain(200, 300, 255)]);

@@ -56,4 +56,20 @@ describe('layoutPage', () => {
     assert.equal(blocks.length, 2);
     assert.match(blocks[0]?.lines[0] ?? '', /^left/);
   });
+
+  it('should keep two columns apart across a gutter of a third of a line height', () => {
+    // Box heights 40 (DB margin included); the gutter between the boxes is 14 px.
+    const fragments: Fragment[] = [];
+    for (let r = 0; r < 4; r++) {
+      fragments.push(frag(`left ${r}`, 50, 100 + r * 36, 486, 140 + r * 36));
+      fragments.push(frag(`right ${r}`, 500, 104 + r * 36, 950, 144 + r * 36));
+    }
+    const blocks = layoutPage(fragments);
+    assert.deepEqual(blocks.map((b) => b.lines.join(' ')), ['left 0 left 1 left 2 left 3', 'right 0 right 1 right 2 right 3']);
+  });
+
+  it('should join the pieces of a line DB broke at a wide space', () => {
+    const blocks = layoutPage([frag('the first half', 50, 100, 400, 140), frag('and the rest', 395, 101, 700, 141)]);
+    assert.deepEqual(blocks.map((b) => b.lines), [['the first half and the rest']]);
+  });
 });
