@@ -67,7 +67,7 @@ export interface OcrModelConfig {
     readonly mtp: string;
     /**
      * Optional step graphs (`onnx.decoder_step`, `onnx.mtp_step`): the same networks over
-     * fixed-capacity caches updated in place, for fast decoding on the CPU. Undefined when the
+     * fixed-capacity caches (slot = position, no rollback), for fast decoding on the CPU. Undefined when the
      * model does not declare them (the contract graphs above are enough to decode).
      */
     readonly decoderStep?: string;

@@ -13,8 +13,8 @@ export interface SessionLike {
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
   /**
-   * `fetches` names the outputs wanted; a tensor there is written in place (the step graphs' KV
-   * buffers), `null` lets the runtime allocate.
+   * `fetches` names the outputs wanted (`null`: the runtime allocates; a tensor: the output is
+   * written into it).
    */
   run(feeds: Readonly<Record<string, Tensor>>, fetches?: Readonly<Record<string, Tensor | null>>): Promise<Record<string, Tensor>>;
 }

@@ -2,7 +2,7 @@
  * What the decoding loop (`generate.ts`) asks of a model, per step, whichever graphs run it:
  * `ContractPasses` (decoder.onnx and mtp.onnx, the contract every folio-ocr model has, caches
  * concatenated and rolled back) or `StepPasses` (the optional decoder_step.onnx and mtp_step.onnx,
- * fixed-capacity caches updated in place, the whole draft in one call). The loop itself (pick,
+ * fixed-capacity caches with nothing to roll back, the whole draft in one call). The loop itself (pick,
  * stream, stop, leave the batch) is the same for both, so both decode the same ids.
  */
 import type { PromptEmbeds } from './generate.ts';

@@ -2,7 +2,7 @@
 
 Writing these graphs by hand rather than through torch.onnx.export keeps them to the ops the CPU needs
 (no shape arithmetic per call, no expanded key/value heads) and lets the cache update be one ScatterND
-that onnxruntime runs in place when the caller binds `present.*` to the `past_key_values.*` buffer.
+at the rows' positions.
 """
 from __future__ import annotations
 

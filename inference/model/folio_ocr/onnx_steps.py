@@ -14,8 +14,10 @@ a 14 M-parameter model spends most of a pass outside its matrix products:
   slots beyond it are invisible and no attention mask travels with the call.
 - Query heads are grouped per KV head (`[B, kv, rep*S, d]`) instead of repeating the keys.
 - `decoder_step` projects only the rows asked for (`logits_rows`) through the LM head.
-- `mtp_step` runs the whole FastMTP draft in one call: the catch-up rows, then `draft_k - 1` recursive
-  steps in a Loop whose speculative keys never touch the cache; it returns the proposals' ids.
+- `mtp_step` runs the whole FastMTP draft in one call: it reads the pairs (only their keys and values:
+  nothing else of those rows is ever used, which makes reading a 281-row prompt cheap), the last one
+  proposes d1, then `draft_k - 1` recursive steps run in a Loop whose speculative keys never touch
+  the cache; it returns the proposals' ids. Its weights may be int8 (export.DRAFT_QUANT).
 
 Every softmax row spans the whole buffer (masked slots are exact zeros), so a token's logits do not
 depend on how many rows its pass had (two or more: one row takes onnxruntime's GEMV path) nor on
