@@ -103,6 +103,7 @@ function stageTable(cer: readonly CerRow[], olmocr: readonly OlmocrRow[]): strin
   const stages = [...STAGE_ORDER.filter((k) => seen.has(k)), ...[...seen].filter((k) => k.endsWith('Ms') && !STAGE_ORDER.includes(k)).sort()];
   return [
     '', '## Where paddle\'s time goes (milliseconds per stage, wall clock; rendering excluded)', '',
+    'Recognition runs in parallel lanes (one per core), so `recRun` sums the lanes and a row can add up to more than the page took.', '',
     markdownTable(['page', ...stages.map((k) => k.replace(/Ms$/, '')), 'rec columns'], rows.map(([name, s]) => [name, ...stages.map((k) => (s[k] ?? 0).toFixed(0)), String(s.recColumns ?? '–')])),
   ];
 }

@@ -3,6 +3,7 @@
  * recognition on the CPU, then layout into grounded Markdown. Sessions are created once per
  * engine and reused for every page.
  */
+import { availableParallelism } from 'node:os';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
 import { OnnxSession } from '../runtime/ort.ts';
@@ -14,13 +15,19 @@ import { findUprightLines, pageGrid } from './lines.ts';
 import { blocksToMarkdown } from './markdown.ts';
 import { loadDictionary, paddleModelPaths } from './models.ts';
 import { toneOf, toRgb } from './raster.ts';
+import { createLanes } from './lanes.ts';
 import { readLines } from './recognize.ts';
 import type { RecognizeCounters } from './recognize.ts';
 import { lap } from './stages.ts';
 import type { StageTimes } from './stages.ts';
 
 export interface PaddleEngineOptions {
-  /** CPU threads per model run; 0 lets onnxruntime use every core. @default 0 */
+  /**
+   * CPU threads. Detection and the direction classifier run with this many threads per run
+   * (0: onnxruntime's choice, every core); recognition runs in this many parallel one-thread
+   * lanes, the extra ones in worker threads (0: one per core, at most 8).
+   * @default 0
+   */
   readonly threads?: number;
   /** Most lines per recognition run. @default 8 */
   readonly batchSize?: number;
@@ -63,10 +70,10 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`minConfidence\` to be a number from 0 to 1, got \`${String(minConfidence)}\` (${typeof minConfidence})`);
   }
   const paths = paddleModelPaths();
-  const [det, cls, rec, dictionary] = await Promise.all([
+  const [det, cls, lanes, dictionary] = await Promise.all([
     OnnxSession.create(paths.det, { threads, spinning }),
     OnnxSession.create(paths.cls, { threads, spinning }),
-    OnnxSession.create(paths.rec, { threads, spinning }),
+    createLanes(paths.rec, threads > 0 ? threads : Math.min(8, availableParallelism())),
     loadDictionary(paths.keys),
   ]);
   let closed = false;
@@ -89,7 +96,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     const { upright, rotation } = found;
     const lines = found.lines;
     const t2 = performance.now();
-    const texts = await readLines(rec, upright, lines, dictionary, { batchSize, batchColumns, times, counters });
+    const texts = await readLines(lanes.run, upright, lines, dictionary, { batchSize, batchColumns, concurrency: lanes.count, times, counters });
     const t3 = performance.now();
     const fragments: Fragment[] = [];
     texts.forEach((t, i) => {
@@ -139,7 +146,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      await Promise.all([det.release(), cls.release(), rec.release()]);
+      await Promise.all([det.release(), cls.release(), lanes.close()]);
     },
   };
 }

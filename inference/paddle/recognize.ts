@@ -9,11 +9,10 @@
  * page numbers) share a run and long ones run alone. Lines are not padded to the model's 320 px
  * training width either: a 60 px cell padded to 320 cost five times its own width.
  */
-import type { OnnxSession } from '../runtime/ort.ts';
-import { tensor } from '../runtime/ort.ts';
 import { cropInto } from './crop.ts';
 import { ctcPath, meanConfidence } from './ctc.ts';
 import type { RotatedBox } from './geometry.ts';
+import type { RecRun } from './lanes.ts';
 import type { Rgb } from './raster.ts';
 import { paperColumns, STEP_COLUMNS, withSpaces } from './spaces.ts';
 import { lap } from './stages.ts';
@@ -50,7 +49,9 @@ export interface RecognizeLinesOptions {
   readonly inferSpaces?: boolean;
   /** Fit each box to its ink before cropping (see `tighten.ts`); `false` crops the boxes as given. @default {} */
   readonly tighten?: Readonly<TightenOptions> | false;
-  /** Stage times to add to (`tighten`, `crop`, `recRun`, `decode`). */
+  /** Batches run at once (the lanes `run` has). @default 1 */
+  readonly concurrency?: number;
+  /** Stage times to add to (`tighten`, `crop`, `recRun` summed over lanes, `decode`). */
   readonly times?: StageTimes;
   /** Work counters to add to: model runs and padded input columns (the recogniser's cost is about linear in them). */
   readonly counters?: RecognizeCounters;
@@ -70,17 +71,20 @@ export function recWidth(box: RotatedBox): number {
  * Recognise lines; results come back in input order.
  *
  * @example
- * const texts = await recognizeLines(rec, upright, [{ box, flip: false }], dictionary, { batchColumns: 1280 });
+ * const texts = await recognizeLines(lanes.run, upright, [{ box, flip: false }], dictionary, { concurrency: lanes.count });
  */
-export async function recognizeLines(session: OnnxSession, image: Rgb, lines: readonly LineInput[], dictionary: readonly string[], options: Readonly<RecognizeLinesOptions> = {}): Promise<RecognizedLine[]> {
-  const { batchSize = 8, batchColumns = 1280, inferSpaces = true, tighten = {}, times, counters } = options;
+export async function recognizeLines(run: RecRun, image: Rgb, lines: readonly LineInput[], dictionary: readonly string[], options: Readonly<RecognizeLinesOptions> = {}): Promise<RecognizedLine[]> {
+  const { batchSize = 8, batchColumns = 1280, inferSpaces = true, tighten = {}, concurrency = 1, times, counters } = options;
   const t0 = performance.now();
   const boxes = lines.map((l) => (tighten === false ? l.box : tightenBox(image, l.box, tighten)));
   lap(times, 'tighten', t0);
   const widths = boxes.map((b) => recWidth(b));
   const order = lines.map((_, i) => i).sort((a, b) => widths[a]! - widths[b]!);
   const result: RecognizedLine[] = new Array(lines.length);
-  for (const ids of batches(order, widths, batchSize, batchColumns)) {
+  // Widest first: with several lanes, the long runs start early and the short ones fill in at
+  // the end, so no lane sits idle while another finishes one long line.
+  const queue = batches(order, widths, batchSize, batchColumns).reverse();
+  const readBatch = async (ids: readonly number[]): Promise<void> => {
     let t = performance.now();
     // Whole CTC steps: the model reads 8 columns per step, a ragged tail is padding anyway.
     const stride = roundUp(Math.max(MIN_W, widths[ids[ids.length - 1]!]!), STEP_COLUMNS);
@@ -88,19 +92,22 @@ export async function recognizeLines(session: OnnxSession, image: Rgb, lines: re
     if (counters !== undefined) { counters.runs++; counters.columns += ids.length * stride; }
     const data = new Float32Array(ids.length * slot);
     ids.forEach((id, k) => cropInto(data, k * slot, stride, REC_HEIGHT, widths[id]!, image, boxes[id]!, lines[id]!.flip));
+    // Before the run: the batch may move to a worker thread and be gone from here.
+    const papers = ids.map((id, k) => (inferSpaces ? paperColumns(data, k * slot, stride, REC_HEIGHT, widths[id]!) : undefined));
     t = lap(times, 'crop', t);
-    const outputs = await session.run({ x: tensor('float32', data, [ids.length, 3, REC_HEIGHT, stride]) });
+    const { probs, dims } = await run(data, [ids.length, 3, REC_HEIGHT, stride]);
     t = lap(times, 'recRun', t);
-    const out = Object.values(outputs)[0]!;
-    const [, steps = 0, classes = 0] = out.dims;
-    const probs = out.data as Float32Array;
+    const [, steps = 0, classes = 0] = dims;
     ids.forEach((id, k) => {
       const chars = ctcPath(probs, k * steps * classes, steps, classes);
-      const paper = inferSpaces ? paperColumns(data, k * slot, stride, REC_HEIGHT, widths[id]!) : undefined;
-      result[id] = { text: withSpaces(chars, dictionary, paper, { height: REC_HEIGHT }), confidence: meanConfidence(chars) };
+      result[id] = { text: withSpaces(chars, dictionary, papers[k], { height: REC_HEIGHT }), confidence: meanConfidence(chars) };
     });
     lap(times, 'decode', t);
-  }
+  };
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, async () => {
+    while (next < queue.length) await readBatch(queue[next++]!);
+  }));
   return result;
 }
 
@@ -112,13 +119,13 @@ export async function recognizeLines(session: OnnxSession, image: Rgb, lines: re
  * gave 0.96.
  *
  * @example
- * const texts = await readLines(rec, found.upright, found.lines, dictionary);
+ * const texts = await readLines(lanes.run, found.upright, found.lines, dictionary, { concurrency: lanes.count });
  */
-export async function readLines(session: OnnxSession, image: Rgb, lines: readonly { readonly box: RotatedBox; readonly p180: number }[], dictionary: readonly string[], options: Readonly<RecognizeLinesOptions> = {}): Promise<RecognizedLine[]> {
-  const texts = await recognizeLines(session, image, lines.map((l) => ({ box: l.box, flip: false })), dictionary, options);
+export async function readLines(run: RecRun, image: Rgb, lines: readonly { readonly box: RotatedBox; readonly p180: number }[], dictionary: readonly string[], options: Readonly<RecognizeLinesOptions> = {}): Promise<RecognizedLine[]> {
+  const texts = await recognizeLines(run, image, lines.map((l) => ({ box: l.box, flip: false })), dictionary, options);
   const suspects = lines.flatMap((l, i) => (l.p180 > FLIP_SUSPECT ? [i] : []));
   if (suspects.length === 0) return texts;
-  const flipped = await recognizeLines(session, image, suspects.map((i) => ({ box: lines[i]!.box, flip: true })), dictionary, options);
+  const flipped = await recognizeLines(run, image, suspects.map((i) => ({ box: lines[i]!.box, flip: true })), dictionary, options);
   suspects.forEach((i, k) => { if (flipped[k]!.confidence > texts[i]!.confidence) texts[i] = flipped[k]!; });
   return texts;
 }

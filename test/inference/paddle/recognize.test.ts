@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ctcPath } from '../../../inference/paddle/ctc.ts';
 import { batches, ctcGreedy, readLines, recWidth } from '../../../inference/paddle/recognize.ts';
-import type { OnnxSession } from '../../../inference/runtime/ort.ts';
+import type { RecRun } from '../../../inference/paddle/lanes.ts';
 
 describe('ctcGreedy', () => {
   it('should merge repeats, drop blanks and keep a letter repeated across a blank', () => {
@@ -57,21 +57,19 @@ describe('readLines', () => {
   const dictionary = ['', 'a', 'b'];
 
   /** A recogniser that reads "a" confidently when a crop starts with ink, and "b" unsure otherwise. */
-  function fakeRecogniser(inkFirst: boolean): OnnxSession {
-    return {
-      async run(feeds: Record<string, { data: Float32Array; dims: readonly number[] }>) {
-        const [n = 0, , h = 0, w = 0] = feeds.x!.dims;
-        const steps = w / 8;
-        const out = new Float32Array(n * steps * 3);
-        for (let k = 0; k < n; k++) {
-          const startsDark = feeds.x!.data[k * 3 * h * w + (h >> 1) * w + 1]! < 0;
-          const good = startsDark === inkFirst;
-          out[k * steps * 3 + (good ? 1 : 2)] = good ? 0.99 : 0.6;
-          for (let t = 1; t < steps; t++) out[(k * steps + t) * 3] = 1;
-        }
-        return { out: { data: out, dims: [n, steps, 3] } };
-      },
-    } as unknown as OnnxSession;
+  function fakeRecogniser(inkFirst: boolean): RecRun {
+    return async (data, dims) => {
+      const [n = 0, , h = 0, w = 0] = dims;
+      const steps = w / 8;
+      const probs = new Float32Array(n * steps * 3);
+      for (let k = 0; k < n; k++) {
+        const startsDark = data[k * 3 * h * w + (h >> 1) * w + 1]! < 0;
+        const good = startsDark === inkFirst;
+        probs[k * steps * 3 + (good ? 1 : 2)] = good ? 0.99 : 0.6;
+        for (let t = 1; t < steps; t++) probs[(k * steps + t) * 3] = 1;
+      }
+      return { probs, dims: [n, steps, 3] };
+    };
   }
 
   it('should keep the upright reading of a line the classifier wrongly calls upside down', async () => {
