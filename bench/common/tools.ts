@@ -72,6 +72,14 @@ export interface RunChildOptions {
  * @example
  * const { wallMs, peakRssMiB } = await runChild({ command: 'pdftotext', args: ['a.pdf', '-'], measureMemory: true })
  */
+/**
+ * How the Tesseract baseline runs: one OpenMP thread per process, as Tesseract's maintainers
+ * advise for throughput. Its default OpenMP threads spin while they wait, and on a shared 2-core
+ * machine that spinning dominated: the same two-page TIFF took 20.9 s wall (19 CPU s) with the
+ * default and 3.6 s (3.1 CPU s) with one thread, side by side on 2026-11-29.
+ */
+export const TESSERACT_ENV: Readonly<Record<string, string>> = { OMP_THREAD_LIMIT: '1' };
+
 export async function runChild({ command, args, measureMemory = false, cwd = process.cwd(), captureStdout = true, timeoutMs, env }: Readonly<RunChildOptions>): Promise<ChildRun> {
   const useTime = measureMemory && (await hasTool('/usr/bin/time'));
   const [cmd, argv] = useTime ? ['/usr/bin/time', ['-v', command, ...args]] : [command, [...args]];

@@ -2,7 +2,8 @@
  * Tesseract (Debian `tesseract-ocr`, English) as the baseline, run on exactly the page images
  * the paddle engine gets. Wall time is measured around the process, CPU time (user + system)
  * with `/usr/bin/time`: on a shared machine CPU seconds compare engines fairly where wall
- * seconds depend on what else runs. Writing the PNG it reads is not counted.
+ * seconds depend on what else runs. Writing the PNG it reads is not counted. It runs with one
+ * thread ({@link TESSERACT_ENV}).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { PageImage } from '../../inference/engine.ts';
-import { hasTool } from '../common/index.ts';
+import { hasTool, TESSERACT_ENV } from '../common/index.ts';
 
 export interface TesseractRun {
   readonly text: string;
@@ -35,7 +36,7 @@ export async function tesseractPage(image: PageImage): Promise<TesseractRun> {
     const [command, args] = timed ? ['/usr/bin/time', ['-f', 'FOLIO_CPU %U %S', 'tesseract', file, 'stdout', '-l', 'eng']] : ['tesseract', [file, 'stdout', '-l', 'eng']];
     const started = performance.now();
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...TESSERACT_ENV } });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (c: Buffer) => out.push(c));

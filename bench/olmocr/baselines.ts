@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { requireTool, runChild } from '../common/tools.ts';
+import { requireTool, runChild, TESSERACT_ENV } from '../common/tools.ts';
 
 export const BASELINE_ENGINES = ['pdftotext', 'tesseract'] as const;
 export type BaselineEngine = (typeof BASELINE_ENGINES)[number];
@@ -37,7 +37,7 @@ async function tesseractPdf(pdf: string, dpi: number): Promise<string> {
     const pages = (await readdir(dir)).filter((f) => f.endsWith('.png')).sort();
     const texts: string[] = [];
     for (const page of pages) {
-      const ocr = await runChild({ command: 'tesseract', args: [path.join(dir, page), '-', '-l', 'eng'] });
+      const ocr = await runChild({ command: 'tesseract', args: [path.join(dir, page), '-', '-l', 'eng'], env: TESSERACT_ENV });
       if (ocr.code !== 0) throw new Error(`tesseract failed: ${ocr.stderr.trim()}`);
       texts.push(ocr.stdout);
     }

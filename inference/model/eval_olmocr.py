@@ -17,16 +17,11 @@ import sys
 
 import cv2
 import numpy as np
-import torch
-from tokenizers import Tokenizer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "synth"))
-from export_trained import load_model  # noqa: E402
-from folio_ocr.export import round_weights_fp16  # noqa: E402
-from folio_ocr.tokenizer import prompt_ids  # noqa: E402
-from folio_ocr import decode as D  # noqa: E402
+from block_reader import load_reader  # noqa: E402
 from folio_ocr import preprocess as pp  # noqa: E402
 from checks import pass_rate  # noqa: E402
 
@@ -75,12 +70,8 @@ def main():
     ap.add_argument("--max-views", type=int, default=90)
     ap.add_argument("--out", default="inference/model/runs/folio-ocr-mini/olmocr_dev.json")
     a = ap.parse_args()
-    model, _ = load_model(a.ckpt)
-    round_weights_fp16(model)
-    c = model.c
-    tok = Tokenizer.from_file(a.tokenizer)
-    eos, image_id = tok.token_to_id("<|eos|>"), tok.token_to_id("<image>")
-    prompt = prompt_ids(tok, c.tokens_per_view)
+    reader = load_reader(a.ckpt, a.tokenizer)
+    c = reader.model.c
     tests = [json.loads(l) for l in open(os.path.join(a.bench, "dataset.jsonl"))]
     preds = {}
     for pdf in sorted({t["pdf"] for t in tests}):
@@ -101,11 +92,7 @@ def main():
             oy = (c.view_h - crop.shape[0]) // 2
             v[oy:oy + crop.shape[0], 8:8 + crop.shape[1]] = crop
             views.append(v)
-        texts = []
-        for i in range(0, len(views), 48):
-            px = torch.from_numpy(np.concatenate([pp.normalise(v) for v in views[i:i + 48]]))
-            ids = D.greedy(model, px, prompt, image_id, eos, max_new=80)
-            texts += [tok.decode([t for t in r if t != eos]).replace("\n", " ") for r in ids]
+        texts = [t.replace("\n", " ") for t in reader.read(views, max_new=80)]
         lines, last = [], None
         for (li, _), t in zip(segs, texts):
             if li == last:

@@ -21,15 +21,11 @@ import sys
 import numpy as np
 import torch
 from PIL import Image
-from tokenizers import Tokenizer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "synth"))
-from export_trained import load_model  # noqa: E402
-from folio_ocr.export import round_weights_fp16  # noqa: E402
-from folio_ocr.tokenizer import prompt_ids  # noqa: E402
-from folio_ocr import decode as D  # noqa: E402
+from block_reader import load_reader  # noqa: E402
 from folio_ocr import preprocess as pp  # noqa: E402
 from train import cer  # noqa: E402
 from checks import pass_rate  # noqa: E402
@@ -120,12 +116,8 @@ def main():
     ap.add_argument("--max-new", type=int, default=120)
     a = ap.parse_args()
     torch.set_num_threads(max(1, os.cpu_count() or 1))
-    model, _ = load_model(a.ckpt)
-    round_weights_fp16(model)
-    c = model.c
-    tok = Tokenizer.from_file(a.tokenizer)
-    eos, image_id = tok.token_to_id("<|eos|>"), tok.token_to_id("<image>")
-    prompt = prompt_ids(tok, c.tokens_per_view)
+    reader = load_reader(a.ckpt, a.tokenizer)
+    c = reader.model.c
     tests = [json.loads(l) for l in open(os.path.join(a.pages, "dataset.jsonl"))]
     metas = sorted(f for f in os.listdir(os.path.join(a.pages, "pages")) if f.endswith(".json"))
     md_pred, md_ref = {}, {}
@@ -141,11 +133,7 @@ def main():
                         views.append(view)
                         owners.append(bi)
                         joins.append(continues)
-        texts = []
-        for i in range(0, len(views), 48):
-            px = torch.from_numpy(np.concatenate([pp.normalise(v) for v in views[i:i + 48]]))
-            ids = D.greedy(model, px, prompt, image_id, eos, max_new=a.max_new)
-            texts += [tok.decode([t for t in r if t != eos]) for r in ids]
+        texts = reader.read(views, a.max_new)
         zh = meta["language"] == "zh"
         out_blocks = []
         for bi, b in enumerate(meta["blocks"]):

@@ -7,6 +7,15 @@ import os
 import numpy as np
 
 
+def finish(ids, acc, max_new, ignore_eos, eos):
+    """A speculative run's result: its ids cut to `max_new` (and after the first EOS unless it is ignored),
+    with {steps, accepted}."""
+    ids = ids[:max_new]
+    if not ignore_eos and eos in ids:
+        ids = ids[: ids.index(eos) + 1]
+    return ids, {"steps": len(acc), "accepted": acc}
+
+
 class OrtModel:
     def __init__(self, d):
         import onnxruntime as ort
@@ -42,6 +51,18 @@ class OrtModel:
 
     def empty(self, B=1):
         return [np.zeros((B, self.kv, 0, self.hd), np.float32) for _ in range(2 * self.L)]
+
+    def commit(self, ids, acc, o, drafts, K, hv):
+        """Greedy verification of one decoder pass over [last] + drafts: the drafts that match the pass's
+        argmaxes `o`, then its own next token, are appended to `ids` (how many drafts to `acc`). Returns the
+        committed tokens' embeddings and decoder states (the draft head's next input) and their count."""
+        a = 0
+        while a < K and o[a] == drafts[a]:
+            a += 1
+        new = drafts[:a] + [o[a]]
+        ids += new
+        acc.append(a)
+        return self.emb(new), hv[:, :a + 1], a + 1
 
     def greedy(self, pixel_values, max_new=24, ignore_eos=True, keep_logits=False):
         x = self.prefix(pixel_values)
@@ -86,7 +107,7 @@ class OrtModel:
         nxt = int(logits[0, -1].argmax())
         ids = [nxt]
         d_e, d_h = self.emb([nxt]), h[:, -1:]
-        steps, acc = 0, []
+        acc = []
         while len(ids) < max_new and (ignore_eos or eos not in ids):
             lg, g, mk, mv = mtp(d_e, d_h, mk, mv)
             g = g[:, -1:]
@@ -97,23 +118,12 @@ class OrtModel:
                 drafts.append(int(lg[0, -1].argmax()))
             seq = [nxt] + drafts
             logits, hv, new_past = self.dec_run(self.emb(seq), past, P)
-            o = logits[0].argmax(-1).tolist()
-            a = 0
-            while a < K and o[a] == seq[a + 1]:
-                a += 1
-            steps += 1
-            acc.append(a)
-            ids += seq[1:1 + a] + [o[a]]
-            past = [p[:, :, :P + a + 1] for p in new_past]
+            d_e, d_h, n = self.commit(ids, acc, logits[0].argmax(-1).tolist(), drafts, K, hv)
+            past = [p[:, :, :P + n] for p in new_past]
             mk, mv = mk[:, :, :P], mv[:, :, :P]  # keep entries through position P-1 (step-1 entry)
-            nt = seq[1:1 + a] + [o[a]]
-            d_e, d_h = self.emb(nt), hv[:, :a + 1]
-            P += a + 1
-            nxt = o[a]
-        ids = ids[:max_new]
-        if not ignore_eos and eos in ids:
-            ids = ids[: ids.index(eos) + 1]
-        return ids, {"steps": steps, "accepted": acc}
+            P += n
+            nxt = ids[-1]
+        return finish(ids, acc, max_new, ignore_eos, eos)
 
 
 def torch_greedy_concat(model, pixel_values, prompt, image_id, max_new=24):
@@ -203,7 +213,7 @@ class StepModel(OrtModel):
         mc = self.buffers(C, ["past_key_values.mtp.key", "past_key_values.mtp.value"])
         logits, h = self.dec_step(dc, x, list(range(L)), [L - 1])
         last = int(logits[0].argmax())
-        ids, steps, acc = [last], 0, []
+        ids, acc = [last], []
         pos = L  # position of `last`
         # Draft pairs (embedding of token i+1, decoder state i) the draft head has not read: the prompt's first
         pend_e = np.concatenate([x[:, 1:], self.emb([last])], axis=1)
@@ -215,18 +225,7 @@ class StepModel(OrtModel):
             W = max(K + 1, 2)
             seq = [last] + drafts + [last] * (W - K - 1)
             logits, hv = self.dec_step(dc, self.emb(seq), list(range(pos, pos + W)), list(range(K + 1)))
-            o = logits.argmax(-1).tolist()
-            a = 0
-            while a < K and o[a] == drafts[a]:
-                a += 1
-            steps += 1
-            acc.append(a)
-            new = drafts[:a] + [o[a]]
-            ids += new
-            pend_e, pend_h = self.emb(new), hv[:, :a + 1]
-            pos += a + 1
-            last = o[a]
-        ids = ids[:max_new]
-        if not ignore_eos and eos in ids:
-            ids = ids[: ids.index(eos) + 1]
-        return ids, {"steps": steps, "accepted": acc}
+            pend_e, pend_h, n = self.commit(ids, acc, logits.argmax(-1).tolist(), drafts, K, hv)
+            pos += n
+            last = ids[-1]
+        return finish(ids, acc, max_new, ignore_eos, eos)
