@@ -47,7 +47,7 @@ export interface DecodeBenchConfig {
   readonly eos?: boolean;
   /** Folder of page images. @default the held-out views for folio-ocr-mini, else the model folder's images */
   readonly pagesDir?: string;
-  /** Decode only the first this many pages of the folder. @default all */
+  /** Decode only the first this many pages of the folder. @default all. A batch larger than the pages is filled by repeating them (page i of the batch is page i mod n): the throughput of a full batch, ids checked against page i mod n alone. */
   readonly limit?: number;
   /** Graph sets to compare (those the model has). @default ['steps', 'contract'] */
   readonly graphs?: readonly Graphs[];
@@ -132,7 +132,8 @@ interface Timed {
   readonly stats: DecodeStats[];
 }
 
-async function loadPages(dir: string): Promise<PageImage[]> {
+/** The page images of a folder, sorted by name. */
+export async function loadPages(dir: string): Promise<PageImage[]> {
   const names = (await readdir(dir)).filter((n) => /\.(png|jpe?g|webp|tiff?)$/i.test(n)).sort();
   if (names.length === 0) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench decode: no page images (png, jpg, webp, tiff) in ${dir}`);
   return Promise.all(names.map((n, i) => loadPageImage({ path: join(dir, n), pageNumber: i + 1 })));
@@ -158,7 +159,8 @@ export async function measureDecode(config: Readonly<DecodeBenchConfig> = {}, lo
     const aloneIds = new Map<Graphs, number[][]>();
     for (const batch of batches) {
       const groups: PromptEmbeds[][] = [];
-      for (let i = 0; i < pages.length; i += batch) groups.push((await encodePages(model, pages.slice(i, i + batch))).prompts);
+      const source = Array.from({ length: Math.max(batch, pages.length) }, (_, i) => i % pages.length);
+      for (let i = 0; i < source.length; i += batch) groups.push((await encodePages(model, source.slice(i, i + batch).map((j) => pages[j]!))).prompts);
       const configs: Config[] = graphs.flatMap((g) => kList.filter((k) => k === 0 || hasDraft(g)).map((k) => ({ graphs: g, draft: 'model' as const, k })));
       if (batch === 1 && steerRate > 0 && hasDraft(graphs[0]!)) configs.push(...kList.filter((k) => k > 0).map((k) => ({ graphs: graphs[0]!, draft: 'steered' as const, k })));
       const prefillOnly: Config = { graphs: graphs[0]!, draft: 'model', k: 0, prefillOnly: true };
@@ -177,7 +179,7 @@ export async function measureDecode(config: Readonly<DecodeBenchConfig> = {}, lo
       const prefillCpuMs = median(timed.get(prefillOnly)!.map((t) => t.cpuMs));
       const order = (c: Config) => 2 * Number(c.k > 0) + Number(c.graphs !== 'contract');
       for (const c of configs.filter((x) => !x.prefillOnly).toSorted((a, b) => order(a) - order(b))) {
-        const row = toRow(c, batch, timed.get(c)!, rows, greedy, aloneIds, prefillCpuMs);
+        const row = toRow(c, batch, timed.get(c)!, rows, greedy, aloneIds, prefillCpuMs, source);
         rows.push(row);
         log(`  ${row.graphs.padEnd(8)} ${row.draft.padEnd(7)} batch ${String(batch).padStart(2)} K=${c.k}: ${row.medianMs.toFixed(0)} ms (decode ${row.decodeMs.toFixed(0)} ms, ${row.decodeTokensPerSecond.toFixed(0)} tok/s), tau ${row.tau.toFixed(2)}, speed-up ${row.speedup.toFixed(2)}× (CPU time ${row.cpuDecodeSpeedup.toFixed(2)}×; end to end ${row.e2eSpeedup.toFixed(2)}×), lossless ${row.lossless}`);
       }
@@ -238,7 +240,7 @@ async function decodeAll(model: OcrModel, groups: readonly (readonly PromptEmbed
   return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, prefillMs, ids, stats };
 }
 
-function toRow(c: Config, batch: number, timed: readonly Timed[], rows: readonly DecodeRow[], greedy: ReadonlyMap<Graphs, Timed>, aloneIds: ReadonlyMap<Graphs, number[][]>, prefillCpuMs: number): DecodeRow {
+function toRow(c: Config, batch: number, timed: readonly Timed[], rows: readonly DecodeRow[], greedy: ReadonlyMap<Graphs, Timed>, aloneIds: ReadonlyMap<Graphs, number[][]>, prefillCpuMs: number, source: readonly number[]): DecodeRow {
   const last = timed[timed.length - 1]!;
   const ms = median(timed.map((t) => t.ms));
   const decodeMs = median(timed.map((t) => t.ms - t.prefillMs));
@@ -250,6 +252,7 @@ function toRow(c: Config, batch: number, timed: readonly Timed[], rows: readonly
   const perStep = (f: (s: DecodeStats) => number) => (steps === 0 ? 0 : last.stats.reduce((a, s) => a + f(s) * s.steps, 0) / steps);
   const mean = (f: (s: DecodeStats) => number) => last.stats.reduce((a, s) => a + f(s), 0) / pages;
   const same = (a: readonly (readonly number[])[], b: readonly (readonly number[])[] | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+  const alone = aloneIds.get(c.graphs);
   const base = rows.find((r) => r.graphs === c.graphs && r.batch === batch && r.k === 0 && r.draft === 'model');
   const contract = rows.find((r) => r.graphs === 'contract' && r.batch === batch && r.k === 0);
   const contractIds = greedy.get('contract')?.ids;
@@ -273,7 +276,7 @@ function toRow(c: Config, batch: number, timed: readonly Timed[], rows: readonly
     decodeCpuMs,
     cpuDecodeSpeedup: base === undefined ? 1 : base.decodeCpuMs / decodeCpuMs,
     ...(contract === undefined ? {} : { vsContractGreedy: contract.decodeMs / decodeMs }),
-    lossless: timed.every((t) => same(t.ids, greedy.get(c.graphs)?.ids) && (batch === 1 || !aloneIds.has(c.graphs) || same(t.ids, aloneIds.get(c.graphs)))),
+    lossless: timed.every((t) => same(t.ids, greedy.get(c.graphs)?.ids) && (batch === 1 || alone === undefined || same(t.ids, source.map((j) => alone[j]!)))),
     ...(contractIds === undefined ? {} : { sameAsContract: same(last.ids, contractIds) }),
     minMargin: Math.min(...last.stats.map((s) => s.minMargin)),
     prefillMs: mean((s) => s.prefillMs),

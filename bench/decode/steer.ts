@@ -10,6 +10,7 @@
  */
 import type { SessionLike } from '../../inference/onnx/forward.ts';
 import { tensor } from '../../inference/runtime/ort.ts';
+import type { Tensor } from '../../inference/runtime/ort.ts';
 
 export interface SteerOptions {
   /** `mtp.onnx` (contract graphs) or `mtp_step.onnx` (step graphs). */
@@ -36,20 +37,14 @@ function proposal(options: Readonly<SteerOptions>, p: number): number {
  * const forward = model.forward.withDraft(steeredDraft({ draft: model.forward.mtp!, answer: () => ids, promptLength: 281, vocab: 2048, rate: 0.8 }));
  */
 export function steeredDraft(options: Readonly<SteerOptions>): SessionLike {
-  const { draft, vocab: V } = options;
-  return {
-    path: `${draft.path} (steered to ${options.rate})`,
-    inputNames: draft.inputNames,
-    outputNames: draft.outputNames,
-    async run(feeds, fetches) {
-      const out = await draft.run(feeds, fetches);
-      const [B, S] = feeds.inputs_embeds!.dims as [number, number, number];
-      const positions = Array.from(feeds.position_ids!.data as BigInt64Array, Number);
-      const logits = new Float32Array(B * S * V);
-      for (let i = 0; i < B * S; i++) logits[i * V + proposal(options, positions[i]!)] = 1;
-      return { ...out, logits: tensor('float32', logits, [B, S, V]) };
-    },
-  };
+  const V = options.vocab;
+  return steered(options, (feeds) => {
+    const [B, S] = feeds.inputs_embeds!.dims as [number, number, number];
+    const positions = Array.from(feeds.position_ids!.data as BigInt64Array, Number);
+    const logits = new Float32Array(B * S * V);
+    for (let i = 0; i < B * S; i++) logits[i * V + proposal(options, positions[i]!)] = 1;
+    return { logits: tensor('float32', logits, [B, S, V]) };
+  });
 }
 
 /**
@@ -60,6 +55,22 @@ export function steeredDraft(options: Readonly<SteerOptions>): SessionLike {
  * const steps = model.steps!.withDraft(steeredStepDraft({ draft: model.steps!.draft!, answer: () => ids, promptLength: 281, vocab: 2048, rate: 0.8 }));
  */
 export function steeredStepDraft(options: Readonly<SteerOptions>): SessionLike {
+  return steered(options, (feeds, out) => {
+    const [B, K] = out.draft_ids!.dims as [number, number];
+    const S = feeds.position_ids!.dims[1]!;
+    const positions = feeds.position_ids!.data as BigInt64Array;
+    const last = feeds.last_row!.data as BigInt64Array;
+    const ids = new BigInt64Array(B * K);
+    for (let b = 0; b < B; b++) {
+      const p1 = Number(positions[b * S + Number(last[b])]);
+      for (let j = 0; j < K; j++) ids[b * K + j] = BigInt(proposal(options, p1 + j));
+    }
+    return { draft_ids: tensor('int64', ids, [B, K]) };
+  });
+}
+
+/** The draft session, run as usual (its cost is real), with the outputs `replace` returns swapped in. */
+function steered(options: Readonly<SteerOptions>, replace: (feeds: Readonly<Record<string, Tensor>>, out: Readonly<Record<string, Tensor>>) => Record<string, Tensor>): SessionLike {
   const { draft } = options;
   return {
     path: `${draft.path} (steered to ${options.rate})`,
@@ -67,17 +78,7 @@ export function steeredStepDraft(options: Readonly<SteerOptions>): SessionLike {
     outputNames: draft.outputNames,
     async run(feeds, fetches) {
       const out = await draft.run(feeds, fetches);
-      const ids = out.draft_ids!;
-      const [B, K] = ids.dims as [number, number];
-      const S = feeds.position_ids!.dims[1]!;
-      const positions = feeds.position_ids!.data as BigInt64Array;
-      const last = feeds.last_row!.data as BigInt64Array;
-      const steered = new BigInt64Array(B * K);
-      for (let b = 0; b < B; b++) {
-        const p1 = Number(positions[b * S + Number(last[b])]);
-        for (let j = 0; j < K; j++) steered[b * K + j] = BigInt(proposal(options, p1 + j));
-      }
-      return { ...out, draft_ids: tensor('int64', steered, [B, K]) };
+      return { ...out, ...replace(feeds, out) };
     },
   };
 }

@@ -11,6 +11,16 @@
  * ArrayBuffer afterwards, and that measured slower than the graph's own copy of the cache.)
  *
  * Tensors over the buffers are built once per batch size and reused every step.
+ *
+ * **Resident mode** (`resident: true`, chosen for a GPU provider): there that copy is the whole
+ * cost. Each step would bring every buffer to the CPU and send it back (about 74 MB each way for
+ * folio-ocr-mini at batch 32), so the pass's `present.*` (the whole updated cache, left in the device's memory) is
+ * {@link KvBuffers.adopt}ed and fed back as the next pass's `past_key_values.*`: nothing crosses.
+ * The host arrays are still kept up to date with the rows each pass wrote (`write`, a few hundred
+ * kB at batch 32, fetched anyway): when a sequence leaves the batch (`select`), the device's tensors
+ * are dropped and the next pass uploads the host arrays once, so nothing is ever read back from the
+ * device (onnxruntime-node 1.30 aborted the process on `getData()` of such a tensor). On the CPU the
+ * same mode runs too (present is then a host copy), which is how tests check it gives the same ids.
  */
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
@@ -23,6 +33,8 @@ export interface KvBuffersOptions {
   readonly layers: readonly KvLayerNames[];
   readonly kvHeads: number;
   readonly headDim: number;
+  /** Also feed each pass's `present.*` back as the next pass's input (see above). @default false */
+  readonly resident?: boolean;
 }
 
 /**
@@ -36,19 +48,23 @@ export class KvBuffers {
   readonly layers: readonly KvLayerNames[];
   readonly kvHeads: number;
   readonly headDim: number;
+  readonly resident: boolean;
   #batch: number;
   /** Keys and values of each layer, in `layers` order. */
   #data: Float32Array[];
   #feeds: Record<string, Tensor> | undefined;
+  /** Resident mode: the last pass's `present.*`, in `#data`'s order (which holds the same values). */
+  #device: Tensor[] | undefined;
 
   constructor(options: Readonly<KvBuffersOptions>) {
-    const { batch, capacity, layers, kvHeads, headDim } = options;
+    const { batch, capacity, layers, kvHeads, headDim, resident = false } = options;
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Expected \`capacity\` to be an integer from 1 and up, got \`${capacity}\``);
     this.#batch = batch;
     this.capacity = capacity;
     this.layers = layers;
     this.kvHeads = kvHeads;
     this.headDim = headDim;
+    this.resident = resident;
     this.#data = layers.flatMap(() => [new Float32Array(batch * this.#rowSize), new Float32Array(batch * this.#rowSize)]);
   }
 
@@ -60,8 +76,12 @@ export class KvBuffers {
     return this.kvHeads * this.capacity * this.headDim;
   }
 
-  /** `past_key_values.*` tensors over the first `batch` rows. */
+  /** `past_key_values.*`: tensors over the first `batch` rows, or (resident) the last pass's `present.*`. */
   feeds(): Record<string, Tensor> {
+    if (this.#device !== undefined) {
+      const device = this.#device;
+      return Object.fromEntries(this.layers.flatMap((names, i) => [[names.pastKey, device[2 * i]!], [names.pastValue, device[2 * i + 1]!]]));
+    }
     if (this.#feeds === undefined) {
       const dims = [this.#batch, this.kvHeads, this.capacity, this.headDim];
       const n = this.#batch * this.#rowSize;
@@ -103,18 +123,46 @@ export class KvBuffers {
     }
   }
 
+  /** The names a pass returns the whole updated cache under, in the order `adopt` takes them. */
+  presentNames(): string[] {
+    return this.layers.flatMap((l) => [l.presentKey, l.presentValue]);
+  }
+
+  /**
+   * Resident mode: the pass's `present.*` (keys then values of each layer, `[B, kv, C, d]`) become
+   * the next pass's input; the previous pass's tensors are disposed. The caller still `write`s the
+   * pass's rows, which keeps the host arrays equal to them.
+   */
+  adopt(present: readonly Tensor[]): void {
+    if (!this.resident) throw new RangeError('KvBuffers: adopt() needs `resident: true`');
+    if (present.length !== this.#data.length) throw new RangeError(`expected ${this.#data.length} present tensors, got ${present.length}`);
+    const dims = [this.#batch, this.kvHeads, this.capacity, this.headDim];
+    for (const t of present) if (t.dims.length !== 4 || t.dims.some((d, i) => d !== dims[i])) throw new RangeError(`present: [${t.dims.join(',')}], expected [${dims.join(',')}]`);
+    this.#releaseDevice();
+    this.#device = [...present];
+  }
+
   /** Keep only the sequences at `rows` (ascending: rows move down in place). */
   select(rows: readonly number[]): void {
+    // The host arrays hold what the device's tensors hold: drop those, the next pass uploads these.
+    this.#releaseDevice();
     const n = this.#rowSize;
     for (const data of this.#data) rows.forEach((row, j) => row !== j && data.copyWithin(j * n, row * n, (row + 1) * n));
     this.#batch = rows.length;
     this.#feeds = undefined;
   }
 
-  /** Drop the buffers. */
+  /** Drop the buffers (and the device's). */
   dispose(): void {
+    this.#releaseDevice();
     this.#data = [];
     this.#feeds = undefined;
     this.#batch = 0;
+  }
+
+  #releaseDevice(): void {
+    for (const t of this.#device ?? []) t.dispose();
+    this.#device = undefined;
+    this.#feeds = undefined;
   }
 }

@@ -26,11 +26,29 @@ export interface LoadModelOptions {
   /** Skip `mtp.onnx` (greedy decoding only; saves its memory). @default false */
   readonly withoutDraftHead?: boolean;
   /**
-   * The optional step graphs (`decoder_step.onnx`, `mtp_step.onnx`): `'auto'` opens them on the
-   * CPU when the model declares them and the files are there; `true` requires them; `false` decodes
-   * with the contract graphs only. @default 'auto'
+   * The optional step graphs (`decoder_step.onnx`, `mtp_step.onnx`): `'auto'` opens them (on the
+   * CPU and on `webgpu`) when the model declares them and the files are there; `true` requires
+   * them; `false` decodes with the contract graphs only. @default 'auto'
    */
   readonly steps?: 'auto' | boolean;
+  /**
+   * Keep the step graphs' KV caches in the provider's memory between passes (`KvBuffers.resident`):
+   * on a GPU the host round trip of the whole cache is most of a step. On the CPU it only costs a
+   * copy; it is there to test that path. @default true on a GPU, false on the CPU
+   */
+  readonly residentKv?: boolean;
+  /**
+   * Where `mtp_step.onnx` runs. On `webgpu` its Loop and int8 MatMuls have no GPU kernels (44 of
+   * its 149 nodes fell to the CPU on an H200, with copies between every pair), so the whole draft
+   * runs on the CPU, where it is small and fast. @default 'cpu' beside `webgpu`, else `device`
+   */
+  readonly draftDevice?: Device;
+  /**
+   * `webgpu`: Dawn's validation of every dispatch. Turned off in the hope of saving CPU time per
+   * kernel; the 2026-11-29 H200 bench ran with it off, but one probe run measured it on faster (see
+   * README), so this default awaits a confirming measurement. @default false (off)
+   */
+  readonly gpuValidation?: boolean;
 }
 
 /** A loaded model: config, tokenizer and the sessions, ready to decode. */
@@ -58,7 +76,7 @@ export interface OcrModel {
  * try { … } finally { await model.release(); }
  */
 export async function loadModel(options: Readonly<LoadModelOptions>): Promise<OcrModel> {
-  const { modelDir, device = 'cpu', threads = 0, withoutDraftHead = false, steps = 'auto' } = options;
+  const { modelDir, device = 'cpu', threads = 0, withoutDraftHead = false, steps = 'auto', residentKv = device !== 'cpu', draftDevice = device === 'webgpu' ? 'cpu' : device, gpuValidation = false } = options;
   if (steps !== 'auto' && typeof steps !== 'boolean') throw new InferenceError('FOLIO_MODEL_CONFIG', `Expected \`steps\` to be 'auto', true or false, got \`${String(steps)}\` (${typeof steps})`);
   const configFile = join(modelDir, 'folio-model.json');
   let json: unknown;
@@ -83,8 +101,8 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
   const stepFiles = await stepFilesToOpen(modelDir, config, steps, device, wantDraft);
 
   const sessions: OnnxSession[] = [];
-  const open = async (path: string) => {
-    const s = await OnnxSession.create(path, { device, threads });
+  const open = async (path: string, outputsOnDevice: readonly string[] = [], on: Device = device) => {
+    const s = await OnnxSession.create(path, { device: on, threads, outputsOnDevice, validation: gpuValidation });
     sessions.push(s);
     return s;
   };
@@ -118,8 +136,11 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
       }
     }
     if (mtp !== undefined) check.input(mtp, DEFAULT_NAMES.previousHidden, [null, null, hidden]);
-    const decoderStep = stepFiles.decoder === undefined ? undefined : await open(stepFiles.decoder);
-    const mtpStep = stepFiles.mtp === undefined ? undefined : await open(stepFiles.mtp);
+    // Resident caches: the step graphs leave `present.*` in the device's memory for the next pass.
+    const resident = (names: readonly { presentKey: string; presentValue: string }[]) => (residentKv ? names.flatMap((n) => [n.presentKey, n.presentValue]) : []);
+    const decoderStep = stepFiles.decoder === undefined ? undefined : await open(stepFiles.decoder, resident(decoderLayers));
+    const residentDraft = residentKv && draftDevice !== 'cpu';
+    const mtpStep = stepFiles.mtp === undefined ? undefined : await open(stepFiles.mtp, residentDraft ? resident(mtpLayers) : [], draftDevice);
     if (decoderStep !== undefined) checkStepGraphs(check, decoderStep, mtpStep, decoderLayers, config);
     // A decoder with more layers than the config declares would run with a cache missing layers.
     const extra = decoder.inputNames.filter((n) => n.startsWith('past_key_values.') && !decoderLayers.some((l) => l.pastKey === n || l.pastValue === n));
@@ -129,7 +150,7 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
     const maskInfo = decoder.inputInfo.find((i) => i.name === DEFAULT_NAMES.attentionMask);
     const maskType = maskInfo?.type === 'int32' || maskInfo?.type === 'bool' || maskInfo?.type === 'float32' ? maskInfo.type : 'int64';
     const forward = new Forward({ decoder, embed, mtp, hidden, vocab, maskType });
-    const stepForward = decoderStep === undefined ? undefined : new StepForward({ decoder: decoderStep, draft: mtpStep, hidden, vocab, maxPositions: config.decoder.maxPositions });
+    const stepForward = decoderStep === undefined ? undefined : new StepForward({ decoder: decoderStep, draft: mtpStep, hidden, vocab, maxPositions: config.decoder.maxPositions, resident: residentKv, residentDraft });
     return {
       dir: modelDir,
       device,
@@ -150,9 +171,12 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
   }
 }
 
-/** Which step graphs to open: declared, present, and asked for (`'auto'`: on the CPU only). */
+/**
+ * Which step graphs to open: declared, present, and asked for (`'auto'`: on the CPU and `webgpu`;
+ * `cuda` keeps the contract graphs until the step graphs are measured there).
+ */
 async function stepFilesToOpen(modelDir: string, config: OcrModelConfig, steps: 'auto' | boolean, device: Device, wantDraft: boolean): Promise<{ decoder?: string; mtp?: string }> {
-  if (steps === false || (steps === 'auto' && device !== 'cpu')) return {};
+  if (steps === false || (steps === 'auto' && device === 'cuda')) return {};
   const { decoderStep, mtpStep } = config.files;
   const present = async (file: string | undefined): Promise<string | undefined> => {
     if (file === undefined) return undefined;

@@ -7,6 +7,10 @@
  * Bit-exactness holds as on the contract path: every decoder pass has 2 rows or more, and every
  * attention row spans the same capacity C in greedy and speculative decoding (C depends on the
  * prompts and the token budget, never on K), so a token's logits are the same bits either way.
+ *
+ * With a resident `StepForward` (a GPU) the decoding caches stay in the device's memory from pass to
+ * pass (`KvBuffers.resident`); the host buffers still get every pass's rows, and are uploaded at the
+ * first pass and after a sequence leaves the batch. The graphs, shapes and positions are the same either way, so are the ids.
  */
 import type { Forward } from './forward.ts';
 import type { CacheLayout, PromptEmbeds } from './generate.ts';
@@ -47,8 +51,8 @@ export class StepPasses implements DecodePasses {
     this.#steps = steps;
     this.#forward = forward;
     this.#layout = layout;
-    this.#cache = this.#buffers(batch, capacity, layout.decoder);
-    this.#draftCache = steps.draft === undefined ? undefined : this.#buffers(batch, capacity, layout.mtp);
+    this.#cache = this.#buffers(batch, capacity, layout.decoder, steps.resident);
+    this.#draftCache = steps.draft === undefined ? undefined : this.#buffers(batch, capacity, layout.mtp, steps.residentDraft);
   }
 
   async prefill(index: number, prompt: PromptEmbeds): Promise<PrefillOutput> {
@@ -137,7 +141,8 @@ export class StepPasses implements DecodePasses {
     this.#draftCache?.dispose();
   }
 
-  #buffers(batch: number, capacity: number, layers: CacheLayout['decoder']): KvBuffers {
-    return new KvBuffers({ batch, capacity, layers, kvHeads: this.#layout.kvHeads, headDim: this.#layout.headDim });
+  /** A prefill's own buffer is never resident: its rows go to the batch's buffers through the host. */
+  #buffers(batch: number, capacity: number, layers: CacheLayout['decoder'], resident = false): KvBuffers {
+    return new KvBuffers({ batch, capacity, layers, kvHeads: this.#layout.kvHeads, headDim: this.#layout.headDim, resident });
   }
 }

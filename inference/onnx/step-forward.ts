@@ -2,7 +2,12 @@
  * One pass of each optional step graph (folio-model.json → `onnx.decoder_step`, `onnx.mtp_step`;
  * written by inference/model/folio_ocr/onnx_steps.py) over fixed-capacity {@link KvBuffers}: the
  * buffers go in as they are, the rows the pass wrote come back (`written`) for the caller to put
- * into a buffer. Callers see plain arrays; tensors stay inside this file and `runtime/ort.ts`.
+ * into a buffer. Callers see plain arrays; tensors stay inside this file, `kv-buffer.ts` and
+ * `runtime/ort.ts`.
+ *
+ * A resident cache (`KvBuffers.resident`, on a GPU) also takes the pass's whole updated cache
+ * (`present.*`, left in the device's memory) as the next pass's input: only logits, hidden rows,
+ * draft ids and the rows written cross to the CPU.
  */
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
@@ -18,6 +23,14 @@ export interface StepForwardOptions {
   readonly vocab: number;
   /** Positions the graphs can encode (their RoPE table): a buffer's capacity must not exceed it. */
   readonly maxPositions: number;
+  /**
+   * Keep the decoding caches in the provider's memory (`KvBuffers.resident`): what a GPU wants
+   * (the sessions must leave `present.*` there: `OnnxSession`'s `outputsOnDevice`). On the CPU it
+   * gives the same ids, one host copy of the cache per pass slower. @default false
+   */
+  readonly resident?: boolean;
+  /** The same for the draft head's cache; false when `mtp_step` runs on the CPU beside a GPU decoder. @default resident */
+  readonly residentDraft?: boolean;
 }
 
 export interface DecoderStepInputs {
@@ -72,11 +85,15 @@ export class StepForward {
   readonly hidden: number;
   readonly vocab: number;
   readonly maxPositions: number;
+  readonly resident: boolean;
+  readonly residentDraft: boolean;
   /** `logits_rows` tensors by row list: the same few lists come back every step. */
   readonly #rows = new Map<string, Tensor>();
 
   constructor(options: Readonly<StepForwardOptions>) {
-    const { decoder, draft, hidden, vocab, maxPositions } = options;
+    const { decoder, draft, hidden, vocab, maxPositions, resident = false, residentDraft = resident } = options;
+    this.resident = resident;
+    this.residentDraft = residentDraft;
     this.decoder = decoder;
     this.draft = draft;
     this.hidden = hidden;
@@ -86,7 +103,12 @@ export class StepForward {
 
   /** The same graphs with another draft step (or none): to compare draft heads on one decoder. */
   withDraft(draft: SessionLike | undefined): StepForward {
-    return new StepForward({ decoder: this.decoder, draft, hidden: this.hidden, vocab: this.vocab, maxPositions: this.maxPositions });
+    return new StepForward({ decoder: this.decoder, draft, hidden: this.hidden, vocab: this.vocab, maxPositions: this.maxPositions, resident: this.resident, residentDraft: this.residentDraft });
+  }
+
+  /** The same graphs with the caches kept in the device's memory or brought through the host (to compare both). */
+  withResident(resident: boolean): StepForward {
+    return new StepForward({ decoder: this.decoder, draft: this.draft, hidden: this.hidden, vocab: this.vocab, maxPositions: this.maxPositions, resident, residentDraft: resident && this.residentDraft });
   }
 
   /** A decoder pass: each row is written at its position and attends to every slot up to it. */
@@ -99,9 +121,10 @@ export class StepForward {
       position_ids: ids(positions, [B, steps]),
       logits_rows: this.#logitRows(logitRows),
     };
-    const names = writtenNames(cache);
-    const out = await this.decoder.run(feeds, Object.fromEntries(['logits', 'hidden_states', ...names].map((n) => [n, null])));
-    return { logits: floats(out, 'logits', this.decoder.path), hidden: floats(out, 'hidden_states', this.decoder.path), written: names.map((n) => floats(out, n, this.decoder.path)) };
+    const names = cacheOutputs(cache, this.resident);
+    const out = await this.decoder.run(feeds, Object.fromEntries(['logits', 'hidden_states', ...names.written, ...names.present].map((n) => [n, null])));
+    const result = { logits: await floats(out, 'logits', this.decoder.path), hidden: await floats(out, 'hidden_states', this.decoder.path) };
+    return { ...result, ...(await keep(cache, out, names, this.decoder.path)) };
   }
 
   /** The FastMTP draft: the pairs are read into the draft cache, then `k` proposals per sequence. */
@@ -117,12 +140,12 @@ export class StepForward {
       last_row: ids(lastRows, [B]),
       draft_k: tensor('int64', BigInt64Array.of(BigInt(k)), []),
     };
-    const names = writtenNames(cache);
-    const out = await this.draft.run(feeds, Object.fromEntries(['draft_ids', ...names].map((n) => [n, null])));
-    const data = out.draft_ids?.data;
+    const names = cacheOutputs(cache, this.residentDraft);
+    const out = await this.draft.run(feeds, Object.fromEntries(['draft_ids', ...names.written, ...names.present].map((n) => [n, null])));
+    const idsOut = out.draft_ids;
+    const data = idsOut === undefined ? undefined : idsOut.location === 'cpu' ? idsOut.data : await idsOut.getData(true);
     if (!(data instanceof BigInt64Array) || data.length !== B * k) throw new RangeError(`${this.draft.path}: expected \`draft_ids\` [${B},${k}] int64`);
-    const draft = this.draft;
-    return { ids: Array.from({ length: B }, (_, b) => Array.from(data.subarray(b * k, (b + 1) * k), Number)), written: names.map((n) => floats(out, n, draft.path)) };
+    return { ids: Array.from({ length: B }, (_, b) => Array.from(data.subarray(b * k, (b + 1) * k), Number)), ...(await keep(cache, out, names, this.draft.path)) };
   }
 
   #logitRows(rows: readonly number[]): Tensor {
@@ -136,9 +159,35 @@ export class StepForward {
   }
 }
 
-/** `written.*`: the rows a pass wrote, named after the cache's `present.*` outputs. */
-function writtenNames(cache: KvBuffers): string[] {
-  return cache.layers.flatMap((l) => [l.presentKey, l.presentValue]).map((n) => n.replace(/^present\./, 'written.'));
+/**
+ * The cache outputs a pass fetches: always the rows it wrote (`written.*`, named after `present.*`),
+ * and the whole updated cache (`present.*`) when the session leaves it in the device's memory.
+ * The set must not change from run to run of a session: onnxruntime-node's output binding keeps an
+ * output that a run did not fetch bound to the last one's shape, and the next run that writes it
+ * fails ("Tensor size mismatch"; measured with 1.30 on WebGPU).
+ */
+function cacheOutputs(cache: KvBuffers, onDevice: boolean): { written: string[]; present: string[] } {
+  const present = cache.presentNames();
+  return { written: present.map((n) => n.replace(/^present\./, 'written.')), present: onDevice ? present : [] };
+}
+
+/**
+ * The written rows go back for `KvBuffers.write` (a resident cache keeps its host arrays current
+ * with them); a resident cache also adopts `present.*`, any other releases it if fetched.
+ */
+async function keep(cache: KvBuffers, out: Readonly<Record<string, Tensor>>, names: { written: string[]; present: string[] }, path: string): Promise<{ written: Float32Array[] }> {
+  const present = names.present.map((n) => {
+    const t = out[n];
+    if (t === undefined) throw new RangeError(`${path}: the model returned no \`${n}\``);
+    return t;
+  });
+  if (cache.resident) {
+    if (present.length === 0) throw new RangeError(`${path}: a resident cache needs \`present.*\` (StepForward \`resident\`)`);
+    cache.adopt(present);
+  } else {
+    for (const t of present) t.dispose();
+  }
+  return { written: await Promise.all(names.written.map((n) => floats(out, n, path))) };
 }
 
 function ids(values: readonly number[], dims: readonly number[]): Tensor {
@@ -147,8 +196,11 @@ function ids(values: readonly number[], dims: readonly number[]): Tensor {
   return tensor('int64', data, dims);
 }
 
-function floats(out: Readonly<Record<string, Tensor>>, name: string, path: string): Float32Array {
+/** An output as a host array; one the provider left in its memory is downloaded (and released). */
+async function floats(out: Readonly<Record<string, Tensor>>, name: string, path: string): Promise<Float32Array> {
   const t = out[name];
-  if (t === undefined || !(t.data instanceof Float32Array)) throw new RangeError(`${path}: the model returned no float32 \`${name}\``);
-  return t.data;
+  if (t === undefined || t.type !== 'float32') throw new RangeError(`${path}: the model returned no float32 \`${name}\``);
+  if (t.location === 'cpu') return t.data as Float32Array;
+  const data = (await t.getData(true)) as Float32Array;
+  return data;
 }

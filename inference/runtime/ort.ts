@@ -19,6 +19,17 @@ export interface SessionOptions {
    * @default true
    */
   readonly spinning?: boolean;
+  /**
+   * Outputs to leave in the device's memory (`webgpu` only; ignored elsewhere): they come back as
+   * tensors whose `location` is `'gpu-buffer'`, can be fed as inputs of the next run, and must be
+   * `dispose()`d. Every other output is brought to the CPU as usual.
+   * @default []
+   */
+  readonly outputsOnDevice?: readonly string[];
+  /** `webgpu`: Dawn's validation of every dispatch (session entry `ep.webgpuexecutionprovider.validationMode`). @default true (onnxruntime's default) */
+  readonly validation?: boolean;
+  /** onnxruntime's log level (0 verbose … 4 fatal): 0 shows which provider each node was assigned to. @default 2 */
+  readonly logLevel?: 0 | 1 | 2 | 3 | 4;
 }
 
 export type Tensor = ort.Tensor;
@@ -59,7 +70,7 @@ export class OnnxSession {
   }
 
   static async create(path: string, options: Readonly<SessionOptions> = {}): Promise<OnnxSession> {
-    const { device = 'cpu', threads = 0, spinning = true } = options;
+    const { device = 'cpu', threads = 0, spinning = true, outputsOnDevice = [], logLevel = 2, validation = true } = options;
     if (!DEVICES.includes(device)) {
       throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`device\` to be one of ${DEVICES.join(', ')}, got \`${String(device)}\``);
     }
@@ -68,7 +79,13 @@ export class OnnxSession {
         executionProviders: [device],
         intraOpNumThreads: threads,
         graphOptimizationLevel: 'all',
-        ...(spinning ? {} : { extra: { session: { intra_op: { allow_spinning: '0' } } } }),
+        logSeverityLevel: logLevel,
+        ...(device === 'webgpu' && outputsOnDevice.length > 0 ? { preferredOutputLocation: await outputLocations(path, outputsOnDevice) } : {}),
+        // Session config entries, flattened with dots by the binding.
+        extra: {
+          ...(spinning ? {} : { session: { intra_op: { allow_spinning: '0' } } }),
+          ...(device === 'webgpu' && !validation ? { ep: { webgpuexecutionprovider: { validationMode: 'disabled' } } } : {}),
+        },
       });
       return new OnnxSession(path, session);
     } catch (cause) {
@@ -103,6 +120,20 @@ export class OnnxSession {
 
   async release(): Promise<void> {
     await this.#session.release();
+  }
+}
+
+/**
+ * Every output's location, by name: a record naming each output is the form measured to work on
+ * WebGPU (a partial one was not tried). The names are not known before the session exists, so a
+ * probe session (CPU, no optimisation, released at once) reads them.
+ */
+async function outputLocations(path: string, onDevice: readonly string[]): Promise<Record<string, 'gpu-buffer' | 'cpu'>> {
+  const probe = await ort.InferenceSession.create(path, { executionProviders: ['cpu'], graphOptimizationLevel: 'disabled' });
+  try {
+    return Object.fromEntries(probe.outputNames.map((name) => [name, onDevice.includes(name) ? 'gpu-buffer' : 'cpu']));
+  } finally {
+    await probe.release();
   }
 }
 

@@ -6,49 +6,39 @@ import type { OcrModel } from '../../../inference/onnx/load.ts';
 import { loadPageImage } from '../../../inference/onnx/image-file.ts';
 import { encodePages } from '../../../inference/onnx/prompt.ts';
 import { KvCache } from '../../../inference/onnx/kv-cache.ts';
-import type { PageImage } from '../../../inference/engine.ts';
 import { MODEL_DIR, reference } from './fixture.ts';
+import { exact, useTinyModel } from './harness.ts';
 import { oracleDraft } from './oracle-draft.ts';
 
-const exact = { ignoreEos: true, repetition: false, maxTokens: reference.steps } as const;
-
 describe('decode', () => {
-  let model: OcrModel;
-  let pages: PageImage[];
-  before(async () => {
-    model = await loadModel({ modelDir: MODEL_DIR, threads: 1 });
-    pages = await Promise.all(reference.cases.map((c) => loadPageImage({ path: `${MODEL_DIR}${c.image}` })));
-  });
-  after(async () => {
-    await model.release();
-  });
+  const tiny = useTinyModel();
 
   it('should give the PyTorch greedy ids, greedy and speculative, K = 0..3', async () => {
     for (const draftK of [0, 1, 2, 3]) {
-      const results = await decode(model, pages, { ...exact, draftK });
+      const results = await decode(tiny.model, tiny.pages, { ...exact, draftK });
       results.forEach((r, i) => assert.deepEqual(r.ids, reference.cases[i]!.greedy_ids, `K=${draftK} page ${i}`));
     }
   });
 
   it('should give the same ids without the exact layout (no padding row, holes compacted)', async () => {
     for (const draftK of [0, 3]) {
-      const results = await decode(model, [...pages, pages[0]!], { ...exact, draftK, exact: false });
+      const results = await decode(tiny.model, [...tiny.pages, tiny.pages[0]!], { ...exact, draftK, exact: false });
       assert.deepEqual(results.map((r) => r.ids), [0, 1, 0].map((i) => reference.cases[i]!.greedy_ids));
     }
   });
 
   it('should give the same ids in a batch as alone', async () => {
-    const batch = [pages[0]!, pages[1]!, pages[1]!, pages[0]!, pages[1]!];
+    const batch = [tiny.pages[0]!, tiny.pages[1]!, tiny.pages[1]!, tiny.pages[0]!, tiny.pages[1]!];
     for (const draftK of [0, 3]) {
-      const results = await decode(model, batch, { ...exact, draftK });
+      const results = await decode(tiny.model, batch, { ...exact, draftK });
       assert.deepEqual(results.map((r) => r.ids), [0, 1, 1, 0, 1].map((i) => reference.cases[i]!.greedy_ids));
       for (const r of results) assert.ok(r.stats.minMargin > 1e-3, `margin ${r.stats.minMargin}`);
     }
   });
 
   it('should keep greedy ids when drafts are accepted (real decoder, oracle draft head)', async () => {
-    const { prompts } = await encodePages(model, pages);
-    const { hidden, vocab, kvHeads, headDim } = model.config.decoder;
+    const { prompts } = await encodePages(tiny.model, tiny.pages);
+    const { hidden, vocab, kvHeads, headDim } = tiny.model.config.decoder;
     const patterns: [string, (p: number) => boolean][] = [
       ['always right', () => false],
       ['wrong every third', (p) => p % 3 === 0],
@@ -60,7 +50,7 @@ describe('decode', () => {
         const oracle = oracleDraft({ answers: reference.cases.map((c) => c.greedy_ids), promptLength: prompts[0]!.length, vocab, hidden, kvHeads, headDim, wrongAt });
         const ids: number[][] = [];
         const taus: number[] = [];
-        for await (const e of generate(model.forward.withDraft(oracle), model.layout, prompts, { eosId: -1, draftK, maxTokens: reference.steps, repetition: false })) {
+        for await (const e of generate(tiny.model.forward.withDraft(oracle), tiny.model.layout, prompts, { eosId: -1, draftK, maxTokens: reference.steps, repetition: false })) {
           if (e.type === 'done') {
             ids[e.index] = [...e.ids];
             taus[e.index] = e.stats.tau;
@@ -77,21 +67,21 @@ describe('decode', () => {
   });
 
   it('should compute a verified token bit for bit like a greedy step (passes of 2+ rows)', async () => {
-    const { prompts } = await encodePages(model, [pages[1]!]);
+    const { prompts } = await encodePages(tiny.model, [tiny.pages[1]!]);
     const p = prompts[0]!;
-    const V = model.config.decoder.vocab;
+    const V = tiny.model.config.decoder.vocab;
     const tokens = reference.cases[1]!.greedy_ids.slice(0, 9);
     const run = async (windows: number[], rows: number) => {
-      const cache = new KvCache({ batch: 1, layers: model.layout.decoder, kvHeads: 1, headDim: 32 });
+      const cache = new KvCache({ batch: 1, layers: tiny.model.layout.decoder, kvHeads: 1, headDim: 32 });
       const all = (n: number) => new Uint8Array(n).fill(1);
-      await model.forward.decode(cache, { embeds: p.embeds, steps: p.length, positions: [...Array(p.length).keys()], valid: all(p.length) });
+      await tiny.model.forward.decode(cache, { embeds: p.embeds, steps: p.length, positions: [...Array(p.length).keys()], valid: all(p.length) });
       const logits: Float32Array[] = [];
       let done = 0;
       for (const w of windows) {
         const W = Math.max(w, rows);
         const ids = [...tokens.slice(done, done + w), ...new Array<number>(W - w).fill(0)];
         const valid = new Uint8Array(W).fill(1, 0, w);
-        const out = await model.forward.decode(cache, { embeds: await model.forward.embed(ids), steps: W, positions: ids.map((_, j) => p.length + done + j), valid });
+        const out = await tiny.model.forward.decode(cache, { embeds: await tiny.model.forward.embed(ids), steps: W, positions: ids.map((_, j) => p.length + done + j), valid });
         cache.rollback([w], W);
         for (let j = 0; j < w; j++) logits.push(out.logits.slice(j * V, (j + 1) * V));
         done += w;

@@ -5,7 +5,7 @@
  *
  * Like the real graphs they write each row at its position in a copy of the buffer fed to them, a
  * row reads every slot up to its own position, and the rows written come back as `written.*` for
- * the caller to keep. A slot holds (token, position); reading a slot written for another position
+ * the caller to keep, the whole updated copy as `present.*` (what a resident cache keeps). A slot holds (token, position); reading a slot written for another position
  * throws, so a position, capacity or buffer-handling bug (a row not written back) fails loudly, and
  * a stale token changes the output.
  */
@@ -24,6 +24,8 @@ export interface FakeStepsOptions {
   readonly wrongAt: (position: number) => boolean;
   /** @default 4096 */
   readonly maxPositions?: number;
+  /** Build a resident `StepForward` (caches fed back from `present.*`). @default false */
+  readonly resident?: boolean;
 }
 
 export interface FakeSteps {
@@ -33,7 +35,7 @@ export interface FakeSteps {
 }
 
 export function fakeSteps(options: Readonly<FakeStepsOptions>): FakeSteps {
-  const { vocab: V, wrongAt, maxPositions = 4096 } = options;
+  const { vocab: V, wrongAt, maxPositions = 4096, resident = false } = options;
   const calls = { decoder: 0, draft: 0 };
 
   const decoder: SessionLike = {
@@ -58,7 +60,8 @@ export function fakeSteps(options: Readonly<FakeStepsOptions>): FakeSteps {
         });
       }
       const written = rowsOf(cache, B, S, C, pos);
-      return { logits: tensor('float32', logits, [B, rows.length, V]), hidden_states: tensor('float32', hidden, [B, S, H]), 'written.0.key': written, 'written.0.value': written };
+      const present = tensor('float32', cache, [B, 1, C, D]);
+      return { logits: tensor('float32', logits, [B, rows.length, V]), hidden_states: tensor('float32', hidden, [B, S, H]), 'written.0.key': written, 'written.0.value': written, 'present.0.key': present, 'present.0.value': tensor('float32', cache.slice(), [B, 1, C, D]) };
     },
   };
 
@@ -94,11 +97,11 @@ export function fakeSteps(options: Readonly<FakeStepsOptions>): FakeSteps {
         }
       }
       const written = rowsOf(cache, B, S, C, pos);
-      return { draft_ids: tensor('int64', ids, [B, K]), 'written.mtp.key': written, 'written.mtp.value': written };
+      return { draft_ids: tensor('int64', ids, [B, K]), 'written.mtp.key': written, 'written.mtp.value': written, 'present.mtp.key': tensor('float32', cache, [B, 1, C, D]), 'present.mtp.value': tensor('float32', cache.slice(), [B, 1, C, D]) };
     },
   };
 
-  return { steps: new StepForward({ decoder, draft, hidden: H, vocab: V, maxPositions }), calls };
+  return { steps: new StepForward({ decoder, draft, hidden: H, vocab: V, maxPositions, resident }), calls };
 }
 
 function unpack(feeds: Readonly<Record<string, Tensor>>, pastName: string) {

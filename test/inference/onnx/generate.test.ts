@@ -1,28 +1,12 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { generate } from '../../../inference/onnx/generate.ts';
-import type { DecodeStats, GenerateOptions } from '../../../inference/onnx/generate.ts';
 import { fakeModel } from './fake-model.ts';
-import type { FakeModel } from './fake-model.ts';
-
-async function run(model: FakeModel, prompts: readonly (readonly number[])[], options: GenerateOptions) {
-  const ids: number[][] = prompts.map(() => []);
-  const streamed: number[][] = prompts.map(() => []);
-  const stats: DecodeStats[] = [];
-  for await (const event of generate(model.forward, model.layout, prompts.map((p) => model.prompt(p)), options)) {
-    if (event.type === 'tokens') streamed[event.index]!.push(...event.ids);
-    else {
-      ids[event.index] = [...event.ids];
-      stats[event.index] = event.stats;
-    }
-  }
-  return { ids, streamed, stats };
-}
+import { runFake } from './harness.ts';
 
 describe('generate', () => {
   it('should decode greedily what the model computes', async () => {
     const model = fakeModel({ vocab: 50, wrongAt: () => false });
-    const { ids, stats } = await run(model, [[3, 7, 11]], { eosId: -1, draftK: 0, maxTokens: 12 });
+    const { ids, stats } = await runFake(model, [[3, 7, 11]], { eosId: -1, draftK: 0, maxTokens: 12 });
     assert.deepEqual(ids[0], model.expected([3, 7, 11], 12));
     assert.equal(stats[0]!.steps, 11);
     assert.equal(stats[0]!.tau, 1);
@@ -31,7 +15,7 @@ describe('generate', () => {
 
   it('should accept every draft of a perfect draft head (tau = K + 1)', async () => {
     const model = fakeModel({ vocab: 50, wrongAt: () => false });
-    const { ids, stats } = await run(model, [[5, 1]], { eosId: -1, draftK: 3, maxTokens: 41 });
+    const { ids, stats } = await runFake(model, [[5, 1]], { eosId: -1, draftK: 3, maxTokens: 41 });
     assert.deepEqual(ids[0], model.expected([5, 1], 41));
     assert.equal(stats[0]!.steps, 10);
     assert.equal(stats[0]!.tau, 4);
@@ -49,8 +33,8 @@ describe('generate', () => {
         fc.boolean(),
         async (prompts, K, maxTokens, eosId, wrongSeed, exact) => {
           const model = fakeModel({ vocab: 40, wrongAt: (p) => (p * 7 + wrongSeed) % 5 < wrongSeed % 4 });
-          const greedy = await run(model, prompts, { eosId, draftK: 0, maxTokens, repetition: false });
-          const spec = await run(model, prompts, { eosId, draftK: K, maxTokens, repetition: false, compactAt: 0.1, exact });
+          const greedy = await runFake(model, prompts, { eosId, draftK: 0, maxTokens, repetition: false });
+          const spec = await runFake(model, prompts, { eosId, draftK: K, maxTokens, repetition: false, compactAt: 0.1, exact });
           assert.deepEqual(spec.ids, greedy.ids);
           assert.deepEqual(spec.streamed, spec.ids);
           prompts.forEach((p, i) => {
@@ -67,7 +51,7 @@ describe('generate', () => {
   it('should count acceptance per draft position', async () => {
     // Wrong exactly where the draft's pair position is odd: draft 1 is then right half the time.
     const model = fakeModel({ vocab: 50, wrongAt: (p) => p % 2 === 1 });
-    const { ids, stats } = await run(model, [[2, 4, 6, 8]], { eosId: -1, draftK: 2, maxTokens: 30 });
+    const { ids, stats } = await runFake(model, [[2, 4, 6, 8]], { eosId: -1, draftK: 2, maxTokens: 30 });
     assert.deepEqual(ids[0], model.expected([2, 4, 6, 8], 30));
     const s = stats[0]!;
     assert.ok(s.tau > 1 && s.tau < 3, `tau ${s.tau}`);
@@ -78,8 +62,8 @@ describe('generate', () => {
     // vocab 1: the model can only repeat token 0.
     const model = fakeModel({ vocab: 1, wrongAt: () => false });
     const options = { eosId: -1, maxTokens: 500, repetition: { maxPeriod: 4, minRepeats: 10, minSpan: 20 } };
-    const greedy = await run(model, [[0]], { ...options, draftK: 0 });
-    const spec = await run(model, [[0]], { ...options, draftK: 3 });
+    const greedy = await runFake(model, [[0]], { ...options, draftK: 0 });
+    const spec = await runFake(model, [[0]], { ...options, draftK: 3 });
     assert.equal(greedy.stats[0]!.stop, 'repetition');
     assert.equal(greedy.ids[0]!.length, 20);
     assert.deepEqual(spec.ids, greedy.ids);
@@ -89,12 +73,12 @@ describe('generate', () => {
     const model = fakeModel({ vocab: 50, wrongAt: () => false });
     const controller = new AbortController();
     controller.abort();
-    const { stats } = await run(model, [[1], [2]], { eosId: -1, draftK: 2, maxTokens: 50, signal: controller.signal });
+    const { stats } = await runFake(model, [[1], [2]], { eosId: -1, draftK: 2, maxTokens: 50, signal: controller.signal });
     assert.deepEqual(stats.map((s) => s.stop), ['aborted', 'aborted']);
   });
 
   it('should refuse a negative K', async () => {
     const model = fakeModel({ vocab: 50, wrongAt: () => false });
-    await assert.rejects(run(model, [[1]], { eosId: -1, draftK: -1 }), /`draftK`/);
+    await assert.rejects(runFake(model, [[1]], { eosId: -1, draftK: -1 }), /`draftK`/);
   });
 });

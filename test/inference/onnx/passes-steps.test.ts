@@ -1,30 +1,14 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { generate } from '../../../inference/onnx/generate.ts';
-import type { DecodeStats, GenerateOptions } from '../../../inference/onnx/generate.ts';
 import { fakeModel } from './fake-model.ts';
-import type { FakeModel } from './fake-model.ts';
+import { runFake } from './harness.ts';
 import { fakeSteps } from './fake-steps.ts';
-
-async function run(model: FakeModel, prompts: readonly (readonly number[])[], options: GenerateOptions) {
-  const ids: number[][] = prompts.map(() => []);
-  const streamed: number[][] = prompts.map(() => []);
-  const stats: DecodeStats[] = [];
-  for await (const event of generate(model.forward, model.layout, prompts.map((p) => model.prompt(p)), options)) {
-    if (event.type === 'tokens') streamed[event.index]!.push(...event.ids);
-    else {
-      ids[event.index] = [...event.ids];
-      stats[event.index] = event.stats;
-    }
-  }
-  return { ids, streamed, stats };
-}
 
 describe('generate on the step graphs (StepPasses)', () => {
   it('should decode greedily what the model computes, without the contract graphs', async () => {
     const model = fakeModel({ vocab: 50, wrongAt: () => false });
     const { steps } = fakeSteps({ vocab: 50, wrongAt: () => false });
-    const { ids, stats } = await run(model, [[3, 7, 11]], { eosId: -1, draftK: 0, maxTokens: 12, steps });
+    const { ids, stats } = await runFake(model, [[3, 7, 11]], { eosId: -1, draftK: 0, maxTokens: 12, steps });
     assert.deepEqual(ids[0], model.expected([3, 7, 11], 12));
     assert.equal(stats[0]!.graphs, 'steps');
     assert.deepEqual(model.calls, { decoder: 0, draft: 0 });
@@ -33,7 +17,7 @@ describe('generate on the step graphs (StepPasses)', () => {
   it('should draft K tokens in one call per step and accept all of a perfect head (tau = K + 1)', async () => {
     const model = fakeModel({ vocab: 50, wrongAt: () => false });
     const fake = fakeSteps({ vocab: 50, wrongAt: () => false });
-    const { ids, stats } = await run(model, [[5, 1]], { eosId: -1, draftK: 3, maxTokens: 41, steps: fake.steps });
+    const { ids, stats } = await runFake(model, [[5, 1]], { eosId: -1, draftK: 3, maxTokens: 41, steps: fake.steps });
     assert.deepEqual(ids[0], model.expected([5, 1], 41));
     assert.equal(stats[0]!.steps, 10);
     assert.equal(stats[0]!.tau, 4);
@@ -54,9 +38,9 @@ describe('generate on the step graphs (StepPasses)', () => {
           const wrongAt = (p: number) => (p * 7 + wrongSeed) % 5 < wrongSeed % 4;
           const model = fakeModel({ vocab: 40, wrongAt });
           const { steps } = fakeSteps({ vocab: 40, wrongAt });
-          const contract = await run(model, prompts, { eosId, draftK: 0, maxTokens, repetition: false });
-          const greedy = await run(model, prompts, { eosId, draftK: 0, maxTokens, repetition: false, steps });
-          const spec = await run(model, prompts, { eosId, draftK: K, maxTokens, repetition: false, exact, steps });
+          const contract = await runFake(model, prompts, { eosId, draftK: 0, maxTokens, repetition: false });
+          const greedy = await runFake(model, prompts, { eosId, draftK: 0, maxTokens, repetition: false, steps });
+          const spec = await runFake(model, prompts, { eosId, draftK: K, maxTokens, repetition: false, exact, steps });
           assert.deepEqual(greedy.ids, contract.ids);
           assert.deepEqual(spec.ids, greedy.ids);
           assert.deepEqual(spec.streamed, spec.ids);
@@ -70,8 +54,8 @@ describe('generate on the step graphs (StepPasses)', () => {
   it('should fall back to the contract graphs when the budget needs more positions than the step graphs encode', async () => {
     const model = fakeModel({ vocab: 50, wrongAt: () => false });
     const { steps, calls } = fakeSteps({ vocab: 50, wrongAt: () => false, maxPositions: 40 });
-    const fits = await run(model, [[1, 2]], { eosId: -1, draftK: 2, maxTokens: 6, steps });
-    const over = await run(model, [[1, 2]], { eosId: -1, draftK: 2, maxTokens: 20, steps });
+    const fits = await runFake(model, [[1, 2]], { eosId: -1, draftK: 2, maxTokens: 6, steps });
+    const over = await runFake(model, [[1, 2]], { eosId: -1, draftK: 2, maxTokens: 20, steps });
     assert.equal(fits.stats[0]!.graphs, 'steps');
     assert.equal(over.stats[0]!.graphs, 'contract');
     assert.deepEqual(over.ids[0], model.expected([1, 2], 20));

@@ -1,33 +1,20 @@
 import assert from 'node:assert/strict';
 import { decode } from '../../../inference/onnx/decode.ts';
 import { generate } from '../../../inference/onnx/generate.ts';
-import { loadModel } from '../../../inference/onnx/load.ts';
-import type { OcrModel } from '../../../inference/onnx/load.ts';
-import { loadPageImage } from '../../../inference/onnx/image-file.ts';
 import { encodePages } from '../../../inference/onnx/prompt.ts';
 import { KvBuffers } from '../../../inference/onnx/kv-buffer.ts';
-import type { PageImage } from '../../../inference/engine.ts';
-import { MODEL_DIR, reference } from './fixture.ts';
+import { reference } from './fixture.ts';
+import { exact, useTinyModel } from './harness.ts';
 import { oracleStepDraft } from './oracle-draft.ts';
 
-const exact = { ignoreEos: true, repetition: false, maxTokens: reference.steps } as const;
-
 describe('decode on the step graphs', () => {
-  let model: OcrModel;
-  let pages: PageImage[];
-  before(async () => {
-    model = await loadModel({ modelDir: MODEL_DIR, threads: 1 });
-    pages = await Promise.all(reference.cases.map((c) => loadPageImage({ path: `${MODEL_DIR}${c.image}` })));
-  });
-  after(async () => {
-    await model.release();
-  });
+  const tiny = useTinyModel();
 
-  it('should decode with the step graphs when the model has them, with the ids of the contract graphs', async () => {
-    assert.notEqual(model.steps?.draft, undefined);
+  it('should decode with the step graphs when the tiny.model has them, with the ids of the contract graphs', async () => {
+    assert.notEqual(tiny.model.steps?.draft, undefined);
     for (const draftK of [0, 1, 3]) {
       for (const steps of [true, false]) {
-        const results = await decode(model, pages, { ...exact, draftK, steps });
+        const results = await decode(tiny.model, tiny.pages, { ...exact, draftK, steps });
         results.forEach((r, i) => assert.deepEqual(r.ids, reference.cases[i]!.greedy_ids, `K=${draftK} steps=${steps} page ${i}`));
         assert.ok(results.every((r) => r.stats.graphs === (steps ? 'steps' : 'contract')));
       }
@@ -35,7 +22,7 @@ describe('decode on the step graphs', () => {
   });
 
   it('should keep greedy ids when drafts are accepted (real decoder, oracle draft)', async () => {
-    const { prompts } = await encodePages(model, pages);
+    const { prompts } = await encodePages(tiny.model, tiny.pages);
     const patterns: [string, (p: number) => boolean][] = [
       ['always right', () => false],
       ['wrong every third', (p) => p % 3 === 0],
@@ -47,10 +34,10 @@ describe('decode on the step graphs', () => {
       const answer = reference.cases[i]!.greedy_ids;
       for (const draftK of [1, 2, 3, 5]) {
         for (const [name, wrongAt] of patterns) {
-          const oracle = oracleStepDraft(model.steps!.draft!, { answers: [answer], promptLength: prompt.length, vocab: model.config.decoder.vocab, wrongAt });
+          const oracle = oracleStepDraft(tiny.model.steps!.draft!, { answers: [answer], promptLength: prompt.length, vocab: tiny.model.config.decoder.vocab, wrongAt });
           let ids: readonly number[] = [];
           let tau = 0;
-          for await (const e of generate(model.forward, model.layout, [prompt], { eosId: -1, draftK, maxTokens: reference.steps, repetition: false, steps: model.steps!.withDraft(oracle) })) {
+          for await (const e of generate(tiny.model.forward, tiny.model.layout, [prompt], { eosId: -1, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps!.withDraft(oracle) })) {
             if (e.type === 'done') ({ ids, stats: { tau } } = e);
           }
           assert.deepEqual(ids, answer, `page ${i}, K=${draftK}, ${name}`);
@@ -63,14 +50,14 @@ describe('decode on the step graphs', () => {
     }
   });
 
-  it('should give the same ids in a batch as alone while pages stop at different tokens', async () => {
-    // An EOS id that page 0 reaches early and page 1 never: pages leave the batch at different steps.
+  it('should give the same ids in a batch as alone while tiny.pages stop at different tokens', async () => {
+    // An EOS id that page 0 reaches early and page 1 never: tiny.pages leave the batch at different steps.
     const ids0 = reference.cases[0]!.greedy_ids;
     const eos = ids0.find((t) => !reference.cases[1]!.greedy_ids.includes(t))!;
-    const { prompts } = await encodePages(model, [pages[0]!, pages[1]!, pages[1]!, pages[0]!]);
+    const { prompts } = await encodePages(tiny.model, [tiny.pages[0]!, tiny.pages[1]!, tiny.pages[1]!, tiny.pages[0]!]);
     const run = async (batch: typeof prompts, draftK: number) => {
       const out: number[][] = [];
-      for await (const e of generate(model.forward, model.layout, batch, { eosId: eos, draftK, maxTokens: reference.steps, repetition: false, steps: model.steps! })) if (e.type === 'done') out[e.index] = [...e.ids];
+      for await (const e of generate(tiny.model.forward, tiny.model.layout, batch, { eosId: eos, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps! })) if (e.type === 'done') out[e.index] = [...e.ids];
       return out;
     };
     const alone = [(await run([prompts[0]!], 0))[0]!, (await run([prompts[1]!], 0))[0]!];
@@ -79,14 +66,14 @@ describe('decode on the step graphs', () => {
   });
 
   it('should compute a verified token bit for bit like a greedy step (passes of 2+ rows)', async () => {
-    const { prompts } = await encodePages(model, [pages[1]!]);
+    const { prompts } = await encodePages(tiny.model, [tiny.pages[1]!]);
     const p = prompts[0]!;
-    const V = model.config.decoder.vocab;
-    const steps = model.steps!;
+    const V = tiny.model.config.decoder.vocab;
+    const steps = tiny.model.steps!;
     const tokens = reference.cases[1]!.greedy_ids.slice(0, 9);
     const capacity = p.length + 24;
     const run = async (windows: number[], rows: number) => {
-      const cache = new KvBuffers({ batch: 1, capacity, layers: model.layout.decoder, kvHeads: 1, headDim: 32 });
+      const cache = new KvBuffers({ batch: 1, capacity, layers: tiny.model.layout.decoder, kvHeads: 1, headDim: 32 });
       const prompt = [...Array(p.length).keys()];
       cache.write((await steps.decode(cache, { embeds: p.embeds, steps: p.length, positions: prompt, logitRows: [p.length - 1] })).written, p.length, prompt);
       const logits: Float32Array[] = [];
@@ -95,7 +82,7 @@ describe('decode on the step graphs', () => {
         const W = Math.max(w, rows);
         const ids = [...tokens.slice(done, done + w), ...new Array<number>(W - w).fill(0)];
         const positions = ids.map((_, j) => p.length + done + j);
-        const out = await steps.decode(cache, { embeds: await model.forward.embed(ids), steps: W, positions, logitRows: [...Array(w).keys()] });
+        const out = await steps.decode(cache, { embeds: await tiny.model.forward.embed(ids), steps: W, positions, logitRows: [...Array(w).keys()] });
         cache.write(out.written, W, positions);
         for (let j = 0; j < w; j++) logits.push(out.logits.slice(j * V, (j + 1) * V));
         done += w;

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { decode } from '../../../inference/onnx/decode.ts';
+import type { GenerateOptions } from '../../../inference/onnx/generate.ts';
+import { KvBuffers } from '../../../inference/onnx/kv-buffer.ts';
+import { encodePages } from '../../../inference/onnx/prompt.ts';
+import type { SessionLike } from '../../../inference/onnx/forward.ts';
+import { StepForward } from '../../../inference/onnx/step-forward.ts';
+import { tensor } from '../../../inference/runtime/ort.ts';
+import type { Tensor } from '../../../inference/runtime/ort.ts';
+import type { PageImage } from '../../../inference/engine.ts';
+import { fakeModel } from './fake-model.ts';
+import type { FakeModel } from './fake-model.ts';
+import { fakeSteps } from './fake-steps.ts';
+import { reference } from './fixture.ts';
+import { collect, runFake, useTinyModel } from './harness.ts';
+
+const layers = [{ pastKey: 'pk', pastValue: 'pv', presentKey: 'k', presentValue: 'v' }];
+
+/** A `[B, 1, C, 1]` cache whose slot (b, c) holds 10·b + c (+ 0.5 for values). */
+const present = (B: number, C: number) => [0, 0.5].map((v) => tensor('float32', Float32Array.from({ length: B * C }, (_, i) => 10 * Math.floor(i / C) + (i % C) + v), [B, 1, C, 1]));
+
+const ids = async (model: FakeModel, prompts: readonly (readonly number[])[], options: GenerateOptions) => (await runFake(model, prompts, options)).ids;
+
+describe('KvBuffers (resident)', () => {
+  it('should feed the adopted present tensors as they are, and dispose the ones they replace', () => {
+    const cache = new KvBuffers({ batch: 2, capacity: 3, layers, kvHeads: 1, headDim: 1, resident: true });
+    assert.deepEqual(Array.from(cache.feeds().pk!.data as Float32Array), [0, 0, 0, 0, 0, 0]);
+    const first = present(2, 3);
+    cache.adopt(first);
+    assert.equal(cache.feeds().pk, first[0]);
+    assert.equal(cache.feeds().pv, first[1]);
+    cache.adopt(present(2, 3));
+    assert.throws(() => first[0]!.data, /disposed|not available|data/i);
+  });
+
+  it('should refuse present tensors of another shape, and adopt() without `resident`', () => {
+    const cache = new KvBuffers({ batch: 2, capacity: 3, layers, kvHeads: 1, headDim: 1, resident: true });
+    assert.throws(() => cache.adopt(present(1, 3)), /present: \[1,1,3,1\], expected \[2,1,3,1\]/);
+    assert.throws(() => new KvBuffers({ batch: 1, capacity: 1, layers, kvHeads: 1, headDim: 1 }).adopt(present(1, 1)), /resident/);
+  });
+
+  it('should drop the device tensors on select() and feed the host rows, which write() keeps current', () => {
+    const cache = new KvBuffers({ batch: 3, capacity: 2, layers, kvHeads: 1, headDim: 1, resident: true });
+    // What a pass does: the rows it wrote go to the host arrays, its present becomes the input.
+    cache.write([Float32Array.of(1, 2, 3), Float32Array.of(4, 5, 6)], 1, [0, 1, 0]);
+    const device = present(3, 2);
+    cache.adopt(device);
+    assert.equal(cache.feeds().pk, device[0]);
+    cache.select([0, 2]);
+    assert.throws(() => device[0]!.data, /disposed|not available|data/i);
+    const { pk, pv } = cache.feeds();
+    assert.deepEqual(pk!.dims, [2, 1, 2, 1]);
+    assert.deepEqual(Array.from(pk!.data as Float32Array), [1, 0, 3, 0]);
+    assert.deepEqual(Array.from(pv!.data as Float32Array), [4, 0, 6, 0]);
+  });
+});
+
+describe('StepPasses with resident caches', () => {
+  it('should feed each pass the present tensors of the one before (decoder and draft)', async () => {
+    const model = fakeModel({ vocab: 30, wrongAt: () => false });
+    const { steps } = fakeSteps({ vocab: 30, wrongAt: (p) => p % 4 === 0, resident: true });
+    const fed: boolean[] = [];
+    const spy = (session: SessionLike, past: string, out: string): SessionLike => {
+      let last: Tensor | undefined;
+      return {
+        ...session,
+        async run(feeds, fetches) {
+          // The prefill and prime passes read their own buffers; every pass after the first of the batch reads the last present.
+          if (last !== undefined && feeds[past]!.dims[0] === last.dims[0] && feeds[past]!.dims[2] === last.dims[2]) fed.push(feeds[past] === last);
+          const result = await session.run(feeds, fetches);
+          if (fetches !== undefined && out in fetches) last = result[out];
+          return result;
+        },
+      };
+    };
+    const spied = new StepForward({ decoder: spy(steps.decoder, 'past_key_values.0.key', 'present.0.key'), draft: spy(steps.draft!, 'past_key_values.mtp.key', 'present.mtp.key'), hidden: steps.hidden, vocab: 30, maxPositions: 4096, resident: true });
+    const out = await ids(model, [[4, 2]], { eosId: -1, draftK: 2, maxTokens: 20, repetition: false, steps: spied });
+    assert.deepEqual(out[0], model.expected([4, 2], 20));
+    assert.ok(fed.length > 5 && fed.every(Boolean), `fed back: ${fed.join(',')}`);
+  });
+
+  it('should commit the ids of the host buffers for any K, batch, budget and EOS', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fc.integer({ min: 0, max: 39 }), { minLength: 1, maxLength: 9 }), { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: -1, max: 39 }),
+        fc.integer({ min: 0, max: 6 }),
+        async (prompts, K, maxTokens, eosId, wrongSeed) => {
+          const wrongAt = (p: number) => (p * 7 + wrongSeed) % 5 < wrongSeed % 4;
+          const model = fakeModel({ vocab: 40, wrongAt });
+          const options = { eosId, draftK: K, maxTokens, repetition: false } as const;
+          const host = await ids(model, prompts, { ...options, steps: fakeSteps({ vocab: 40, wrongAt }).steps });
+          const resident = await ids(model, prompts, { ...options, steps: fakeSteps({ vocab: 40, wrongAt, resident: true }).steps });
+          assert.deepEqual(resident, host);
+          assert.deepEqual(resident, await ids(model, prompts, { ...options, draftK: 0 }));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('loadModel({ residentKv: true }) on the CPU', () => {
+  const tiny = useTinyModel({ residentKv: true });
+
+  it('should decode the reference ids with resident caches, greedy and speculative, in a batch', async () => {
+    assert.equal(tiny.model.steps?.resident, true);
+    for (const draftK of [0, 1, 3]) {
+      const results = await decode(tiny.model, tiny.pages, { ignoreEos: true, repetition: false, maxTokens: reference.steps, draftK });
+      results.forEach((r, i) => assert.deepEqual(r.ids, reference.cases[i]!.greedy_ids, `K=${draftK} page ${i}`));
+      assert.ok(results.every((r) => r.stats.graphs === 'steps'));
+    }
+  });
+
+  it('should give the same ids in a batch as alone while tiny.pages leave the batch at different steps', async () => {
+    const ids0 = reference.cases[0]!.greedy_ids;
+    const eos = ids0.find((t) => !reference.cases[1]!.greedy_ids.includes(t))!;
+    // An id page 0 reaches early and page 1 never stands in for EOS: sequences leave the batch
+    // (a selection on resident caches) at different steps.
+    const byEos = async (batch: PageImage[], draftK: number) => (await collect(tiny.model, (await encodePages(tiny.model, batch)).prompts, { eosId: eos, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps! })).ids;
+    const alone = [(await byEos([tiny.pages[0]!], 0))[0]!, (await byEos([tiny.pages[1]!], 0))[0]!];
+    assert.deepEqual(alone[0], ids0.slice(0, ids0.indexOf(eos) + 1));
+    for (const draftK of [0, 2, 3]) assert.deepEqual(await byEos([tiny.pages[0]!, tiny.pages[1]!, tiny.pages[1]!, tiny.pages[0]!], draftK), [alone[0], alone[1], alone[1], alone[0]], `K=${draftK}`);
+  });
+});
