@@ -10,6 +10,7 @@ import {
   DEFAULT_CHUNKS_INDEX, DEFAULT_DIMS, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX, MAPPING_VERSION, indexBody,
 } from './definitions.ts';
 import type { IndexRole } from './definitions.ts';
+import { BULK_LOAD_REFRESH } from './refresh.ts';
 
 export interface InstallMappingsOptions {
   /** The chunk index (or alias). @default 'folio-chunks' */
@@ -26,6 +27,12 @@ export interface InstallMappingsOptions {
    * @default true
    */
   readonly chunks?: boolean;
+  /**
+   * Create a missing chunk index with refresh off (`refresh_interval: -1`), for a writer that
+   * fills it and then calls `restoreRefresh` (see `refresh.ts`). An existing index is left as it is.
+   * @default false
+   */
+  readonly bulkLoad?: boolean;
 }
 
 export interface InstallResult {
@@ -59,6 +66,7 @@ export async function installMappings(client: Client, options: Readonly<InstallM
     documentsIndex = DEFAULT_DOCUMENTS_INDEX,
     failuresIndex = DEFAULT_FAILURES_INDEX,
     chunks = true,
+    bulkLoad = false,
   } = options;
   for (const [option, value] of [['index', index], ['documentsIndex', documentsIndex], ['failuresIndex', failuresIndex]] as const) {
     if (typeof value !== 'string' || !INDEX_NAME.test(value)) {
@@ -80,7 +88,7 @@ export async function installMappings(client: Client, options: Readonly<InstallM
   await Promise.all(plan.map(async ([name, role]) => {
     const stamp: Stamp = role === 'chunks' ? { version: MAPPING_VERSION, role, dims } : { version: MAPPING_VERSION, role };
     await installTemplate(client, name, stamp, created, updated);
-    await installIndex(client, name, stamp, created, updated);
+    await installIndex(client, name, stamp, created, updated, bulkLoad && role === 'chunks');
   }));
   return { created, updated };
 }
@@ -109,12 +117,14 @@ async function installTemplate(client: Client, index: string, stamp: Stamp, crea
   (current === undefined ? created : updated).push(`template:${name}`);
 }
 
-async function installIndex(client: Client, index: string, stamp: Stamp, created: string[], updated: string[]): Promise<void> {
+async function installIndex(client: Client, index: string, stamp: Stamp, created: string[], updated: string[], bulkLoad: boolean): Promise<void> {
   const exists = await call(`check index ${index}`, () => client.indices.exists({ index }));
   const body = indexBody(stamp.role, stamp.dims);
   if (!exists) {
     try {
-      await client.indices.create({ index, settings: body.settings, mappings: { ...body.mappings, _meta: { folio: stamp } } });
+      // Refresh off from the start: turning it off after creation would cost another cluster-state update.
+      const settings = bulkLoad ? { ...body.settings, refresh_interval: BULK_LOAD_REFRESH } : body.settings;
+      await client.indices.create({ index, settings, mappings: { ...body.mappings, _meta: { folio: stamp } } });
       created.push(index);
       return;
     } catch (error) {

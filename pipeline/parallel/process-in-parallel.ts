@@ -2,6 +2,7 @@
  * Documents processed on worker threads, several at once, results in the order they finish.
  */
 import type { FailureRecord, SourceDocument } from '../../core/types.ts';
+import { compiledPdfium } from '../pdf/pdfium.ts';
 import { chunkProcessed } from '../run/chunk-processed.ts';
 import type { ProcessedDocument } from '../run/process-document.ts';
 import { validateProcessOptions } from '../run/options.ts';
@@ -35,6 +36,9 @@ export async function* processInParallel(sources: AsyncIterable<SourceItem>, opt
   validateProcessOptions(settings.process);
   const { signal, onPage, resourceLimits, ocr, countTokens } = options ?? {};
   signal?.throwIfAborted();
+  // Compiled here once and shared: without it each worker compiles PDFium and warms its code up
+  // again on its own pages. A failure here leaves each worker to try on its own.
+  const pdfium = await compiledPdfium().catch(() => undefined);
   const pool = new WorkerPool({
     size: settings.workers,
     setup: {
@@ -44,6 +48,7 @@ export async function* processInParallel(sources: AsyncIterable<SourceItem>, opt
       ocrOnCaller: ocr !== undefined,
       chunk: countTokens === undefined,
       pageEvents: onPage !== undefined,
+      ...(pdfium === undefined ? {} : { pdfium }),
     },
     resourceLimits,
     onPage,

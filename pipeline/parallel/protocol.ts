@@ -1,6 +1,7 @@
 /** Messages between {@link WorkerPool} and `worker.ts`; everything here is structured-cloned. */
 import type { SourceDocument } from '../../core/types.ts';
 import type { EngineOptions } from '../../inference/create-engine.ts';
+import type { PdfiumModule } from '../pdf/pdfium.ts';
 import type { OcrPageResult, PageImage } from '../../inference/engine.ts';
 import type { ProcessedDocument } from '../run/process-document.ts';
 import type { WorkerProcessOptions } from './options.ts';
@@ -17,6 +18,11 @@ export interface WorkerSetup {
   readonly chunk?: boolean;
   /** Forward page events (only when the caller listens: they cost a message each). */
   readonly pageEvents: boolean;
+  /**
+   * PDFium compiled by the calling thread: posted, not copied, so every worker runs (and warms up)
+   * the same compiled code. Each worker compiles its own when absent.
+   */
+  readonly pdfium?: PdfiumModule;
 }
 
 /** Pool → worker. */

@@ -7,10 +7,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { InferenceError, describeError, errorCode } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult } from '../../inference/engine.ts';
+import { adoptPdfiumModule } from '../pdf/pdfium.ts';
 import { processDocument, readDocument } from '../run/process-document.ts';
 import type { PoolMessage, WorkerMessage, WorkerSetup } from './protocol.ts';
 
 const setup = workerData as WorkerSetup;
+adoptPdfiumModule(setup.pdfium);
 const port = parentPort;
 if (port === null) throw new Error('pipeline/parallel/worker.ts must run in a worker thread');
 

@@ -14,6 +14,6 @@
 export { openPdf } from './open.ts';
 export type { OpenPdfOptions, PdfHandle } from './open.ts';
 export { loadPdfJs } from './pdfjs.ts';
-export { loadPdfium, Heap } from './pdfium.ts';
-export type { Pdfium, PdfiumExports } from './pdfium.ts';
+export { adoptPdfiumModule, compiledPdfium, loadPdfium, Heap } from './pdfium.ts';
+export type { Pdfium, PdfiumExports, PdfiumModule } from './pdfium.ts';
 export type { Matrix, PdfiumPage } from './pdfium-document.ts';

@@ -165,12 +165,61 @@ export function discardPdfium(pdfium: Pdfium): void {
   });
 }
 
+/** A compiled `WebAssembly.Module`, opaque here (the project's `lib` leaves WebAssembly out). */
+export type PdfiumModule = object & { readonly __pdfiumModule?: never };
+
+interface WasmApi {
+  compile(bytes: Uint8Array): Promise<PdfiumModule>;
+  instantiate(module: PdfiumModule, imports: object): Promise<{ readonly exports: object }>;
+  Module: new (...args: never[]) => object;
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+let compiled: Promise<PdfiumModule> | undefined;
+
+/**
+ * PDFium's compiled wasm module, compiled once per process. V8 compiles wasm functions lazily on
+ * first call and tiers hot ones up in the background; that code belongs to the module, so every
+ * instance made from it (on any thread it is posted to) shares the compiled code instead of paying
+ * the warm-up again.
+ *
+ * @example
+ * new Worker(url, { workerData: { pdfium: await compiledPdfium() } });
+ */
+export function compiledPdfium(): Promise<PdfiumModule> {
+  if (compiled === undefined) {
+    compiled = (async () => {
+      const root = dirname(createRequire(import.meta.url).resolve('@embedpdf/pdfium'));
+      return wasm.compile(await readFile(join(root, 'pdfium.wasm')));
+    })();
+    compiled.catch(() => (compiled = undefined));
+  }
+  return compiled;
+}
+
+/**
+ * Use `module` (compiled on another thread and posted here) instead of compiling PDFium again.
+ * Ignored once this thread has its own.
+ */
+export function adoptPdfiumModule(module: unknown): void {
+  if (compiled === undefined && module instanceof wasm.Module) compiled = Promise.resolve(module as PdfiumModule);
+}
+
 async function createPdfium(): Promise<Pdfium> {
-  const { init } = await import('@embedpdf/pdfium');
-  const root = dirname(createRequire(import.meta.url).resolve('@embedpdf/pdfium'));
-  const wasmBinary = await readFile(join(root, 'pdfium.wasm'));
+  const [{ init }, module] = await Promise.all([import('@embedpdf/pdfium'), compiledPdfium()]);
+  // Emscripten's hook cannot reject its ready promise, so a failed instantiation rejects this one.
+  let fail: (error: unknown) => void = () => undefined;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
   // The wrapper's own cwrap'd functions are not used; its module gives the raw exports.
-  const wrapped = await init({ wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) } as never);
+  const wrapped = await Promise.race([
+    init({
+      instantiateWasm(imports: object, receive: (instance: object, module: PdfiumModule) => void) {
+        wasm.instantiate(module, imports).then((instance) => receive(instance, module), fail);
+        return {};
+      },
+    } as never),
+    failed,
+  ]);
   const lib = (wrapped.pdfium as unknown as { wasmExports: PdfiumExports }).wasmExports;
   lib.PDFiumExt_Init();
   const scratch = lib.malloc(256);

@@ -1,4 +1,5 @@
 import { stripGrounding } from '../markdown/grounding.ts';
+import { loopTokens } from './loop-tokens.ts';
 
 /**
  * Repetition loops: the failure where a decoder repeats an n-gram or a line until its token budget
@@ -47,8 +48,6 @@ export interface RepetitionOptions {
   readonly minTokens?: number;
 }
 
-const tokenPattern =
-  /<\/?[A-Za-z][^<>]{0,60}>|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[^\s<\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|</gu;
 const contentToken = /[\p{L}\p{N}]/u;
 
 /**
@@ -72,13 +71,12 @@ export function findLoops(text: string, options: Readonly<RepetitionOptions> = {
 let last: { text: string; key: string; scan: LoopScan } | undefined;
 
 function scanLoops(text: string, maxPeriod: number, minRepeats: number, minTokens: number): LoopScan {
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const { starts, ends } = loopTokens(text);
   const ids: number[] = [];
   const dictionary = new Map<string, number>();
   const markupOnly: boolean[] = [];
-  for (const match of text.matchAll(tokenPattern)) {
-    const token = match[0];
+  for (let t = 0; t < starts.length; t++) {
+    const token = text.slice(starts[t] as number, ends[t] as number);
     let id = dictionary.get(token);
     if (id === undefined) {
       id = dictionary.size;
@@ -86,8 +84,6 @@ function scanLoops(text: string, maxPeriod: number, minRepeats: number, minToken
       markupOnly[id] = !contentToken.test(token) || token.startsWith('<');
     }
     ids.push(id);
-    starts.push(match.index);
-    ends.push(match.index + token.length);
   }
   const n = ids.length;
   const candidates: { from: number; length: number; period: number }[] = [];

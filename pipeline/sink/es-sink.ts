@@ -200,6 +200,8 @@ class EsSink implements Sink {
     await this.#deleteStale();
     await this.#flushMeta();
     await this.#state.drained();
+    // A chunk index this run created was loaded with refresh off (see mappings/refresh.ts).
+    await this.#indices.finishBulkLoad().catch(() => undefined);
     if (this.#refreshOnClose && this.#state.indexedCount > 0) {
       await this.#client.indices.refresh({ index: this.#index }).catch(() => undefined);
     }

@@ -9,7 +9,7 @@ import type { EsSinkOptions, Sink } from '../../../pipeline/sink/index.ts';
 import { makeChunk, makeChunks } from '../../support/chunks.ts';
 import { deleteIndices, esClient, esUrl, throwawayIndex, uniqueIndexName } from '../../support/elasticsearch.ts';
 import { startFaultProxy } from '../../support/fault-proxy.ts';
-import { installMappings } from '../../../mappings/index.ts';
+import { BULK_LOAD_REFRESH, chunkRefreshInterval, installMappings } from '../../../mappings/index.ts';
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -188,6 +188,30 @@ describe('createEsSink', () => {
       assert.equal(await count(index.name), 3);
       const mapping = await esClient().indices.getMapping({ index: index.name });
       assert.equal((mapping[index.name]?.mappings.properties?.['vector'] as { dims: number }).dims, 384);
+    });
+
+    it('should load a new chunk index with refresh off and turn it back on at close', async () => {
+      const refresh = async (): Promise<unknown> => {
+        const settings = await esClient().indices.getSettings({ index: index.name, flat_settings: true });
+        return settings[index.name]?.settings?.['index.refresh_interval'];
+      };
+      const sink = await createEsSink(sinkOptions({}, index.name));
+      for (const chunk of makeChunks(3)) await sink.write(chunk);
+      // Installing the index is not awaited by write(): wait for the flush that needs it.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(await refresh(), BULK_LOAD_REFRESH);
+      assert.equal((await sink.close()).indexed, 3);
+      assert.equal(await refresh(), chunkRefreshInterval());
+      // Searchable without anyone else refreshing.
+      assert.equal((await esClient().count({ index: index.name })).count, 3);
+    });
+
+    it('should turn refresh back on for an index a killed writer left it off on', async () => {
+      await installMappings(esClient(), { index: index.name, documentsIndex: `${index.name}-documents`, failuresIndex: `${index.name}-failures`, dims: 3, bulkLoad: true });
+      const sink = await createEsSink(sinkOptions({}, index.name));
+      const settings = await esClient().indices.getSettings({ index: index.name, flat_settings: true });
+      assert.equal(settings[index.name]?.settings?.['index.refresh_interval'], chunkRefreshInterval());
+      await sink.close();
     });
 
     it('should create a new index in the background: writes wait only at their flush', async () => {
