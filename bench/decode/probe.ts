@@ -6,7 +6,10 @@
  * caches through the host or resident, the draft on the CPU or the GPU, Dawn's validation on or
  * off. One JSON line per measurement (`msPerStep`: decode time per decoder pass of the batch).
  *
- *   node bench/decode/probe.ts [--device webgpu] [--batch 32] [--pages 4] [--runs 2] [--only NAME-PART] [--no-verbose] 2> verbose.log
+ * `--profile PREFIX` also writes onnxruntime's per-node profile of every session (sum it with
+ * `profile-summary.ts`).
+ *
+ *   node bench/decode/probe.ts [--device webgpu] [--batch 32] [--pages 4] [--runs 2] [--only NAME-PART] [--no-verbose] [--profile PREFIX] 2> verbose.log
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +24,7 @@ import type { Device } from '../../inference/runtime/ort.ts';
 import { median } from '../common/stats.ts';
 import { HELD_OUT_VIEWS, MINI_MODEL, loadPages } from './run.ts';
 
-const { values } = parseArgs({ options: { device: { type: 'string', default: 'webgpu' }, batch: { type: 'string', default: '32' }, pages: { type: 'string', default: '4' }, runs: { type: 'string', default: '2' }, only: { type: 'string', default: '' }, 'no-verbose': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { device: { type: 'string', default: 'webgpu' }, batch: { type: 'string', default: '32' }, pages: { type: 'string', default: '4' }, runs: { type: 'string', default: '2' }, only: { type: 'string', default: '' }, 'no-verbose': { type: 'boolean', default: false }, profile: { type: 'string' } } });
 const device = values.device as Device;
 const runs = Number(values.runs);
 
@@ -37,13 +40,13 @@ const batch = Number(values.batch);
 /** name, loadModel options, which graphs (undefined: contract), draft sizes */
 const variants: [string, Partial<LoadModelOptions>, (m: OcrModel) => StepForward | undefined, number[]][] = [
   ['contract', {}, () => undefined, [0]],
-  ['steps, KV through the host, draft on the CPU', {}, (m) => m.steps!.withResident(false), [0, 3]],
+  ['steps, KV through the host, draft on the CPU', { residentKv: false }, (m) => m.steps, [0, 3]],
   ['steps, KV resident, draft on the CPU', {}, (m) => m.steps, [0, 3, 5]],
   ['steps, KV resident, draft on the CPU, Dawn validation on', { gpuValidation: true }, (m) => m.steps, [0]],
 ];
 const reference = new Map<number, string>();
 for (const [name, options, pick, ks] of variants.filter(([name]) => name.includes(values.only))) {
-  const model = await loadModel({ modelDir: MINI_MODEL, device, ...options });
+  const model = await loadModel({ modelDir: MINI_MODEL, device, ...options, ...(values.profile === undefined ? {} : { profilePrefix: `${values.profile}${variants.findIndex(([n]) => n === name)}-` }) });
   try {
     const groupsOf = async (n: number, size: number) => {
       const groups: PromptEmbeds[][] = [];

@@ -178,7 +178,7 @@ export async function* generate(forward: Forward, layout: CacheLayout, prompts: 
       else active.push(s);
     }
     if (active.length === 0) return;
-    passes.start(active.map((s) => s.index));
+    await passes.start(active.map((s) => s.index));
 
     while (active.length > 0) {
       if (signal?.aborted) {
@@ -242,7 +242,7 @@ export async function* generate(forward: Forward, layout: CacheLayout, prompts: 
         const rows = active.flatMap((s, b) => (finished.includes(s) ? [] : [b]));
         active = rows.map((b) => active[b]!);
         if (active.length === 0) break;
-        passes.select(rows);
+        await passes.select(rows);
       }
     }
   } finally {

@@ -14,17 +14,20 @@
  *
  * **Resident mode** (`resident: true`, chosen for a GPU provider): there that copy is the whole
  * cost. Each step would bring every buffer to the CPU and send it back (about 74 MB each way for
- * folio-ocr-mini at batch 32), so the pass's `present.*` (the whole updated cache, left in the device's memory) is
- * {@link KvBuffers.adopt}ed and fed back as the next pass's `past_key_values.*`: nothing crosses.
- * The host arrays are still kept up to date with the rows each pass wrote (`write`, a few hundred
- * kB at batch 32, fetched anyway): when a sequence leaves the batch (`select`), the device's tensors
- * are dropped and the next pass uploads the host arrays once, so nothing is ever read back from the
- * device (onnxruntime-node 1.30 aborted the process on `getData()` of such a tensor). On the CPU the
- * same mode runs too (present is then a host copy), which is how tests check it gives the same ids.
+ * folio-ocr-mini at batch 32), so the pass's `present.*` (the whole updated cache, left in the
+ * device's memory) is {@link KvBuffers.adopt}ed and fed back as the next pass's
+ * `past_key_values.*`: nothing crosses. The host arrays serve until the first adoption (the
+ * prefilled prompts go up once); after it the device holds the only current copy, so a pass's
+ * written rows are not fetched at all (each fetched output is one more wait for the device), and a
+ * sequence leaving the batch (`select`) is dropped on the device by the `gather` model
+ * (gather-rows.ts). On the CPU the same mode runs too, which is how tests check it gives the same ids.
  */
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { KvLayerNames } from './kv-cache.ts';
+
+/** `tensors[i][rows]` along the batch axis, each result on the tensors' device. */
+export type RowGather = (tensors: readonly Tensor[], rows: readonly number[]) => Promise<Tensor[]>;
 
 export interface KvBuffersOptions {
   readonly batch: number;
@@ -35,6 +38,8 @@ export interface KvBuffersOptions {
   readonly headDim: number;
   /** Also feed each pass's `present.*` back as the next pass's input (see above). @default false */
   readonly resident?: boolean;
+  /** Resident mode: keeps the rows of the cache tensors at `rows`, on their device (`select`). */
+  readonly gather?: RowGather;
 }
 
 /**
@@ -49,6 +54,7 @@ export class KvBuffers {
   readonly kvHeads: number;
   readonly headDim: number;
   readonly resident: boolean;
+  readonly #gather: RowGather | undefined;
   #batch: number;
   /** Keys and values of each layer, in `layers` order. */
   #data: Float32Array[];
@@ -57,7 +63,7 @@ export class KvBuffers {
   #device: Tensor[] | undefined;
 
   constructor(options: Readonly<KvBuffersOptions>) {
-    const { batch, capacity, layers, kvHeads, headDim, resident = false } = options;
+    const { batch, capacity, layers, kvHeads, headDim, resident = false, gather } = options;
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Expected \`capacity\` to be an integer from 1 and up, got \`${capacity}\``);
     this.#batch = batch;
     this.capacity = capacity;
@@ -65,6 +71,7 @@ export class KvBuffers {
     this.kvHeads = kvHeads;
     this.headDim = headDim;
     this.resident = resident;
+    this.#gather = gather;
     this.#data = layers.flatMap(() => [new Float32Array(batch * this.#rowSize), new Float32Array(batch * this.#rowSize)]);
   }
 
@@ -101,6 +108,7 @@ export class KvBuffers {
    * (a page prefilled alone goes to its row of the batch).
    */
   write(rows: readonly Float32Array[], steps: number, positions: readonly number[], first = 0): void {
+    if (this.#device !== undefined) throw new RangeError('KvBuffers: the device holds this cache since adopt(); its host arrays take no more rows');
     const d = this.headDim;
     const C = this.capacity;
     const B = positions.length / steps;
@@ -130,8 +138,8 @@ export class KvBuffers {
 
   /**
    * Resident mode: the pass's `present.*` (keys then values of each layer, `[B, kv, C, d]`) become
-   * the next pass's input; the previous pass's tensors are disposed. The caller still `write`s the
-   * pass's rows, which keeps the host arrays equal to them.
+   * the next pass's input; the previous pass's tensors are disposed. From then on the device holds
+   * the cache: `write` refuses rows, `select` gathers on the device.
    */
   adopt(present: readonly Tensor[]): void {
     if (!this.resident) throw new RangeError('KvBuffers: adopt() needs `resident: true`');
@@ -142,10 +150,19 @@ export class KvBuffers {
     this.#device = [...present];
   }
 
-  /** Keep only the sequences at `rows` (ascending: rows move down in place). */
-  select(rows: readonly number[]): void {
-    // The host arrays hold what the device's tensors hold: drop those, the next pass uploads these.
-    this.#releaseDevice();
+  /**
+   * Keep only the sequences at `rows` (ascending): in the host arrays (rows move down in place), or,
+   * once the device holds the cache, on the device with `gather`.
+   */
+  async select(rows: readonly number[]): Promise<void> {
+    if (this.#device !== undefined) {
+      if (this.#gather === undefined) throw new RangeError('KvBuffers: a resident cache needs `gather` to drop sequences');
+      const kept = await this.#gather(this.#device, rows);
+      this.#releaseDevice();
+      this.#device = kept;
+      this.#batch = rows.length;
+      return;
+    }
     const n = this.#rowSize;
     for (const data of this.#data) rows.forEach((row, j) => row !== j && data.copyWithin(j * n, row * n, (row + 1) * n));
     this.#batch = rows.length;

@@ -4,7 +4,7 @@
  * half-copied folder fails here, naming the file, rather than in the middle of a page.
  */
 import { access, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { InferenceError } from '../../core/errors.ts';
 import { OnnxSession } from '../runtime/ort.ts';
 import type { Device } from '../runtime/ort.ts';
@@ -13,6 +13,7 @@ import type { TextTokenizer } from '../tokenizer/tokenizer.ts';
 import { parseModelConfig } from './config.ts';
 import type { OcrModelConfig } from './config.ts';
 import { DEFAULT_NAMES, Forward } from './forward.ts';
+import { gatherRowsModel, gatherRowsNames, rowGather } from './gather-rows.ts';
 import type { CacheLayout } from './generate.ts';
 import { StepForward } from './step-forward.ts';
 
@@ -49,6 +50,8 @@ export interface LoadModelOptions {
    * README), so this default awaits a confirming measurement. @default false (off)
    */
   readonly gpuValidation?: boolean;
+  /** Profile every session: onnxruntime writes `<prefix><file>_<date>.json` when the model is released (see bench/decode/probe.ts). */
+  readonly profilePrefix?: string;
 }
 
 /** A loaded model: config, tokenizer and the sessions, ready to decode. */
@@ -76,7 +79,7 @@ export interface OcrModel {
  * try { … } finally { await model.release(); }
  */
 export async function loadModel(options: Readonly<LoadModelOptions>): Promise<OcrModel> {
-  const { modelDir, device = 'cpu', threads = 0, withoutDraftHead = false, steps = 'auto', residentKv = device !== 'cpu', draftDevice = device === 'webgpu' ? 'cpu' : device, gpuValidation = false } = options;
+  const { modelDir, device = 'cpu', threads = 0, withoutDraftHead = false, steps = 'auto', residentKv = device !== 'cpu', draftDevice = device === 'webgpu' ? 'cpu' : device, gpuValidation = false, profilePrefix } = options;
   if (steps !== 'auto' && typeof steps !== 'boolean') throw new InferenceError('FOLIO_MODEL_CONFIG', `Expected \`steps\` to be 'auto', true or false, got \`${String(steps)}\` (${typeof steps})`);
   const configFile = join(modelDir, 'folio-model.json');
   let json: unknown;
@@ -102,14 +105,20 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
 
   const sessions: OnnxSession[] = [];
   const open = async (path: string, outputsOnDevice: readonly string[] = [], on: Device = device) => {
-    const s = await OnnxSession.create(path, { device: on, threads, outputsOnDevice, validation: gpuValidation });
+    const s = await OnnxSession.create(path, { device: on, threads, outputsOnDevice, validation: gpuValidation, ...(profilePrefix === undefined ? {} : { profilePrefix: `${profilePrefix}${basename(path, '.onnx')}` }) });
+    sessions.push(s);
+    return s;
+  };
+  const openGather = async (n: number) => {
+    const s = await OnnxSession.create(`gather-rows(${n})`, { device, bytes: gatherRowsModel(n), outputsOnDevice: gatherRowsNames(n).outputs });
     sessions.push(s);
     return s;
   };
   try {
     const tokenizer = await loadTokenizer({ path: files.tokenizer });
     const vision = await open(files.vision);
-    const embed = await open(files.embed);
+    // A token's embedding is one row lookup: on a GPU the call would cost more than the lookup.
+    const embed = await open(files.embed, [], device === 'webgpu' ? 'cpu' : device);
     const decoder = await open(files.decoder);
     const mtp = wantDraft ? await open(files.mtp) : undefined;
     const { hidden, vocab, layers, kvHeads, headDim } = config.decoder;
@@ -136,11 +145,16 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
       }
     }
     if (mtp !== undefined) check.input(mtp, DEFAULT_NAMES.previousHidden, [null, null, hidden]);
-    // Resident caches: the step graphs leave `present.*` in the device's memory for the next pass.
-    const resident = (names: readonly { presentKey: string; presentValue: string }[]) => (residentKv ? names.flatMap((n) => [n.presentKey, n.presentValue]) : []);
-    const decoderStep = stepFiles.decoder === undefined ? undefined : await open(stepFiles.decoder, resident(decoderLayers));
+    // Resident caches: the step graphs leave their cache outputs (`present.*`, and `written.*`, which
+    // a resident cache does not need) in the device's memory; prefills run on a twin session whose
+    // outputs come to the host (step-forward.ts). On the CPU one session does both.
+    const cacheOutputs = (names: readonly { presentKey: string; presentValue: string }[]) => names.flatMap((n) => [n.presentKey, n.presentValue]).flatMap((n) => [n, n.replace(/^present\./, 'written.')]);
+    const twin = (on: Device) => residentKv && on !== 'cpu';
+    const decoderStep = stepFiles.decoder === undefined ? undefined : await open(stepFiles.decoder, residentKv ? cacheOutputs(decoderLayers) : []);
+    const prefillDecoder = stepFiles.decoder !== undefined && twin(device) ? await open(stepFiles.decoder) : undefined;
     const residentDraft = residentKv && draftDevice !== 'cpu';
-    const mtpStep = stepFiles.mtp === undefined ? undefined : await open(stepFiles.mtp, residentDraft ? resident(mtpLayers) : [], draftDevice);
+    const mtpStep = stepFiles.mtp === undefined ? undefined : await open(stepFiles.mtp, residentDraft ? cacheOutputs(mtpLayers) : [], draftDevice);
+    const prefillDraft = stepFiles.mtp !== undefined && residentDraft && twin(draftDevice) ? await open(stepFiles.mtp, [], draftDevice) : undefined;
     if (decoderStep !== undefined) checkStepGraphs(check, decoderStep, mtpStep, decoderLayers, config);
     // A decoder with more layers than the config declares would run with a cache missing layers.
     const extra = decoder.inputNames.filter((n) => n.startsWith('past_key_values.') && !decoderLayers.some((l) => l.pastKey === n || l.pastValue === n));
@@ -150,7 +164,12 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
     const maskInfo = decoder.inputInfo.find((i) => i.name === DEFAULT_NAMES.attentionMask);
     const maskType = maskInfo?.type === 'int32' || maskInfo?.type === 'bool' || maskInfo?.type === 'float32' ? maskInfo.type : 'int64';
     const forward = new Forward({ decoder, embed, mtp, hidden, vocab, maskType });
-    const stepForward = decoderStep === undefined ? undefined : new StepForward({ decoder: decoderStep, draft: mtpStep, hidden, vocab, maxPositions: config.decoder.maxPositions, resident: residentKv, residentDraft });
+    const stepForward = decoderStep === undefined ? undefined : new StepForward({
+      decoder: decoderStep, draft: mtpStep, hidden, vocab, maxPositions: config.decoder.maxPositions, resident: residentKv, residentDraft,
+      ...(residentKv ? { gather: rowGather(openGather) } : {}),
+      ...(prefillDecoder === undefined ? {} : { prefillDecoder }),
+      ...(prefillDraft === undefined ? {} : { prefillDraft }),
+    });
     return {
       dir: modelDir,
       device,

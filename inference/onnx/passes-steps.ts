@@ -9,8 +9,9 @@
  * prompts and the token budget, never on K), so a token's logits are the same bits either way.
  *
  * With a resident `StepForward` (a GPU) the decoding caches stay in the device's memory from pass to
- * pass (`KvBuffers.resident`); the host buffers still get every pass's rows, and are uploaded at the
- * first pass and after a sequence leaves the batch. The graphs, shapes and positions are the same either way, so are the ids.
+ * pass (`KvBuffers.resident`): the prefilled prompts go up with the batch's first pass, and a
+ * sequence leaving the batch is dropped on the device. The graphs, shapes and positions are the
+ * same either way, so are the ids.
  */
 import type { Forward } from './forward.ts';
 import type { CacheLayout, PromptEmbeds } from './generate.ts';
@@ -82,8 +83,8 @@ export class StepPasses implements DecodePasses {
     s.pendingHidden = new Float32Array(0);
   }
 
-  start(indices: readonly number[]): void {
-    this.select(indices);
+  async start(indices: readonly number[]): Promise<void> {
+    await this.select(indices);
   }
 
   async draft(active: readonly Sequence[], K: number): Promise<number[][]> {
@@ -112,7 +113,7 @@ export class StepPasses implements DecodePasses {
       hidden.set(s.pendingHidden, b * S * H);
     });
     const out = await this.#steps.propose(this.#draftCache!, { embeds: await this.#forward.embed(ids), hidden, steps: S, positions, lastRows: active.map((s) => s.pendingTokens.length - 1), k: K });
-    this.#draftCache!.write(out.written, S, positions);
+    if (!this.#draftCache!.resident) this.#draftCache!.write(out.written, S, positions);
     return out.ids;
   }
 
@@ -122,7 +123,7 @@ export class StepPasses implements DecodePasses {
     const ids = active.flatMap((s, b) => [s.last, ...drafts[b]!, ...new Array<number>(W - drafts[b]!.length - 1).fill(s.last)]);
     const positions = active.flatMap((s) => range(s.pos, s.pos + W));
     const out = await this.#steps.decode(this.#cache, { embeds: await this.#forward.embed(ids), steps: W, positions, logitRows: range(0, K + 1) });
-    this.#cache.write(out.written, W, positions);
+    if (!this.#cache.resident) this.#cache.write(out.written, W, positions);
     return { logits: out.logits, logitRows: K + 1, hidden: out.hidden, hiddenRows: W };
   }
 
@@ -131,9 +132,9 @@ export class StepPasses implements DecodePasses {
     // next pass writes over them.
   }
 
-  select(rows: readonly number[]): void {
-    this.#cache.select(rows);
-    this.#draftCache?.select(rows);
+  async select(rows: readonly number[]): Promise<void> {
+    await this.#cache.select(rows);
+    await this.#draftCache?.select(rows);
   }
 
   dispose(): void {
@@ -143,6 +144,7 @@ export class StepPasses implements DecodePasses {
 
   /** A prefill's own buffer is never resident: its rows go to the batch's buffers through the host. */
   #buffers(batch: number, capacity: number, layers: CacheLayout['decoder'], resident = false): KvBuffers {
-    return new KvBuffers({ batch, capacity, layers, kvHeads: this.#layout.kvHeads, headDim: this.#layout.headDim, resident });
+    const gather = resident ? this.#steps.gather : undefined;
+    return new KvBuffers({ batch, capacity, layers, kvHeads: this.#layout.kvHeads, headDim: this.#layout.headDim, resident, ...(gather === undefined ? {} : { gather }) });
   }
 }

@@ -33,7 +33,7 @@ export interface DecodePasses {
    */
   primeDraft(s: Sequence, prompt: PromptEmbeds, hidden: Float32Array, K: number): Promise<void>;
   /** Prefills done: decode the pages at `indices` (in the order given) as one batch. */
-  start(indices: readonly number[]): void;
+  start(indices: readonly number[]): void | Promise<void>;
   /** K proposals per active sequence; the draft head reads the pairs pending since the last step. */
   draft(active: readonly Sequence[], K: number): Promise<number[][]>;
   /** One decoder pass over `[last, d1..dK]` per sequence, padded to `rows` rows (≥ K + 1). */
@@ -41,6 +41,6 @@ export interface DecodePasses {
   /** Of the `rows` rows just verified, sequence b keeps its first `keep[b]`. */
   accept(keep: readonly number[], rows: number): void;
   /** Only the sequences at `rows` (ascending) go on. */
-  select(rows: readonly number[]): void;
+  select(rows: readonly number[]): void | Promise<void>;
   dispose(): void;
 }

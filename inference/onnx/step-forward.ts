@@ -5,10 +5,14 @@
  * into a buffer. Callers see plain arrays; tensors stay inside this file, `kv-buffer.ts` and
  * `runtime/ort.ts`.
  *
- * A resident cache (`KvBuffers.resident`, on a GPU) also takes the pass's whole updated cache
- * (`present.*`, left in the device's memory) as the next pass's input: only logits, hidden rows,
- * draft ids and the rows written cross to the CPU.
+ * A resident cache (`KvBuffers.resident`, on a GPU) takes the pass's whole updated cache
+ * (`present.*`, left in the device's memory) as the next pass's input instead: only logits, hidden
+ * rows and draft ids cross to the CPU. A prompt is still prefilled into a host buffer (its rows go
+ * to the batch's buffer before the batch's first pass), by a second session of the same graph
+ * whose outputs come to the host (`prefillDecoder`, `prefillDraft`): onnxruntime fixes an output's
+ * location per session.
  */
+import type { RowGather } from './kv-buffer.ts';
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { SessionLike } from './forward.ts';
@@ -31,6 +35,12 @@ export interface StepForwardOptions {
   readonly resident?: boolean;
   /** The same for the draft head's cache; false when `mtp_step` runs on the CPU beside a GPU decoder. @default resident */
   readonly residentDraft?: boolean;
+  /** Resident caches: drops sequences on the device (`KvBuffers` `gather`). */
+  readonly gather?: RowGather;
+  /** Resident caches: `decoder_step.onnx` with every output on the host, for prefills. @default decoder */
+  readonly prefillDecoder?: SessionLike;
+  /** The same for `mtp_step.onnx`. @default draft */
+  readonly prefillDraft?: SessionLike;
 }
 
 export interface DecoderStepInputs {
@@ -87,11 +97,15 @@ export class StepForward {
   readonly maxPositions: number;
   readonly resident: boolean;
   readonly residentDraft: boolean;
+  readonly gather: RowGather | undefined;
+  readonly #options: Readonly<StepForwardOptions>;
   /** `logits_rows` tensors by row list: the same few lists come back every step. */
   readonly #rows = new Map<string, Tensor>();
 
   constructor(options: Readonly<StepForwardOptions>) {
-    const { decoder, draft, hidden, vocab, maxPositions, resident = false, residentDraft = resident } = options;
+    const { decoder, draft, hidden, vocab, maxPositions, resident = false, residentDraft = resident, gather } = options;
+    this.#options = options;
+    this.gather = gather;
     this.resident = resident;
     this.residentDraft = residentDraft;
     this.decoder = decoder;
@@ -103,12 +117,8 @@ export class StepForward {
 
   /** The same graphs with another draft step (or none): to compare draft heads on one decoder. */
   withDraft(draft: SessionLike | undefined): StepForward {
-    return new StepForward({ decoder: this.decoder, draft, hidden: this.hidden, vocab: this.vocab, maxPositions: this.maxPositions, resident: this.resident, residentDraft: this.residentDraft });
-  }
-
-  /** The same graphs with the caches kept in the device's memory or brought through the host (to compare both). */
-  withResident(resident: boolean): StepForward {
-    return new StepForward({ decoder: this.decoder, draft: this.draft, hidden: this.hidden, vocab: this.vocab, maxPositions: this.maxPositions, resident, residentDraft: resident && this.residentDraft });
+    const { prefillDraft: _, ...options } = this.#options;
+    return new StepForward({ ...options, draft });
   }
 
   /** A decoder pass: each row is written at its position and attends to every slot up to it. */
@@ -121,10 +131,11 @@ export class StepForward {
       position_ids: ids(positions, [B, steps]),
       logits_rows: this.#logitRows(logitRows),
     };
-    const names = cacheOutputs(cache, this.resident);
-    const out = await this.decoder.run(feeds, Object.fromEntries(['logits', 'hidden_states', ...names.written, ...names.present].map((n) => [n, null])));
-    const result = { logits: await floats(out, 'logits', this.decoder.path), hidden: await floats(out, 'hidden_states', this.decoder.path) };
-    return { ...result, ...(await keep(cache, out, names, this.decoder.path)) };
+    const session = cache.resident ? this.decoder : (this.#options.prefillDecoder ?? this.decoder);
+    const names = cacheOutputs(cache, this.resident && session === this.decoder);
+    const out = await session.run(feeds, Object.fromEntries(['logits', 'hidden_states', ...names.written, ...names.present].map((n) => [n, null])));
+    const result = { logits: await floats(out, 'logits', session.path), hidden: await floats(out, 'hidden_states', session.path) };
+    return { ...result, ...(await keep(cache, out, names, session.path)) };
   }
 
   /** The FastMTP draft: the pairs are read into the draft cache, then `k` proposals per sequence. */
@@ -140,12 +151,13 @@ export class StepForward {
       last_row: ids(lastRows, [B]),
       draft_k: tensor('int64', BigInt64Array.of(BigInt(k)), []),
     };
-    const names = cacheOutputs(cache, this.residentDraft);
-    const out = await this.draft.run(feeds, Object.fromEntries(['draft_ids', ...names.written, ...names.present].map((n) => [n, null])));
+    const session = cache.resident ? this.draft : (this.#options.prefillDraft ?? this.draft);
+    const names = cacheOutputs(cache, this.residentDraft && session === this.draft);
+    const out = await session.run(feeds, Object.fromEntries(['draft_ids', ...names.written, ...names.present].map((n) => [n, null])));
     const idsOut = out.draft_ids;
     const data = idsOut === undefined ? undefined : idsOut.location === 'cpu' ? idsOut.data : await idsOut.getData(true);
-    if (!(data instanceof BigInt64Array) || data.length !== B * k) throw new RangeError(`${this.draft.path}: expected \`draft_ids\` [${B},${k}] int64`);
-    return { ids: Array.from({ length: B }, (_, b) => Array.from(data.subarray(b * k, (b + 1) * k), Number)), ...(await keep(cache, out, names, this.draft.path)) };
+    if (!(data instanceof BigInt64Array) || data.length !== B * k) throw new RangeError(`${session.path}: expected \`draft_ids\` [${B},${k}] int64`);
+    return { ids: Array.from({ length: B }, (_, b) => Array.from(data.subarray(b * k, (b + 1) * k), Number)), ...(await keep(cache, out, names, session.path)) };
   }
 
   #logitRows(rows: readonly number[]): Tensor {
@@ -172,22 +184,25 @@ function cacheOutputs(cache: KvBuffers, onDevice: boolean): { written: string[];
 }
 
 /**
- * The written rows go back for `KvBuffers.write` (a resident cache keeps its host arrays current
- * with them); a resident cache also adopts `present.*`, any other releases it if fetched.
+ * A resident cache adopts `present.*` and needs no rows (the written ones are left on the device
+ * and released); any other gets the written rows for `KvBuffers.write` and releases `present.*` if
+ * fetched.
  */
 async function keep(cache: KvBuffers, out: Readonly<Record<string, Tensor>>, names: { written: string[]; present: string[] }, path: string): Promise<{ written: Float32Array[] }> {
-  const present = names.present.map((n) => {
+  const fetched = (n: string) => {
     const t = out[n];
     if (t === undefined) throw new RangeError(`${path}: the model returned no \`${n}\``);
     return t;
-  });
-  if (cache.resident) {
-    if (present.length === 0) throw new RangeError(`${path}: a resident cache needs \`present.*\` (StepForward \`resident\`)`);
-    cache.adopt(present);
-  } else {
+  };
+  const present = names.present.map(fetched);
+  if (!cache.resident) {
     for (const t of present) t.dispose();
+    return { written: await Promise.all(names.written.map((n) => floats(out, n, path))) };
   }
-  return { written: await Promise.all(names.written.map((n) => floats(out, n, path))) };
+  if (present.length === 0) throw new RangeError(`${path}: a resident cache needs \`present.*\` (StepForward \`resident\`)`);
+  cache.adopt(present);
+  for (const n of names.written) fetched(n).dispose();
+  return { written: [] };
 }
 
 function ids(values: readonly number[], dims: readonly number[]): Tensor {

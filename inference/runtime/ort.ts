@@ -30,6 +30,10 @@ export interface SessionOptions {
   readonly validation?: boolean;
   /** onnxruntime's log level (0 verbose … 4 fatal): 0 shows which provider each node was assigned to. @default 2 */
   readonly logLevel?: 0 | 1 | 2 | 3 | 4;
+  /** The model itself, for one built in memory; `path` then only names it in messages. */
+  readonly bytes?: Uint8Array;
+  /** Write onnxruntime's per-node profile (JSON) to a file starting with this path when the session is released. */
+  readonly profilePrefix?: string;
 }
 
 export type Tensor = ort.Tensor;
@@ -70,23 +74,26 @@ export class OnnxSession {
   }
 
   static async create(path: string, options: Readonly<SessionOptions> = {}): Promise<OnnxSession> {
-    const { device = 'cpu', threads = 0, spinning = true, outputsOnDevice = [], logLevel = 2, validation = true } = options;
+    const { device = 'cpu', threads = 0, spinning = true, outputsOnDevice = [], logLevel = 2, validation = true, profilePrefix, bytes } = options;
     if (!DEVICES.includes(device)) {
       throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`device\` to be one of ${DEVICES.join(', ')}, got \`${String(device)}\``);
     }
     try {
-      const session = await ort.InferenceSession.create(path, {
+      const source = bytes ?? path;
+      const sessionOptions: ort.InferenceSession.SessionOptions = {
         executionProviders: [device],
         intraOpNumThreads: threads,
         graphOptimizationLevel: 'all',
         logSeverityLevel: logLevel,
-        ...(device === 'webgpu' && outputsOnDevice.length > 0 ? { preferredOutputLocation: await outputLocations(path, outputsOnDevice) } : {}),
+        ...(profilePrefix === undefined ? {} : { enableProfiling: true, profileFilePrefix: profilePrefix }),
+        ...(device === 'webgpu' && outputsOnDevice.length > 0 ? { preferredOutputLocation: await outputLocations(source, outputsOnDevice) } : {}),
         // Session config entries, flattened with dots by the binding.
         extra: {
           ...(spinning ? {} : { session: { intra_op: { allow_spinning: '0' } } }),
           ...(device === 'webgpu' && !validation ? { ep: { webgpuexecutionprovider: { validationMode: 'disabled' } } } : {}),
         },
-      });
+      };
+      const session = await openSession(source, sessionOptions);
       return new OnnxSession(path, session);
     } catch (cause) {
       const message = cause instanceof Error ? cause.message : String(cause);
@@ -128,8 +135,13 @@ export class OnnxSession {
  * WebGPU (a partial one was not tried). The names are not known before the session exists, so a
  * probe session (CPU, no optimisation, released at once) reads them.
  */
-async function outputLocations(path: string, onDevice: readonly string[]): Promise<Record<string, 'gpu-buffer' | 'cpu'>> {
-  const probe = await ort.InferenceSession.create(path, { executionProviders: ['cpu'], graphOptimizationLevel: 'disabled' });
+/** A session from a file or from a model's bytes (the binding's two overloads). */
+function openSession(source: string | Uint8Array, options: ort.InferenceSession.SessionOptions): Promise<ort.InferenceSession> {
+  return typeof source === 'string' ? ort.InferenceSession.create(source, options) : ort.InferenceSession.create(source, options);
+}
+
+async function outputLocations(source: string | Uint8Array, onDevice: readonly string[]): Promise<Record<string, 'gpu-buffer' | 'cpu'>> {
+  const probe = await openSession(source, { executionProviders: ['cpu'], graphOptimizationLevel: 'disabled' });
   try {
     return Object.fromEntries(probe.outputNames.map((name) => [name, onDevice.includes(name) ? 'gpu-buffer' : 'cpu']));
   } finally {

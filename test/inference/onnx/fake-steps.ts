@@ -9,7 +9,8 @@
  * throws, so a position, capacity or buffer-handling bug (a row not written back) fails loudly, and
  * a stale token changes the output.
  */
-import { tensor } from '../../../inference/runtime/ort.ts';
+import { OnnxSession, tensor } from '../../../inference/runtime/ort.ts';
+import { gatherRowsModel, rowGather } from '../../../inference/onnx/gather-rows.ts';
 import type { Tensor } from '../../../inference/runtime/ort.ts';
 import type { SessionLike } from '../../../inference/onnx/forward.ts';
 import { StepForward } from '../../../inference/onnx/step-forward.ts';
@@ -101,7 +102,9 @@ export function fakeSteps(options: Readonly<FakeStepsOptions>): FakeSteps {
     },
   };
 
-  return { steps: new StepForward({ decoder, draft, hidden: H, vocab: V, maxPositions, resident }), calls };
+  // A resident cache drops sequences with the real gather model (on the CPU here).
+  const gather = rowGather((n) => OnnxSession.create(`gather-rows(${n})`, { bytes: gatherRowsModel(n) }));
+  return { steps: new StepForward({ decoder, draft, hidden: H, vocab: V, maxPositions, resident, ...(resident ? { gather } : {}) }), calls };
 }
 
 function unpack(feeds: Readonly<Record<string, Tensor>>, pastName: string) {

@@ -35,14 +35,14 @@ describe('KvBuffers', () => {
     assert.throws(() => cache.write(rows(1, 1, 2), 2, [1, 2]), RangeError);
   });
 
-  it('should keep the sequences selected, in order, and build tensors for the smaller batch', () => {
+  it('should keep the sequences selected, in order, and build tensors for the smaller batch', async () => {
     const cache = new KvBuffers({ batch: 3, capacity: 2, layers, kvHeads: 1, headDim: 1 });
     cache.write(rows(3, 1, 2), 2, [0, 1, 0, 1, 0, 1]);
-    cache.select([0, 2]);
+    await cache.select([0, 2]);
     assert.equal(cache.batch, 2);
     assert.deepEqual(cache.feeds().pk!.dims, [2, 1, 2, 1]);
     assert.deepEqual(slots(cache), [0, 10, 2000, 2010]);
-    cache.select([1]);
+    await cache.select([1]);
     assert.deepEqual(slots(cache, 'pv'), [2001, 2011]);
   });
 

@@ -3,10 +3,12 @@ import fc from 'fast-check';
 import { decode } from '../../../inference/onnx/decode.ts';
 import type { GenerateOptions } from '../../../inference/onnx/generate.ts';
 import { KvBuffers } from '../../../inference/onnx/kv-buffer.ts';
+import type { RowGather } from '../../../inference/onnx/kv-buffer.ts';
+import { gatherRowsModel, rowGather } from '../../../inference/onnx/gather-rows.ts';
 import { encodePages } from '../../../inference/onnx/prompt.ts';
 import type { SessionLike } from '../../../inference/onnx/forward.ts';
 import { StepForward } from '../../../inference/onnx/step-forward.ts';
-import { tensor } from '../../../inference/runtime/ort.ts';
+import { OnnxSession, tensor } from '../../../inference/runtime/ort.ts';
 import type { Tensor } from '../../../inference/runtime/ort.ts';
 import type { PageImage } from '../../../inference/engine.ts';
 import { fakeModel } from './fake-model.ts';
@@ -40,19 +42,45 @@ describe('KvBuffers (resident)', () => {
     assert.throws(() => new KvBuffers({ batch: 1, capacity: 1, layers, kvHeads: 1, headDim: 1 }).adopt(present(1, 1)), /resident/);
   });
 
-  it('should drop the device tensors on select() and feed the host rows, which write() keeps current', () => {
-    const cache = new KvBuffers({ batch: 3, capacity: 2, layers, kvHeads: 1, headDim: 1, resident: true });
-    // What a pass does: the rows it wrote go to the host arrays, its present becomes the input.
+  it('should feed the host rows until the first adoption, then take no rows and select() with `gather`', async () => {
+    const gathered: number[][] = [];
+    const gather: RowGather = async (tensors, rows) => {
+      gathered.push([...rows]);
+      return tensors.map((t) => tensor('float32', Float32Array.from(rows.flatMap((r) => Array.from((t.data as Float32Array).subarray(r * 2, r * 2 + 2)))), [rows.length, 1, 2, 1]));
+    };
+    const cache = new KvBuffers({ batch: 3, capacity: 2, layers, kvHeads: 1, headDim: 1, resident: true, gather });
+    // The prefilled rows go to the host arrays, which the first pass reads.
     cache.write([Float32Array.of(1, 2, 3), Float32Array.of(4, 5, 6)], 1, [0, 1, 0]);
+    assert.deepEqual(Array.from(cache.feeds().pk!.data as Float32Array), [1, 0, 0, 2, 3, 0]);
+    await cache.select([0, 1, 2]);
+    assert.deepEqual(gathered, [], 'host arrays need no gather');
     const device = present(3, 2);
     cache.adopt(device);
-    assert.equal(cache.feeds().pk, device[0]);
-    cache.select([0, 2]);
+    assert.throws(() => cache.write([Float32Array.of(1), Float32Array.of(1)], 1, [1]), /device holds this cache/);
+    await cache.select([0, 2]);
+    assert.deepEqual(gathered, [[0, 2]]);
     assert.throws(() => device[0]!.data, /disposed|not available|data/i);
     const { pk, pv } = cache.feeds();
     assert.deepEqual(pk!.dims, [2, 1, 2, 1]);
-    assert.deepEqual(Array.from(pk!.data as Float32Array), [1, 0, 3, 0]);
-    assert.deepEqual(Array.from(pv!.data as Float32Array), [4, 0, 6, 0]);
+    assert.deepEqual(Array.from(pk!.data as Float32Array), [0, 1, 20, 21]);
+    assert.deepEqual(Array.from(pv!.data as Float32Array), [0.5, 1.5, 20.5, 21.5]);
+  });
+
+  it('should refuse to select() on the device without `gather`', async () => {
+    const cache = new KvBuffers({ batch: 2, capacity: 3, layers, kvHeads: 1, headDim: 1, resident: true });
+    cache.adopt(present(2, 3));
+    await assert.rejects(cache.select([1]), /needs `gather`/);
+  });
+});
+
+describe('gatherRowsModel', () => {
+  it('should keep the rows asked for, of every tensor, in the order asked', async () => {
+    const gather = rowGather((n) => OnnxSession.create(`gather-rows(${n})`, { bytes: gatherRowsModel(n) }));
+    const [k, v] = await gather(present(3, 2), [2, 0]);
+    assert.deepEqual(k!.dims, [2, 1, 2, 1]);
+    assert.deepEqual(Array.from(k!.data as Float32Array), [20, 21, 0, 1]);
+    assert.deepEqual(Array.from(v!.data as Float32Array), [20.5, 21.5, 0.5, 1.5]);
+    assert.throws(() => gatherRowsModel(0), /from 1 up/);
   });
 });
 
