@@ -92,7 +92,7 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
     const { page, elements } = result;
     summaries.push({ pageNumber: page.pageNumber, engine: page.route.engine, reason: page.route.reason, quality: result.quality });
     if (!isKept(result.quality)) {
-      failures.push(pageFailure(doc.uri, doc.id, page.pageNumber, 'quality', 'FOLIO_QUALITY_GATE', `${doc.uri} page ${page.pageNumber}: failed the quality gate (score ${result.quality.score.toFixed(2)}: ${result.quality.reasons.join('; ')})`));
+      failures.push(pageFailure(doc.uri, doc.id, page.pageNumber, 'quality', 'FOLIO_QUALITY_GATE', `${doc.uri} page ${page.pageNumber}: failed the quality gate (score ${result.quality.score.toFixed(2)}: ${firstReasons(result.quality.reasons)})`));
       continue;
     }
     pageElements.push(elements);
@@ -110,4 +110,13 @@ function namedReason(doc: SourceDocument, error: unknown): string {
 
 function pageNumberOf(result: PageResult): number {
   return result.ok ? result.page.pageNumber : result.pageNumber;
+}
+
+/**
+ * The first few reasons and a count of the rest: a page of repeated glyphs can yield hundreds of
+ * alike reasons, and the dead-letter record should stay readable.
+ */
+export function firstReasons(reasons: readonly string[], shown = 3): string {
+  const rest = reasons.length - shown;
+  return rest > 0 ? `${reasons.slice(0, shown).join('; ')}; and ${rest} more` : reasons.join('; ');
 }

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { sha256, stableId } from '../../../core/hash.ts';
 import type { SourceDocument } from '../../../core/types.ts';
 import { processDocument } from '../../../pipeline/run/index.ts';
+import { firstReasons } from '../../../pipeline/run/process-document.ts';
 
 async function load(path: string, mime: string): Promise<SourceDocument> {
   const bytes = new Uint8Array(await readFile(path));
@@ -66,5 +67,14 @@ describe('processDocument', () => {
     const open = await processDocument(doc, { engine: 'text', password: '1234' });
     assert.equal(open.ok, true);
     assert.ok(open.chunks.length > 0);
+  });
+});
+
+describe('firstReasons', () => {
+  it('should list the first reasons and count the rest', () => {
+    const reasons = Array.from({ length: 150 }, (_, i) => `repetition loop: "L" ×${i + 40}`);
+    assert.equal(firstReasons(reasons), 'repetition loop: "L" ×40; repetition loop: "L" ×41; repetition loop: "L" ×42; and 147 more');
+    assert.equal(firstReasons(['a', 'b']), 'a; b');
+    assert.equal(firstReasons(['a', 'b', 'c']), 'a; b; c');
   });
 });
