@@ -47,13 +47,14 @@ export function integer(name: string, value: string | undefined, min: number): n
 type PipelineValues = { [K in keyof typeof PIPELINE_FLAGS]?: string | boolean };
 
 /**
- * Worker threads when `--workers` is not given: one per core but one, at most 4. The spare core
- * runs this thread (sink, OCR engine, embedder), V8's background compiler and collector, and often
- * Elasticsearch; on 2 cores that leaves no room for a second reader, and measured runs there were
- * no faster with 2 workers than with none, for 30% more CPU (bench/results/textlayer.md).
+ * Worker threads when `--workers` is not given: one per core but one, at least 2 and at most 4
+ * (none on a single core). The spare core runs this thread (sink, OCR engine, embedder) and often
+ * Elasticsearch. On 2 cores, measured side by side on 2026-11-29 (`ingest --engine text` into a
+ * local Elasticsearch, 3 runs each): 2 workers took 7.1 s median for 1,012 pages against 8.8 s
+ * with none, and the same wall time (3.3 s) for 253 pages, for about 20% more CPU.
  */
 export function defaultWorkers(cores: number = availableParallelism()): number {
-  return cores < 3 ? 0 : Math.min(cores - 1, 4);
+  return cores < 2 ? 0 : Math.min(Math.max(cores - 1, 2), 4);
 }
 
 /** Turn parsed flags into pipeline options with a lazily created, shared OCR engine. */

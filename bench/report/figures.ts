@@ -67,9 +67,9 @@ export function headlineFigures(results: CollectedResults): Figure[] {
       if (p.skipped || p.phase === 'pdftotext' || p.phase === 'pdfjs') continue;
       const beside = peer ? ` vs pdftotext ${peer.pagesPerSecond} (${p.vsPdftotext}×)` : '';
       figures.push({
-        figure: `Text layer, ${p.description} (${tl.pages} pages)`,
+        figure: `Text layer, ${p.description} (${p.pages ?? tl.pages} pages)`,
         value: `${p.pagesPerSecond} pages/s${beside}${p.peakRssMiB ? `, peak RSS ${p.peakRssMiB} MiB` : ''}`,
-        command: `npx folio bench textlayer${p.phase === 'ingest-es' ? ' --es URL' : ''}`,
+        command: `npx folio bench textlayer${p.phase.startsWith('ingest-es') ? ' --es URL' : ''}`,
       });
     }
   }

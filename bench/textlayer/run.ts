@@ -4,7 +4,8 @@
  * (so each run's peak RSS is its own); the table reports medians, the ratio to pdftotext, and CPU
  * seconds (Folio's, and a local Elasticsearch's) so a figure on a shared machine can be read.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultWorkers } from '../../cli/options.ts';
@@ -97,10 +98,14 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   process: 'pages + chunking (processDocument, engine text), one thread',
   'ingest-ndjson': '`folio ingest` command into NDJSON, start-up to exit (engine text, no embeddings)',
   'ingest-es': '`folio ingest` command into Elasticsearch, start-up to exit (engine text, no embeddings, fresh indices)',
+  'ingest-es-x4': 'the same command over four copies of the PDFs (other paths, so four times the pages): start-up and warm-up spread over more pages',
 };
 
+/** Copies of the corpus in `ingest-es-x4`: a folder of PDFs as users ingest it is larger than this corpus. */
+const COPIES = 4;
+
 /** Every phase, in pipeline order. */
-export const TEXTLAYER_PHASES: readonly string[] = ['pdftotext', ...WORKER_PHASES, 'ingest-ndjson', 'ingest-es'];
+export const TEXTLAYER_PHASES: readonly string[] = ['pdftotext', ...WORKER_PHASES, 'ingest-ndjson', 'ingest-es', 'ingest-es-x4'];
 
 interface RunSample {
   readonly ms: number;
@@ -192,12 +197,14 @@ export async function runTextLayerBench(options: Readonly<TextLayerBenchOptions>
   // Runs are interleaved (every phase once, then again), so a change in machine load hits all
   // phases alike and the ratios of one run stay comparable.
   const files = pdfs.map((p) => p.path);
-  const ingest = (target: string | undefined) => () => ingestOnce(files, { ...(target ? { es: target } : {}), ...(workers === undefined ? {} : { workers }), timeoutMs });
-  const plan: { phase: string; once: () => Promise<RunSample> }[] = [
-    { phase: 'pdftotext', once: () => pdftotextOnce(pdfs) },
-    ...WORKER_PHASES.filter((phase) => wanted.includes(phase)).map((phase) => ({ phase, once: () => workerOnce(phase, pdfs, timeoutMs) })),
-    ...(wanted.includes('ingest-ndjson') ? [{ phase: 'ingest-ndjson', once: ingest(undefined) }] : []),
-    ...(es && wanted.includes('ingest-es') ? [{ phase: 'ingest-es', once: ingest(es) }] : []),
+  const copiesDir = es && wanted.includes('ingest-es-x4') ? await copyCorpus(files, COPIES) : undefined;
+  const ingest = (target: string | undefined, inputs: readonly string[] = files) => () => ingestOnce(inputs, { ...(target ? { es: target } : {}), ...(workers === undefined ? {} : { workers }), timeoutMs });
+  const plan: { phase: string; pages: number; once: () => Promise<RunSample> }[] = [
+    { phase: 'pdftotext', pages, once: () => pdftotextOnce(pdfs) },
+    ...WORKER_PHASES.filter((phase) => wanted.includes(phase)).map((phase) => ({ phase, pages, once: () => workerOnce(phase, pdfs, timeoutMs) })),
+    ...(wanted.includes('ingest-ndjson') ? [{ phase: 'ingest-ndjson', pages, once: ingest(undefined) }] : []),
+    ...(es && wanted.includes('ingest-es') ? [{ phase: 'ingest-es', pages, once: ingest(es) }] : []),
+    ...(es && copiesDir ? [{ phase: 'ingest-es-x4', pages: pages * COPIES, once: ingest(es, [copiesDir]) }] : []),
   ];
   const samples = new Map<string, RunSample[]>(plan.map((p) => [p.phase, []]));
   const failed = new Map<string, string>();
@@ -208,7 +215,7 @@ export async function runTextLayerBench(options: Readonly<TextLayerBenchOptions>
       try {
         const sample = await once();
         samples.get(phase)!.push(sample);
-        log(`textlayer: ${phase}: ${round(sample.pages ?? pages, 0)} pages in ${round(sample.ms / 1000, 2)} s${sample.rss ? `, peak RSS ${sample.rss} MiB` : ''}`);
+        log(`textlayer: ${phase}: ${round(sample.pages ?? 0, 0)} pages in ${round(sample.ms / 1000, 2)} s${sample.rss ? `, peak RSS ${sample.rss} MiB` : ''}`);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         log(`textlayer: ${phase} skipped: ${reason}`);
@@ -216,8 +223,9 @@ export async function runTextLayerBench(options: Readonly<TextLayerBenchOptions>
       }
     }
   }
-  const phases: PhaseResult[] = plan.map(({ phase }) => (failed.has(phase) ? skipped(phase, failed.get(phase)!) : phaseResult(phase, pages, samples.get(phase)!)));
-  if (!es && wanted.includes('ingest-es')) phases.push(skipped('ingest-es', 'no Elasticsearch: pass --es URL or set ELASTICSEARCH_URL (npm run es:start)'));
+  if (copiesDir) await rm(copiesDir, { recursive: true, force: true });
+  const phases: PhaseResult[] = plan.map(({ phase, pages: n }) => (failed.has(phase) ? skipped(phase, failed.get(phase)!) : phaseResult(phase, n, samples.get(phase)!)));
+  for (const phase of ['ingest-es', 'ingest-es-x4']) if (!es && wanted.includes(phase)) phases.push(skipped(phase, 'no Elasticsearch: pass --es URL or set ELASTICSEARCH_URL (npm run es:start)'));
 
   const base = phases.find((p) => p.phase === 'pdftotext' && !p.skipped)?.pagesPerSecond;
   const withRatio = phases.map((p) => (base && !p.skipped ? { ...p, vsPdftotext: round(p.pagesPerSecond / base, 3) } : p));
@@ -243,8 +251,9 @@ export function textLayerMarkdown(result: TextLayerBenchResult, dirs: readonly s
     const p = by(phase);
     return p?.vsPdftotext === undefined ? `${phase} not measured` : `${p.vsPdftotext}× (${phase}) — ${p.vsPdftotext >= 0.5 ? 'met' : 'not met'}`;
   };
+  const larger = by('ingest-es-x4');
   const targets = [
-    `- End to end ≥ 100 pages/s: ${endToEnd ? `${endToEnd.pagesPerSecond} pages/s (${endToEnd.phase}, the command from start-up to exit) — ${endToEnd.pagesPerSecond >= 100 ? 'met' : 'not met'}` : 'not measured'}.`,
+    `- End to end ≥ 100 pages/s: ${endToEnd ? `${endToEnd.pagesPerSecond} pages/s (${endToEnd.phase}, the command from start-up to exit) — ${endToEnd.pagesPerSecond >= 100 ? 'met' : 'not met'}` : 'not measured'}${larger ? `; over ${larger.pages} pages (${larger.phase}) ${larger.pagesPerSecond} pages/s — ${larger.pagesPerSecond >= 100 ? 'met' : 'not met'}` : ''}.`,
     `- Extraction ≥ ½ pdftotext: ${ratio('extract')}; with Folio's layout analysis and Markdown on top: ${ratio('pages')}.`,
   ];
   const workers = result.workers === undefined ? 'the command\'s default `--workers`' : `\`--workers ${result.workers}\`${result.defaultWorkers ? ', the command\'s default on this machine' : ''}`;
@@ -270,4 +279,15 @@ export function textLayerMarkdown(result: TextLayerBenchResult, dirs: readonly s
     'Reproduce: `npx folio bench textlayer` (add `--es URL` for the Elasticsearch phase).',
     '',
   ].join('\n');
+}
+
+/** `copies` copies of `files` in folders of a new temporary folder (its path is returned). */
+async function copyCorpus(files: readonly string[], copies: number): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-bench-copies-'));
+  for (let c = 1; c <= copies; c++) {
+    await mkdir(path.join(dir, `copy-${c}`));
+    // Numbered, so two folders' files of one name stay two files.
+    for (const [i, file] of files.entries()) await copyFile(file, path.join(dir, `copy-${c}`, `${i}-${path.basename(file)}`));
+  }
+  return dir;
 }

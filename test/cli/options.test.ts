@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { defaultWorkers, pipelineOptions } from '../../cli/options.ts';
 
 describe('defaultWorkers', () => {
-  it('should leave a core to the main thread and Elasticsearch: none on 2 cores, at most 4', () => {
-    assert.deepEqual([1, 2, 3, 4, 5, 16].map((cores) => defaultWorkers(cores)), [0, 0, 2, 3, 4, 4]);
+  it('should use one worker per core but one, at least 2, at most 4, none on a single core', () => {
+    assert.deepEqual([1, 2, 3, 4, 5, 16].map((cores) => defaultWorkers(cores)), [0, 2, 2, 3, 4, 4]);
   });
 });
 
