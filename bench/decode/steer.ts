@@ -55,18 +55,24 @@ export function steeredDraft(options: Readonly<SteerOptions>): SessionLike {
  * const steps = model.steps!.withDraft(steeredStepDraft({ draft: model.steps!.draft!, answer: () => ids, promptLength: 281, vocab: 2048, rate: 0.8 }));
  */
 export function steeredStepDraft(options: Readonly<SteerOptions>): SessionLike {
-  return steered(options, (feeds, out) => {
-    const [B, K] = out.draft_ids!.dims as [number, number];
-    const S = feeds.position_ids!.dims[1]!;
-    const positions = feeds.position_ids!.data as BigInt64Array;
-    const last = feeds.last_row!.data as BigInt64Array;
-    const ids = new BigInt64Array(B * K);
-    for (let b = 0; b < B; b++) {
-      const p1 = Number(positions[b * S + Number(last[b])]);
-      for (let j = 0; j < K; j++) ids[b * K + j] = BigInt(proposal(options, p1 + j));
-    }
-    return { draft_ids: tensor('int64', ids, [B, K]) };
-  });
+  return steered(options, (feeds, out) => ({ draft_ids: replaceStepDrafts(feeds, out, (_, p) => proposal(options, p)) }));
+}
+
+/**
+ * New `draft_ids` for a `mtp_step.onnx` run: draft j of sequence b becomes `pick(b, p1 + j)`, p1
+ * being the position of b's last real row (the pair whose output proposes the first draft).
+ */
+export function replaceStepDrafts(feeds: Readonly<Record<string, Tensor>>, out: Readonly<Record<string, Tensor>>, pick: (b: number, p: number) => number): Tensor {
+  const [B, K] = out.draft_ids!.dims as [number, number];
+  const S = feeds.position_ids!.dims[1]!;
+  const positions = feeds.position_ids!.data as BigInt64Array;
+  const last = feeds.last_row!.data as BigInt64Array;
+  const ids = new BigInt64Array(B * K);
+  for (let b = 0; b < B; b++) {
+    const p1 = Number(positions[b * S + Number(last[b])]);
+    for (let j = 0; j < K; j++) ids[b * K + j] = BigInt(pick(b, p1 + j));
+  }
+  return tensor('int64', ids, [B, K]);
 }
 
 /** The draft session, run as usual (its cost is real), with the outputs `replace` returns swapped in. */

@@ -4,6 +4,7 @@
  * 0 to 100 % while the verification stays real — the random tiny model's own draft head never
  * gets a token right, so it alone would leave the accept-and-rollback paths untested.
  */
+import { replaceStepDrafts } from '../../../bench/decode/steer.ts';
 import { tensor } from '../../../inference/runtime/ort.ts';
 import type { SessionLike } from '../../../inference/onnx/forward.ts';
 
@@ -57,19 +58,11 @@ export function oracleStepDraft(draft: SessionLike, options: Readonly<Omit<Oracl
     outputNames: draft.outputNames,
     async run(feeds, fetches) {
       const out = await draft.run(feeds, fetches);
-      const [B, K] = out.draft_ids!.dims as [number, number];
-      const S = feeds.position_ids!.dims[1]!;
-      const positions = feeds.position_ids!.data as BigInt64Array;
-      const last = feeds.last_row!.data as BigInt64Array;
-      const ids = new BigInt64Array(B * K);
-      for (let b = 0; b < B; b++) {
-        const p1 = Number(positions[b * S + Number(last[b])]);
-        for (let j = 0; j < K; j++) {
-          const right = answers[b]?.[p1 + 2 + j - promptLength] ?? 0;
-          ids[b * K + j] = BigInt(wrongAt(p1 + j) ? (right + 1) % V : right);
-        }
-      }
-      return { ...out, draft_ids: tensor('int64', ids, [B, K]) };
+      const pick = (b: number, p: number) => {
+        const right = answers[b]?.[p + 2 - promptLength] ?? 0;
+        return wrongAt(p) ? (right + 1) % V : right;
+      };
+      return { ...out, draft_ids: replaceStepDrafts(feeds, out, pick) };
     },
   };
 }
