@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { decode, decodeStream } from '../../../inference/onnx/decode.ts';
-import { generate } from '../../../inference/onnx/generate.ts';
 import { loadModel } from '../../../inference/onnx/load.ts';
 import type { OcrModel } from '../../../inference/onnx/load.ts';
 import { loadPageImage } from '../../../inference/onnx/image-file.ts';
 import { encodePages } from '../../../inference/onnx/prompt.ts';
 import { KvCache } from '../../../inference/onnx/kv-cache.ts';
 import { MODEL_DIR, reference } from './fixture.ts';
-import { exact, useTinyModel } from './harness.ts';
+import { collect, exact, useTinyModel, windowedLogits } from './harness.ts';
 import { oracleDraft } from './oracle-draft.ts';
 
 describe('decode', () => {
@@ -48,14 +47,8 @@ describe('decode', () => {
     for (const draftK of [1, 2, 3]) {
       for (const [name, wrongAt] of patterns) {
         const oracle = oracleDraft({ answers: reference.cases.map((c) => c.greedy_ids), promptLength: prompts[0]!.length, vocab, hidden, kvHeads, headDim, wrongAt });
-        const ids: number[][] = [];
-        const taus: number[] = [];
-        for await (const e of generate(tiny.model.forward.withDraft(oracle), tiny.model.layout, prompts, { eosId: -1, draftK, maxTokens: reference.steps, repetition: false })) {
-          if (e.type === 'done') {
-            ids[e.index] = [...e.ids];
-            taus[e.index] = e.stats.tau;
-          }
-        }
+        const { ids, stats } = await collect({ forward: tiny.model.forward.withDraft(oracle), layout: tiny.model.layout }, prompts, { eosId: -1, draftK, maxTokens: reference.steps, repetition: false });
+        const taus = stats.map((s) => s.tau);
         assert.deepEqual(ids, reference.cases.map((c) => c.greedy_ids), `K=${draftK}, ${name}`);
         // Every draft accepted: K + 1 tokens a step, the last step cut at the budget.
         const perfect = (reference.steps - 1) / Math.ceil((reference.steps - 1) / (draftK + 1));
@@ -75,18 +68,12 @@ describe('decode', () => {
       const cache = new KvCache({ batch: 1, layers: tiny.model.layout.decoder, kvHeads: 1, headDim: 32 });
       const all = (n: number) => new Uint8Array(n).fill(1);
       await tiny.model.forward.decode(cache, { embeds: p.embeds, steps: p.length, positions: [...Array(p.length).keys()], valid: all(p.length) });
-      const logits: Float32Array[] = [];
-      let done = 0;
-      for (const w of windows) {
-        const W = Math.max(w, rows);
-        const ids = [...tokens.slice(done, done + w), ...new Array<number>(W - w).fill(0)];
-        const valid = new Uint8Array(W).fill(1, 0, w);
-        const out = await tiny.model.forward.decode(cache, { embeds: await tiny.model.forward.embed(ids), steps: W, positions: ids.map((_, j) => p.length + done + j), valid });
-        cache.rollback([w], W);
-        for (let j = 0; j < w; j++) logits.push(out.logits.slice(j * V, (j + 1) * V));
-        done += w;
-      }
-      return logits;
+      return windowedLogits(tokens, windows, rows, V, p.length, async (ids, positions, w) => {
+        const valid = new Uint8Array(ids.length).fill(1, 0, w);
+        const out = await tiny.model.forward.decode(cache, { embeds: await tiny.model.forward.embed(ids), steps: ids.length, positions, valid });
+        cache.rollback([w], ids.length);
+        return out.logits;
+      });
     };
     const greedy = await run([1, 1, 1, 1, 1, 1, 1, 1, 1], 2);
     const speculative = await run([2, 4, 1, 2], 2);

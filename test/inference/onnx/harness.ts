@@ -63,3 +63,22 @@ export function useTinyModel(options: Partial<LoadModelOptions> = {}): TinyModel
   });
   return tiny;
 }
+
+/**
+ * The logits of `tokens`, fed to a decoder in windows of the given sizes after the prompt, each
+ * pass padded to at least `rows` rows: windows of 1 are greedy decoding's passes, longer ones a
+ * verify pass's. `pass` runs one window (ids padded with 0, their positions) and returns the
+ * logits of its first `w` rows, `[w, vocab]`.
+ */
+export async function windowedLogits(tokens: readonly number[], windows: readonly number[], rows: number, vocab: number, promptLength: number, pass: (ids: number[], positions: number[], w: number) => Promise<Float32Array>): Promise<Float32Array[]> {
+  const logits: Float32Array[] = [];
+  let done = 0;
+  for (const w of windows) {
+    const W = Math.max(w, rows);
+    const ids = [...tokens.slice(done, done + w), ...new Array<number>(W - w).fill(0)];
+    const out = await pass(ids, ids.map((_, j) => promptLength + done + j), w);
+    for (let j = 0; j < w; j++) logits.push(out.slice(j * vocab, (j + 1) * vocab));
+    done += w;
+  }
+  return logits;
+}

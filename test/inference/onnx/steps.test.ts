@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { decode } from '../../../inference/onnx/decode.ts';
-import { generate } from '../../../inference/onnx/generate.ts';
 import { encodePages } from '../../../inference/onnx/prompt.ts';
 import { KvBuffers } from '../../../inference/onnx/kv-buffer.ts';
 import { reference } from './fixture.ts';
-import { exact, useTinyModel } from './harness.ts';
+import { collect, exact, useTinyModel, windowedLogits } from './harness.ts';
 import { oracleStepDraft } from './oracle-draft.ts';
 
 describe('decode on the step graphs', () => {
@@ -35,11 +34,8 @@ describe('decode on the step graphs', () => {
       for (const draftK of [1, 2, 3, 5]) {
         for (const [name, wrongAt] of patterns) {
           const oracle = oracleStepDraft(tiny.model.steps!.draft!, { answers: [answer], promptLength: prompt.length, vocab: tiny.model.config.decoder.vocab, wrongAt });
-          let ids: readonly number[] = [];
-          let tau = 0;
-          for await (const e of generate(tiny.model.forward, tiny.model.layout, [prompt], { eosId: -1, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps!.withDraft(oracle) })) {
-            if (e.type === 'done') ({ ids, stats: { tau } } = e);
-          }
+          const { ids: [ids], stats: [stats] } = await collect(tiny.model, [prompt], { eosId: -1, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps!.withDraft(oracle) });
+          const tau = stats!.tau;
           assert.deepEqual(ids, answer, `page ${i}, K=${draftK}, ${name}`);
           // Right drafts are accepted up to the budget's end (the last step is cut short).
           if (name === 'always right') assert.ok(tau > draftK, `page ${i}, K=${draftK}: tau ${tau}`);
@@ -55,11 +51,7 @@ describe('decode on the step graphs', () => {
     const ids0 = reference.cases[0]!.greedy_ids;
     const eos = ids0.find((t) => !reference.cases[1]!.greedy_ids.includes(t))!;
     const { prompts } = await encodePages(tiny.model, [tiny.pages[0]!, tiny.pages[1]!, tiny.pages[1]!, tiny.pages[0]!]);
-    const run = async (batch: typeof prompts, draftK: number) => {
-      const out: number[][] = [];
-      for await (const e of generate(tiny.model.forward, tiny.model.layout, batch, { eosId: eos, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps! })) if (e.type === 'done') out[e.index] = [...e.ids];
-      return out;
-    };
+    const run = async (batch: typeof prompts, draftK: number) => (await collect(tiny.model, batch, { eosId: eos, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps! })).ids;
     const alone = [(await run([prompts[0]!], 0))[0]!, (await run([prompts[1]!], 0))[0]!];
     assert.deepEqual(alone[0], ids0.slice(0, ids0.indexOf(eos) + 1));
     for (const draftK of [0, 2, 3]) assert.deepEqual(await run(prompts, draftK), [alone[0], alone[1], alone[1], alone[0]], `K=${draftK}`);
@@ -76,18 +68,11 @@ describe('decode on the step graphs', () => {
       const cache = new KvBuffers({ batch: 1, capacity, layers: tiny.model.layout.decoder, kvHeads: 1, headDim: 32 });
       const prompt = [...Array(p.length).keys()];
       cache.write((await steps.decode(cache, { embeds: p.embeds, steps: p.length, positions: prompt, logitRows: [p.length - 1] })).written, p.length, prompt);
-      const logits: Float32Array[] = [];
-      let done = 0;
-      for (const w of windows) {
-        const W = Math.max(w, rows);
-        const ids = [...tokens.slice(done, done + w), ...new Array<number>(W - w).fill(0)];
-        const positions = ids.map((_, j) => p.length + done + j);
-        const out = await steps.decode(cache, { embeds: await tiny.model.forward.embed(ids), steps: W, positions, logitRows: [...Array(w).keys()] });
-        cache.write(out.written, W, positions);
-        for (let j = 0; j < w; j++) logits.push(out.logits.slice(j * V, (j + 1) * V));
-        done += w;
-      }
-      return logits;
+      return windowedLogits(tokens, windows, rows, V, p.length, async (ids, positions, w) => {
+        const out = await steps.decode(cache, { embeds: await tiny.model.forward.embed(ids), steps: ids.length, positions, logitRows: [...Array(w).keys()] });
+        cache.write(out.written, ids.length, positions);
+        return out.logits;
+      });
     };
     const greedy = await run([1, 1, 1, 1, 1, 1, 1, 1, 1], 2);
     const speculative = await run([2, 4, 1, 2], 2);
