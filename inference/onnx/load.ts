@@ -15,7 +15,7 @@ import type { OcrModelConfig } from './config.ts';
 import { DEFAULT_NAMES, Forward } from './forward.ts';
 import { gatherRowsModel, gatherRowsNames, rowGather } from './gather-rows.ts';
 import type { CacheLayout } from './generate.ts';
-import { StepForward } from './step-forward.ts';
+import { StepForward, writtenName } from './step-forward.ts';
 
 export interface LoadModelOptions {
   /** The model folder. */
@@ -148,7 +148,7 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
     // Resident caches: the step graphs leave their cache outputs (`present.*`, and `written.*`, which
     // a resident cache does not need) in the device's memory; prefills run on a twin session whose
     // outputs come to the host (step-forward.ts). On the CPU one session does both.
-    const cacheOutputs = (names: readonly { presentKey: string; presentValue: string }[]) => names.flatMap((n) => [n.presentKey, n.presentValue]).flatMap((n) => [n, n.replace(/^present\./, 'written.')]);
+    const cacheOutputs = (names: readonly { presentKey: string; presentValue: string }[]) => names.flatMap((n) => [n.presentKey, n.presentValue]).flatMap((n) => [n, writtenName(n)]);
     const twin = (on: Device) => residentKv && on !== 'cpu';
     const decoderStep = stepFiles.decoder === undefined ? undefined : await open(stepFiles.decoder, residentKv ? cacheOutputs(decoderLayers) : []);
     const prefillDecoder = stepFiles.decoder !== undefined && twin(device) ? await open(stepFiles.decoder) : undefined;

@@ -171,6 +171,11 @@ export class StepForward {
   }
 }
 
+/** The output holding the rows a pass wrote into the cache output `present` (`present.0.key` → `written.0.key`). */
+export function writtenName(present: string): string {
+  return present.replace(/^present\./, 'written.');
+}
+
 /**
  * The cache outputs a pass fetches: always the rows it wrote (`written.*`, named after `present.*`),
  * and the whole updated cache (`present.*`) when the session leaves it in the device's memory.
@@ -180,7 +185,7 @@ export class StepForward {
  */
 function cacheOutputs(cache: KvBuffers, onDevice: boolean): { written: string[]; present: string[] } {
   const present = cache.presentNames();
-  return { written: present.map((n) => n.replace(/^present\./, 'written.')), present: onDevice ? present : [] };
+  return { written: present.map(writtenName), present: onDevice ? present : [] };
 }
 
 /**
