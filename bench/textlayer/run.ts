@@ -209,13 +209,13 @@ export async function runTextLayerBench(options: Readonly<TextLayerBenchOptions>
   const samples = new Map<string, RunSample[]>(plan.map((p) => [p.phase, []]));
   const failed = new Map<string, string>();
   for (let run = 1; run <= runs; run++) {
-    for (const { phase, once } of plan) {
+    for (const { phase, pages: expected, once } of plan) {
       if (failed.has(phase)) continue;
       log(`textlayer: run ${run}/${runs} ${phase}…`);
       try {
         const sample = await once();
         samples.get(phase)!.push(sample);
-        log(`textlayer: ${phase}: ${round(sample.pages ?? 0, 0)} pages in ${round(sample.ms / 1000, 2)} s${sample.rss ? `, peak RSS ${sample.rss} MiB` : ''}`);
+        log(`textlayer: ${phase}: ${round(sample.pages ?? expected, 0)} pages in ${round(sample.ms / 1000, 2)} s${sample.rss ? `, peak RSS ${sample.rss} MiB` : ''}`);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         log(`textlayer: ${phase} skipped: ${reason}`);
