@@ -17,7 +17,7 @@ export { decodeMarkdown } from './report.ts';
 export { steeredDraft, steeredStepDraft } from './steer.ts';
 export type { SteerOptions } from './steer.ts';
 
-export const DECODE_USAGE = 'folio bench decode [--quick] [--model DIR] [--device cpu|webgpu|cuda] [--k 0,1,2,3] [--batch 1,8] [--runs N] [--tokens N] [--ignore-eos] [--pages DIR] [--limit N] [--threads N] [--graphs steps,contract] [--steer RATE] [--inexact]';
+export const DECODE_USAGE = 'folio bench decode [--quick] [--model DIR] [--device cpu|webgpu|cuda] [--k 0,1,2,3] [--batch 1,8] [--runs N] [--tokens N] [--ignore-eos] [--pages DIR] [--limit N] [--threads N] [--graphs steps,contract] [--steer RATE] [--inexact] [--reference TORCH_REF.json] [--gpu-validation on|off]';
 
 export interface DecodeBenchOptions extends DecodeBenchConfig {
   /** Command-line flags (override the fields above). */
@@ -35,6 +35,11 @@ function list(flag: string, value: string | undefined): number[] | undefined {
   const items = value.split(',').map(Number);
   if (items.some((n) => !Number.isInteger(n) || n < 0)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be integers separated by commas, got \`${value}\``);
   return items;
+}
+
+function onOff(flag: string, value: string): boolean {
+  if (value !== 'on' && value !== 'off') throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be on or off, got \`${value}\``);
+  return value === 'on';
 }
 
 function int(flag: string, value: string | undefined, min: number): number | undefined {
@@ -57,7 +62,7 @@ export async function runDecodeBench(options: Readonly<DecodeBenchOptions> = {})
   try {
     values = parseArgs({
       args: [...argv],
-      options: { quick: { type: 'boolean' }, model: { type: 'string' }, device: { type: 'string' }, k: { type: 'string' }, batch: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, 'ignore-eos': { type: 'boolean' }, pages: { type: 'string' }, limit: { type: 'string' }, threads: { type: 'string' }, graphs: { type: 'string' }, steer: { type: 'string' }, inexact: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { quick: { type: 'boolean' }, model: { type: 'string' }, device: { type: 'string' }, k: { type: 'string' }, batch: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, 'ignore-eos': { type: 'boolean' }, pages: { type: 'string' }, limit: { type: 'string' }, threads: { type: 'string' }, graphs: { type: 'string' }, steer: { type: 'string' }, inexact: { type: 'boolean' }, reference: { type: 'string' }, 'gpu-validation': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     }).values;
@@ -91,6 +96,8 @@ export async function runDecodeBench(options: Readonly<DecodeBenchOptions> = {})
     ...(values.threads !== undefined ? { threads: int('threads', values.threads, 0) } : {}),
     ...(steer !== undefined ? { steerRate: steer } : {}),
     ...(values.inexact ? { exact: false } : {}),
+    ...(values.reference !== undefined ? { reference: values.reference } : {}),
+    ...(values['gpu-validation'] !== undefined ? { gpuValidation: onOff('gpu-validation', values['gpu-validation']) } : {}),
   };
   log(`bench decode: ${config.modelDir ?? 'folio-ocr-mini (committed)'} on ${config.device ?? 'cpu'}`);
   const result: DecodeBenchResult = await measureDecode(config, log);

@@ -42,7 +42,9 @@ const variants: [string, Partial<LoadModelOptions>, (m: OcrModel) => StepForward
   ['contract', {}, () => undefined, [0]],
   ['steps, KV through the host, draft on the CPU', { residentKv: false }, (m) => m.steps, [0, 3]],
   ['steps, KV resident, draft on the CPU', {}, (m) => m.steps, [0, 3, 5]],
-  ['steps, KV resident, draft on the CPU, Dawn validation on', { gpuValidation: true }, (m) => m.steps, [0]],
+  ['steps, KV resident, draft on the CPU, Dawn validation off', { gpuValidation: false }, (m) => m.steps, [0]],
+  ['steps, KV resident, no draft head (as `--draft-k 0` loads it)', { withoutDraftHead: true }, (m) => m.steps, [0]],
+  ['steps, KV resident, no draft head, Dawn validation off', { withoutDraftHead: true, gpuValidation: false }, (m) => m.steps, [0]],
 ];
 const reference = new Map<number, string>();
 for (const [name, options, pick, ks] of variants.filter(([name]) => name.includes(values.only))) {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { relative } from 'node:path';
 import { machineInfo, machineMarkdown } from '../common/machine.ts';
 import { markdownTable, percent } from '../common/markdown-table.ts';
+import { referenceComparison } from './reference.ts';
 import type { DecodeBenchResult, DecodeRow } from './run.ts';
 
 const order = (r: DecodeRow) => [r.batch, r.graphs === 'steps' ? 0 : 1, r.draft === 'model' ? 0 : 1, r.k];
@@ -48,7 +49,9 @@ export function decodeMarkdown(result: DecodeBenchResult): string {
     '',
     `**${result.summary}**`,
     '',
+    ...(result.reference === undefined ? [] : [referenceComparison(result.reference, result.rows).markdown, '']),
     '- `graphs`: `steps` = the optional step graphs (`decoder_step.onnx`, `mtp_step.onnx`: KV caches in fixed buffers updated in place, LM head on the verified rows only, the whole draft in one call, 8-bit draft weights); `contract` = `decoder.onnx` and `mtp.onnx`, which every folio-ocr model has (the engine before issue #5). On a GPU provider the step graphs\' KV caches stay in the device\'s memory between passes (`present.*` fed back as `past_key_values.*`); only logits, hidden rows and draft ids come to the CPU.',
+    '- Greedy rows on the step graphs run the model as `--draft-k 0` loads it, without its draft head: decoder passes then fetch no hidden states (only the draft head reads them).',
     '- A batch larger than the number of pages is filled by repeating them (page i of the batch is page i mod n), so it measures a full batch; its ids are checked against page i mod n decoded alone.',
     '- `lossless`: the ids equal greedy decoding\'s with the same graphs in the same batch, and each page\'s equal its ids decoded alone, in every timed run. `ids = contract greedy`: the same ids as greedy decoding with the contract graphs (other graphs round differently, so this holds up to near-ties; see `min top-2 margin`).',
     '- Speed-up (decode phase): wall time after the decoder\'s prefill (the draft head\'s read of the prompt counts as draft time) against greedy decoding with the same graphs and batch; the summary line\'s `speedup`. End to end: total wall time, prefill included (`e2e`). The vision encoder is not timed.',

@@ -19,6 +19,8 @@ import type { OcrModel } from '../../inference/onnx/load.ts';
 import { encodePages } from '../../inference/onnx/prompt.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
 import { median } from '../common/stats.ts';
+import { readReference, referenceComparison } from './reference.ts';
+import type { TorchReference } from './reference.ts';
 import { steeredDraft, steeredStepDraft } from './steer.ts';
 
 export const FIXTURE_MODEL = fileURLToPath(new URL('../../test/fixtures/models/folio-ocr-tiny-random/', import.meta.url));
@@ -55,6 +57,10 @@ export interface DecodeBenchConfig {
   readonly steerRate?: number;
   /** Bit-exact layout (see GenerateOptions.exact). @default true */
   readonly exact?: boolean;
+  /** Dawn's validation on a WebGPU device (`loadModel`'s `gpuValidation`). @default loadModel's */
+  readonly gpuValidation?: boolean;
+  /** `torch_ref.py`'s result on the same machine, to set beside the greedy rows. */
+  readonly reference?: string;
 }
 
 export interface DecodeRow {
@@ -112,6 +118,7 @@ export interface DecodeBenchResult {
   readonly perK: readonly { k: number; speedup: number; cpuSpeedup: number; e2eSpeedup: number; tau: number }[];
   readonly lossless: boolean;
   readonly gpu?: string;
+  readonly reference?: TorchReference;
   readonly summary: string;
 }
 
@@ -147,11 +154,16 @@ export async function loadPages(dir: string): Promise<PageImage[]> {
  */
 export async function measureDecode(config: Readonly<DecodeBenchConfig> = {}, log: (line: string) => void = () => {}): Promise<DecodeBenchResult> {
   const { modelDir = MINI_MODEL, device = 'cpu', threads = 1, ks = [0, 1, 2, 3, 4, 5], batches = [1, 8], runs = 3, eos = true, steerRate = 0.8, exact = true } = config;
-  const model = await loadModel({ modelDir, device, threads });
+  const loadOptions = { modelDir, device, threads, ...(config.gpuValidation === undefined ? {} : { gpuValidation: config.gpuValidation }) };
+  const model = await loadModel(loadOptions);
+  // Greedy rows run the model as `--draft-k 0` loads it: without the draft head, so decoder passes
+  // fetch no hidden states.
+  const greedyModel = model.steps?.draft === undefined ? model : await loadModel({ ...loadOptions, withoutDraftHead: true });
   try {
     const pagesDir = config.pagesDir ?? (resolve(modelDir) === resolve(MINI_MODEL) ? HELD_OUT_VIEWS : modelDir);
     const pages = (await loadPages(pagesDir)).slice(0, config.limit ?? Infinity);
     const budget = config.tokens ?? model.config.maxNewTokens;
+    const reference = config.reference === undefined ? undefined : await readReference(config.reference, budget);
     const graphs = (config.graphs ?? ['steps', 'contract']).filter((g) => g === 'contract' || model.steps !== undefined);
     const kList = [0, ...ks.filter((k) => k > 0)];
     const hasDraft = (g: Graphs) => (g === 'steps' ? model.steps?.draft !== undefined : model.forward.mtp !== undefined);
@@ -167,7 +179,7 @@ export async function measureDecode(config: Readonly<DecodeBenchConfig> = {}, lo
       configs.push(prefillOnly);
       const greedy = new Map<Graphs, Timed>();
       const timed = new Map<Config, Timed[]>();
-      const once = (c: Config) => decodeAll(model, groups, c, { budget: c.prefillOnly ? 1 : budget, eos, exact, steerRate, greedy: greedy.get(c.graphs) });
+      const once = (c: Config) => decodeAll(c.k === 0 && c.graphs === 'steps' ? greedyModel : model, groups, c, { budget: c.prefillOnly ? 1 : budget, eos, exact, steerRate, greedy: greedy.get(c.graphs) });
       for (const c of configs) {
         const warm = await once(c);
         if (c.k === 0 && !c.prefillOnly) greedy.set(c.graphs, warm);
@@ -192,10 +204,12 @@ export async function measureDecode(config: Readonly<DecodeBenchConfig> = {}, lo
     const bs = best('steered');
     let summary = `lossless=${lossless} speedup=${bm?.speedup.toFixed(2) ?? 'n/a'} tau=${tauAt3('model')} cpu=${bm?.cpuDecodeSpeedup.toFixed(2) ?? 'n/a'} e2e=${bm?.e2eSpeedup.toFixed(2) ?? 'n/a'}`;
     if (bs !== undefined) summary += ` (steered draft at ${steerRate}: speedup=${bs.speedup.toFixed(2)} tau=${tauAt3('steered')})`;
+    if (reference !== undefined) summary += referenceComparison(reference, rows).ratios.map((r) => ` pytorch/ts@b${r.batch}=${r.decode.toFixed(2)}`).join('');
     const perK = b1.filter((r) => r.draft === 'model').map((r) => ({ k: r.k, speedup: r.speedup, cpuSpeedup: r.cpuDecodeSpeedup, e2eSpeedup: r.e2eSpeedup, tau: r.tau }));
-    return { model: `${model.config.name} ${model.config.version}`, device, threads, pages: pages.length, pagesDir, budget, eos, runs, exact, rows, perK, lossless, gpu: device === 'cpu' ? undefined : nvidiaSmi(), summary };
+    return { model: `${model.config.name} ${model.config.version}`, device, threads, pages: pages.length, pagesDir, budget, eos, runs, exact, rows, perK, lossless, gpu: device === 'cpu' ? undefined : nvidiaSmi(), ...(reference === undefined ? {} : { reference }), summary };
   } finally {
     await model.release();
+    if (greedyModel !== model) await greedyModel.release();
   }
 }
 

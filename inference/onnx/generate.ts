@@ -144,12 +144,14 @@ export async function* generate(forward: Forward, layout: CacheLayout, prompts: 
   };
 
   try {
-    // ---- prefill, page by page
+    // ---- prefill (a page's share of the batch's time), then each page's first token
     let active: Sequence[] = [];
+    const prefillStarted = performance.now();
+    const prefilled = await passes.prefill(prompts);
+    const prefillMs = (performance.now() - prefillStarted) / Math.max(1, prompts.length);
     for (const [index, prompt] of prompts.entries()) {
       const L = prompt.length;
-      const started = performance.now();
-      const out = await passes.prefill(index, prompt);
+      const out = prefilled[index]!;
       const first = argmaxRow(out.logits, 0, V);
       const s: Sequence = {
         index,
@@ -166,7 +168,7 @@ export async function* generate(forward: Forward, layout: CacheLayout, prompts: 
         draftMs: 0,
         verifyMs: 0,
       };
-      s.prefillMs = performance.now() - started;
+      s.prefillMs = prefillMs;
       const reason = s.stop.push(first);
       if (reason === undefined && K > 0) {
         const priming = performance.now();

@@ -155,6 +155,7 @@ export class KvBuffers {
    * once the device holds the cache, on the device with `gather`.
    */
   async select(rows: readonly number[]): Promise<void> {
+    if (rows.length === this.#batch && rows.every((row, j) => row === j)) return;
     if (this.#device !== undefined) {
       if (this.#gather === undefined) throw new RangeError('KvBuffers: a resident cache needs `gather` to drop sequences');
       const kept = await this.#gather(this.#device, rows);

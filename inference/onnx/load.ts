@@ -45,9 +45,9 @@ export interface LoadModelOptions {
    */
   readonly draftDevice?: Device;
   /**
-   * `webgpu`: Dawn's validation of every dispatch. Turned off in the hope of saving CPU time per
-   * kernel; the 2026-11-29 H200 bench ran with it off, but one probe run measured it on faster (see
-   * README), so this default awaits a confirming measurement. @default false (off)
+   * `webgpu`: Dawn's validation of every dispatch (onnxruntime's default). Turning it off saved
+   * nothing on the H200: interleaved probes measured batch-32 greedy decoding as fast or faster with
+   * it on, and the bench ran 1,877 tok/s off against 2,476 on (inference/onnx/README.md). @default true
    */
   readonly gpuValidation?: boolean;
   /** Profile every session: onnxruntime writes `<prefix><file>_<date>.json` when the model is released (see bench/decode/probe.ts). */
@@ -79,7 +79,7 @@ export interface OcrModel {
  * try { … } finally { await model.release(); }
  */
 export async function loadModel(options: Readonly<LoadModelOptions>): Promise<OcrModel> {
-  const { modelDir, device = 'cpu', threads = 0, withoutDraftHead = false, steps = 'auto', residentKv = device !== 'cpu', draftDevice = device === 'webgpu' ? 'cpu' : device, gpuValidation = false, profilePrefix } = options;
+  const { modelDir, device = 'cpu', threads = 0, withoutDraftHead = false, steps = 'auto', residentKv = device !== 'cpu', draftDevice = device === 'webgpu' ? 'cpu' : device, gpuValidation = true, profilePrefix } = options;
   if (steps !== 'auto' && typeof steps !== 'boolean') throw new InferenceError('FOLIO_MODEL_CONFIG', `Expected \`steps\` to be 'auto', true or false, got \`${String(steps)}\` (${typeof steps})`);
   const configFile = join(modelDir, 'folio-model.json');
   let json: unknown;
@@ -146,15 +146,13 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
     }
     if (mtp !== undefined) check.input(mtp, DEFAULT_NAMES.previousHidden, [null, null, hidden]);
     // Resident caches: the step graphs leave their cache outputs (`present.*`, and `written.*`, which
-    // a resident cache does not need) in the device's memory; prefills run on a twin session whose
-    // outputs come to the host (step-forward.ts). On the CPU one session does both.
+    // a resident cache does not need) in the device's memory; a resident draft head reads prompts
+    // on a twin session whose outputs come to the host (step-forward.ts). On the CPU one session does both.
     const cacheOutputs = (names: readonly { presentKey: string; presentValue: string }[]) => names.flatMap((n) => [n.presentKey, n.presentValue]).flatMap((n) => [n, writtenName(n)]);
-    const twin = (on: Device) => residentKv && on !== 'cpu';
     const decoderStep = stepFiles.decoder === undefined ? undefined : await open(stepFiles.decoder, residentKv ? cacheOutputs(decoderLayers) : []);
-    const prefillDecoder = stepFiles.decoder !== undefined && twin(device) ? await open(stepFiles.decoder) : undefined;
     const residentDraft = residentKv && draftDevice !== 'cpu';
     const mtpStep = stepFiles.mtp === undefined ? undefined : await open(stepFiles.mtp, residentDraft ? cacheOutputs(mtpLayers) : [], draftDevice);
-    const prefillDraft = stepFiles.mtp !== undefined && residentDraft && twin(draftDevice) ? await open(stepFiles.mtp, [], draftDevice) : undefined;
+    const prefillDraft = stepFiles.mtp !== undefined && residentDraft ? await open(stepFiles.mtp, [], draftDevice) : undefined;
     if (decoderStep !== undefined) checkStepGraphs(check, decoderStep, mtpStep, decoderLayers, config);
     // A decoder with more layers than the config declares would run with a cache missing layers.
     const extra = decoder.inputNames.filter((n) => n.startsWith('past_key_values.') && !decoderLayers.some((l) => l.pastKey === n || l.pastValue === n));
@@ -167,7 +165,6 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
     const stepForward = decoderStep === undefined ? undefined : new StepForward({
       decoder: decoderStep, draft: mtpStep, hidden, vocab, maxPositions: config.decoder.maxPositions, resident: residentKv, residentDraft,
       ...(residentKv ? { gather: rowGather(openGather) } : {}),
-      ...(prefillDecoder === undefined ? {} : { prefillDecoder }),
       ...(prefillDraft === undefined ? {} : { prefillDraft }),
     });
     return {

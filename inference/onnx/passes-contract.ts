@@ -44,7 +44,14 @@ export class ContractPasses implements DecodePasses {
     this.#compactAt = compactAt;
   }
 
-  async prefill(index: number, prompt: PromptEmbeds): Promise<PrefillOutput> {
+  async prefill(prompts: readonly PromptEmbeds[]): Promise<PrefillOutput[]> {
+    const outputs: PrefillOutput[] = [];
+    for (const [index, prompt] of prompts.entries()) outputs.push(await this.#prefillOne(index, prompt));
+    return outputs;
+  }
+
+  /** A page alone: its caches wait in `#prefilled` for `start`. */
+  async #prefillOne(index: number, prompt: PromptEmbeds): Promise<PrefillOutput> {
     const L = prompt.length;
     const V = this.#forward.vocab;
     const cache = this.#newCache(this.#layout.decoder);

@@ -9,9 +9,11 @@
  * prompts and the token budget, never on K), so a token's logits are the same bits either way.
  *
  * With a resident `StepForward` (a GPU) the decoding caches stay in the device's memory from pass to
- * pass (`KvBuffers.resident`): the prefilled prompts go up with the batch's first pass, and a
- * sequence leaving the batch is dropped on the device. The graphs, shapes and positions are the
- * same either way, so are the ids.
+ * pass (`KvBuffers.resident`): the whole batch is prefilled by one pass straight into them (on the
+ * host, page by page into buffers of exactly its length: cheaper on a CPU), and a sequence leaving
+ * the batch is dropped on the device. A prompt row's attention spans the prefill buffer's slots, so
+ * the two prefills can round differently; greedy and speculative decoding share whichever runs,
+ * so they decode the same ids.
  */
 import type { Forward } from './forward.ts';
 import type { CacheLayout, PromptEmbeds } from './generate.ts';
@@ -56,7 +58,37 @@ export class StepPasses implements DecodePasses {
     this.#draftCache = steps.draft === undefined ? undefined : this.#buffers(batch, capacity, layout.mtp, steps.residentDraft);
   }
 
-  async prefill(index: number, prompt: PromptEmbeds): Promise<PrefillOutput> {
+  async prefill(prompts: readonly PromptEmbeds[]): Promise<PrefillOutput[]> {
+    if (this.#cache.resident) return await this.#prefillResident(prompts);
+    const outputs: PrefillOutput[] = [];
+    for (const [index, prompt] of prompts.entries()) outputs.push(await this.#prefillOne(index, prompt));
+    return outputs;
+  }
+
+  /**
+   * Every prompt in one pass of the batch's resident cache, padded to the longest: a padding row
+   * sits past its page's prompt, so no real row attends to it, and the page's first decoding pass
+   * writes over its slots before any row reads them.
+   */
+  async #prefillResident(prompts: readonly PromptEmbeds[]): Promise<PrefillOutput[]> {
+    const H = this.#forward.hidden;
+    const V = this.#forward.vocab;
+    const S = Math.max(...prompts.map((p) => p.length));
+    const embeds = new Float32Array(prompts.length * S * H);
+    prompts.forEach((p, b) => embeds.set(p.embeds.subarray(0, p.length * H), b * S * H));
+    // The LM head runs on each prompt's last row; the rows asked for are the same for every page.
+    const lastRows = [...new Set(prompts.map((p) => p.length - 1))].sort((a, b) => a - b);
+    const out = await this.#steps.decode(this.#cache, { embeds, steps: S, positions: prompts.flatMap(() => range(0, S)), logitRows: lastRows });
+    const R = lastRows.length;
+    return prompts.map((p, b) => {
+      const row = b * R + lastRows.indexOf(p.length - 1);
+      const hidden = out.hidden.length === 0 ? out.hidden : out.hidden.subarray(b * S * H, (b * S + p.length) * H);
+      return { logits: out.logits.subarray(row * V, (row + 1) * V), hidden };
+    });
+  }
+
+  /** A page alone, into a host buffer of exactly its length; its rows go to its row of the batch's buffer. */
+  async #prefillOne(index: number, prompt: PromptEmbeds): Promise<PrefillOutput> {
     const L = prompt.length;
     // An empty buffer of exactly L slots: attention over the prompt costs no more than it must.
     // The keys go to the page's row of the batch's buffer.

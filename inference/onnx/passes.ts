@@ -25,8 +25,8 @@ export interface VerifyOutput {
 }
 
 export interface DecodePasses {
-  /** Prefill page `index` alone (its prefill is then the same alone or in a batch). */
-  prefill(index: number, prompt: PromptEmbeds): Promise<PrefillOutput>;
+  /** Prefill the batch's pages (page i = `prompts[i]`); a page's output is the same alone or in a batch. */
+  prefill(prompts: readonly PromptEmbeds[]): Promise<PrefillOutput[]>;
   /**
    * Let the draft head read the prompt. On entry `s.pendingTokens` is `[first token]` and
    * `s.pendingHidden` the prompt's last hidden state; `hidden` holds all of the prompt's.

@@ -7,10 +7,13 @@
  *
  * A resident cache (`KvBuffers.resident`, on a GPU) takes the pass's whole updated cache
  * (`present.*`, left in the device's memory) as the next pass's input instead: only logits, hidden
- * rows and draft ids cross to the CPU. A prompt is still prefilled into a host buffer (its rows go
- * to the batch's buffer before the batch's first pass), by a second session of the same graph
- * whose outputs come to the host (`prefillDecoder`, `prefillDraft`): onnxruntime fixes an output's
- * location per session.
+ * rows and draft ids cross to the CPU; the batch's prompts are prefilled by its first resident
+ * pass. A resident draft head's prompts are read into host buffers, by a second session of the same
+ * graph whose outputs come to the host (`prefillDraft`): onnxruntime fixes an output's location per
+ * session.
+ *
+ * Hidden states are fetched only where a draft head will read them: greedy decoding downloads the
+ * logits alone.
  */
 import type { RowGather } from './kv-buffer.ts';
 import type { Tensor } from '../runtime/ort.ts';
@@ -37,10 +40,14 @@ export interface StepForwardOptions {
   readonly residentDraft?: boolean;
   /** Resident caches: drops sequences on the device (`KvBuffers` `gather`). */
   readonly gather?: RowGather;
-  /** Resident caches: `decoder_step.onnx` with every output on the host, for prefills. @default decoder */
-  readonly prefillDecoder?: SessionLike;
-  /** The same for `mtp_step.onnx`. @default draft */
+  /** A resident draft cache: `mtp_step.onnx` with every output on the host, to read prompts. @default draft */
   readonly prefillDraft?: SessionLike;
+  /**
+   * Fetch `hidden_states` from decoder passes (only the draft head reads them). Fixed per decoder
+   * session: see {@link cacheOutputs} for why a session's set of fetched outputs must not change.
+   * @default draft !== undefined
+   */
+  readonly hiddenStates?: boolean;
 }
 
 export interface DecoderStepInputs {
@@ -56,7 +63,7 @@ export interface DecoderStepInputs {
 export interface DecoderStepOutput {
   /** [B, logitRows.length, vocab] */
   readonly logits: Float32Array;
-  /** [B, steps, hidden] */
+  /** [B, steps, hidden]; empty when the decoder's hidden states are not fetched (no draft head). */
   readonly hidden: Float32Array;
   /** The keys and values the pass wrote, layer by layer, each [B, kv, steps, d]: for `KvBuffers.write`. */
   readonly written: Float32Array[];
@@ -98,13 +105,15 @@ export class StepForward {
   readonly resident: boolean;
   readonly residentDraft: boolean;
   readonly gather: RowGather | undefined;
+  readonly hiddenStates: boolean;
   readonly #options: Readonly<StepForwardOptions>;
   /** `logits_rows` tensors by row list: the same few lists come back every step. */
   readonly #rows = new Map<string, Tensor>();
 
   constructor(options: Readonly<StepForwardOptions>) {
-    const { decoder, draft, hidden, vocab, maxPositions, resident = false, residentDraft = resident, gather } = options;
+    const { decoder, draft, hidden, vocab, maxPositions, resident = false, residentDraft = resident, gather, hiddenStates = draft !== undefined } = options;
     this.#options = options;
+    this.hiddenStates = hiddenStates;
     this.gather = gather;
     this.resident = resident;
     this.residentDraft = residentDraft;
@@ -118,7 +127,8 @@ export class StepForward {
   /** The same graphs with another draft step (or none): to compare draft heads on one decoder. */
   withDraft(draft: SessionLike | undefined): StepForward {
     const { prefillDraft: _, ...options } = this.#options;
-    return new StepForward({ ...options, draft });
+    // The decoder sessions are shared: they keep fetching what they fetched.
+    return new StepForward({ ...options, draft, hiddenStates: this.hiddenStates });
   }
 
   /** A decoder pass: each row is written at its position and attends to every slot up to it. */
@@ -131,10 +141,11 @@ export class StepForward {
       position_ids: ids(positions, [B, steps]),
       logits_rows: this.#logitRows(logitRows),
     };
-    const session = cache.resident ? this.decoder : (this.#options.prefillDecoder ?? this.decoder);
-    const names = cacheOutputs(cache, this.resident && session === this.decoder);
-    const out = await session.run(feeds, Object.fromEntries(['logits', 'hidden_states', ...names.written, ...names.present].map((n) => [n, null])));
-    const result = { logits: await floats(out, 'logits', session.path), hidden: await floats(out, 'hidden_states', session.path) };
+    const session = this.decoder;
+    const names = cacheOutputs(cache, this.resident);
+    const fetched = ['logits', ...(this.hiddenStates ? ['hidden_states'] : []), ...names.written, ...names.present];
+    const out = await session.run(feeds, Object.fromEntries(fetched.map((n) => [n, null])));
+    const result = { logits: await floats(out, 'logits', session.path), hidden: this.hiddenStates ? await floats(out, 'hidden_states', session.path) : new Float32Array(0) };
     return { ...result, ...(await keep(cache, out, names, session.path)) };
   }
 

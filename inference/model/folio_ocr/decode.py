@@ -53,11 +53,14 @@ def prefill(model: FolioOCR, pixel_values, prompt_ids, image_id, max_new, extra=
 
 
 @torch.no_grad()
-def greedy(model: FolioOCR, pixel_values, prompt_ids, image_id, eos_id, max_new=128, ignore_eos=False):
+def greedy(model: FolioOCR, pixel_values, prompt_ids, image_id, eos_id, max_new=128, ignore_eos=False, on_prefilled=None):
+    """`on_prefilled()` is called once the prompt is in the caches and the first token chosen (a benchmark's clock)."""
     x, h, caches, L = prefill(model, pixel_values, prompt_ids, image_id, max_new)
     B, P0, _ = x.shape
     dev = x.device
     tok = model.logits(h[:, -1]).argmax(-1)
+    if on_prefilled is not None:
+        on_prefilled()
     out = [tok]
     done = tok == eos_id
     cur = torch.full((B,), P0, dtype=torch.long, device=dev)

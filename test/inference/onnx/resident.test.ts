@@ -108,6 +108,38 @@ describe('StepPasses with resident caches', () => {
     assert.ok(fed.length > 5 && fed.every(Boolean), `fed back: ${fed.join(',')}`);
   });
 
+  it('should prefill a resident batch in one decoder pass, and a host batch page by page', async () => {
+    const model = fakeModel({ vocab: 30, wrongAt: () => false });
+    const prompts = [[4, 2], [7, 1, 3, 9], [5]];
+    for (const [resident, passes] of [[true, 1], [false, prompts.length]] as const) {
+      const { steps, calls } = fakeSteps({ vocab: 30, wrongAt: () => false, resident });
+      const out = await ids(model, prompts, { eosId: -1, draftK: 0, maxTokens: 1, repetition: false, steps });
+      assert.deepEqual(out, prompts.map((p) => model.expected(p, 1)));
+      assert.equal(calls.decoder, passes, `resident: ${resident}`);
+    }
+  });
+
+  it('should fetch the decoder\'s hidden states only where a draft head reads them', async () => {
+    const model = fakeModel({ vocab: 30, wrongAt: () => false });
+    const { steps } = fakeSteps({ vocab: 30, wrongAt: () => false, resident: true });
+    const fetchedHidden: boolean[] = [];
+    const decoder: SessionLike = {
+      ...steps.decoder,
+      run: (feeds, fetches) => {
+        fetchedHidden.push(fetches !== undefined && 'hidden_states' in fetches);
+        return steps.decoder.run(feeds, fetches);
+      },
+    };
+    const options = { hidden: steps.hidden, vocab: 30, maxPositions: 4096, resident: true, ...(steps.gather === undefined ? {} : { gather: steps.gather }) };
+    for (const draft of [undefined, steps.draft]) {
+      fetchedHidden.length = 0;
+      const greedy = new StepForward({ ...options, decoder, ...(draft === undefined ? {} : { draft }) });
+      const out = await ids(model, [[4, 2], [7, 1, 3]], { eosId: -1, draftK: draft === undefined ? 0 : 2, maxTokens: 9, repetition: false, steps: greedy });
+      assert.deepEqual(out, [model.expected([4, 2], 9), model.expected([7, 1, 3], 9)]);
+      assert.ok(fetchedHidden.length > 3 && fetchedHidden.every((f) => f === (draft !== undefined)), `draft head: ${draft !== undefined}, fetched: ${fetchedHidden.join(',')}`);
+    }
+  });
+
   it('should commit the ids of the host buffers for any K, batch, budget and EOS', async () => {
     await fc.assert(
       fc.asyncProperty(
