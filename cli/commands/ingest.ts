@@ -67,16 +67,19 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
   const { options, close } = await pipelineOptions(values);
   const embedder = await createEmbedder(values.embed, values['embed-model']);
   const url = values.es ?? process.env.ELASTICSEARCH_URL;
-  // Not awaited here: worker threads start loading while the sink connects and installs indices.
-  const sinkReady = url
+  // Created once the worker threads are spawned: loading the Elasticsearch client takes this
+  // thread ~0.2 s, which the workers' start should not wait for. They then load their modules
+  // while the sink connects and installs its indices.
+  let sinkReady: ReturnType<typeof createEsSink> | undefined;
+  const openSink = (): ReturnType<typeof createEsSink> => (sinkReady ??= url
     ? createEsSink({ url, index: values.index, dims: embedder?.dims, fallbackFile: join(values.out, 'failures.jsonl') })
-    : createNdjsonSink({ outDir: values.out });
+    : createNdjsonSink({ outDir: values.out }));
   const progress = values.quiet ? undefined : new Progress();
   let summary;
   try {
     summary = await ingest(sourcesFrom(positionals, { exclude: [values.out] }), {
       ...options,
-      sink: sinkReady,
+      sink: openSink,
       embedder,
       countTokens: embedder ? (text) => embedder.countTokens(text) : undefined,
       // A chunk longer than the embedding model reads would be embedded by its head only.
@@ -86,8 +89,8 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
     });
   } finally {
     // Flush what was written so far even when the run stops early: nothing silently lost. A sink
-    // that could not be created has nothing to flush; `ingest` rejected with its error.
-    const sink = await sinkReady.catch(() => undefined);
+    // that could not be created (or was never opened) has nothing to flush; `ingest` rejected with its error.
+    const sink = await sinkReady?.catch(() => undefined);
     const stats = await sink?.close();
     progress?.done();
     if (summary && stats && !values.quiet) {

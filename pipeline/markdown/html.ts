@@ -1,7 +1,7 @@
 import type { Element as HastElement, ElementContent, Root as HastRoot, RootContent } from 'hast';
-import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { readSimpleTable } from './html-table.ts';
+import { onFirstUse } from './on-first-use.ts';
 import type { SourceCell, SourceRow } from './table.ts';
 import { collapseSpaces } from './text.ts';
 
@@ -12,7 +12,9 @@ export type HtmlPart =
   | { readonly type: 'image'; readonly alt: string };
 
 // parse5 under rehype-parse repairs any HTML (unclosed cells, stray tags) the way browsers do.
-const htmlParser = unified().use(rehypeParse, { fragment: true });
+// Loaded on first use: the text layer's tables all take the fast path.
+const loadRehypeParse = onFirstUse<typeof import('rehype-parse')>('rehype-parse');
+let htmlParser: { parse(html: string): unknown } | undefined;
 
 const blockTags = new Set([
   'p', 'div', 'center', 'section', 'article', 'header', 'footer', 'br', 'li', 'ul', 'ol', 'h1', 'h2', 'h3',
@@ -28,6 +30,7 @@ const blockTags = new Set([
 export function readHtml(html: string, { fastPath = true }: Readonly<{ fastPath?: boolean }> = {}): HtmlPart[] {
   const simple = fastPath ? readSimpleTable(html) : undefined;
   if (simple) return [{ type: 'table', rows: simple, issues: tagBalance(html) }];
+  htmlParser ??= unified().use(loadRehypeParse().default, { fragment: true });
   const tree = htmlParser.parse(html) as HastRoot;
   const parts: HtmlPart[] = [];
   let text = '';

@@ -1,13 +1,23 @@
-import katex from 'katex';
 import type { FormulaData } from '../../core/types.ts';
+import { onFirstUse } from './on-first-use.ts';
+
+const loadKatex = onFirstUse<typeof import('katex')>('katex');
 
 // KaTeX's parser alone (no HTML building) is five times faster than `renderToString` and raises
 // the same ParseError; fall back to rendering if a KaTeX release drops the internal entry point.
 type KatexParse = (latex: string, settings: Record<string, unknown>) => unknown;
-const katexParse: KatexParse =
-  typeof (katex as unknown as { __parse?: unknown }).__parse === 'function'
-    ? (katex as unknown as { __parse: KatexParse }).__parse
-    : (latex, settings) => katex.renderToString(latex, settings);
+let katexParse: KatexParse | undefined;
+
+function katexParser(): KatexParse {
+  if (katexParse === undefined) {
+    const katex = loadKatex().default;
+    katexParse =
+      typeof (katex as unknown as { __parse?: unknown }).__parse === 'function'
+        ? (katex as unknown as { __parse: KatexParse }).__parse
+        : (latex, settings) => katex.renderToString(latex, settings);
+  }
+  return katexParse;
+}
 
 /**
  * A formula as Folio stores it: LaTeX trimmed, validated by KaTeX, with a plain-text rendering.
@@ -19,8 +29,10 @@ export function makeFormula({ latex, display }: Readonly<{ latex: string; displa
   const clean = latex.trim();
   const text = latexToText(clean);
   if (clean === '') return { latex: clean, display, valid: false, error: 'empty formula', text };
+  // Outside the `try`: KaTeX failing to load is not a bad formula.
+  const parse = katexParser();
   try {
-    katexParse(clean, { displayMode: display, throwOnError: true, strict: 'ignore', trust: false, maxExpand: 1000 });
+    parse(clean, { displayMode: display, throwOnError: true, strict: 'ignore', trust: false, maxExpand: 1000 });
     return { latex: clean, display, valid: true, text };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -57,6 +57,13 @@ export interface ParallelOptions extends WorkerProcessOptions {
   readonly countTokens?: ProcessOptions['countTokens'];
   /** Called on the calling thread after each page of any document, for progress bars. */
   readonly onPage?: ProcessOptions['onPage'];
+  /**
+   * Called once the worker threads have been spawned, before the first document is pulled from
+   * the source: set-up of the caller's own that costs this thread CPU (loading the Elasticsearch
+   * client) then no longer delays the workers' start.
+   * @default undefined
+   */
+  readonly onStarted?: () => void;
 }
 
 export interface ResolvedParallelOptions {
@@ -88,7 +95,7 @@ export function resolveParallelOptions(options: Readonly<ParallelOptions>): Reso
   if (settings.ocr !== undefined && ocrEngine !== undefined) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected one of \`ocr\` (the calling thread's engine) and \`ocrEngine\` (one per worker), got both (\`ocrEngine\` = \`${ocrEngine}\`)`);
   }
-  for (const name of ['ocr', 'countTokens', 'onPage'] as const) {
+  for (const name of ['ocr', 'countTokens', 'onPage', 'onStarted'] as const) {
     if (settings[name] !== undefined && typeof settings[name] !== 'function') {
       throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`${name}\` to be a function, got \`${String(settings[name])}\` (${typeof settings[name]})`);
     }

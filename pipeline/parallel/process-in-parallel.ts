@@ -34,7 +34,7 @@ function toProcessed(doc: SourceDocument, outcome: JobOutcome): ProcessedDocumen
 export async function* processInParallel(sources: AsyncIterable<SourceItem>, options: Readonly<ParallelOptions> = {}): AsyncGenerator<ProcessedDocument | SourceFailure> {
   const settings = resolveParallelOptions(options);
   validateProcessOptions(settings.process);
-  const { signal, onPage, resourceLimits, ocr, countTokens } = options ?? {};
+  const { signal, onPage, onStarted, resourceLimits, ocr, countTokens } = options ?? {};
   signal?.throwIfAborted();
   // Compiled here once and shared: without it each worker compiles PDFium and warms its code up
   // again on its own pages. A failure here leaves each worker to try on its own.
@@ -54,9 +54,12 @@ export async function* processInParallel(sources: AsyncIterable<SourceItem>, opt
     onPage,
     ...(ocr === undefined ? {} : { onOcr: async (pages) => (await ocr()).recognize(pages, { signal }) }),
   });
-  // One worker starts at once; the others when a second document is there: a run of one small
-  // document must not pay for threads it never uses (each loads the pipeline, ~0.3 s of CPU).
-  pool.warm(1);
+  // Every worker starts at once: each spends 0.1–0.3 s loading the pipeline, which had better
+  // overlap the source's first reads (and the caller's set-up, see `onStarted`) than follow them.
+  // A run of one small document pays for threads it never uses, but only in CPU: they load side
+  // by side.
+  pool.warm();
+  onStarted?.();
   // The token counter is a function of this thread: chunk here what the workers only read, as the
   // consumer takes it, so a counter that throws rejects the iteration as it would in-thread.
   const chunked = (item: ProcessedDocument | SourceFailure): ProcessedDocument | SourceFailure =>

@@ -27,9 +27,11 @@ export interface IngestOptions extends ProcessSourcesOptions {
   /**
    * Where chunks go. A promise lets the run start (worker threads load their modules) while the
    * sink connects and installs its indices; when it rejects, the run rejects with its error
-   * before anything is written.
+   * before anything is written. A function is called once the workers have been spawned (see
+   * `onStarted`), for a sink whose loading costs this thread CPU the workers' start should not
+   * wait for; it is called once, and not at all when the run fails before it starts.
    */
-  readonly sink: ChunkSink | PromiseLike<ChunkSink>;
+  readonly sink: ChunkSink | PromiseLike<ChunkSink> | (() => ChunkSink | PromiseLike<ChunkSink>);
   /** Adds a `vector` to every chunk when present. */
   readonly embedder?: ChunkEmbedder;
   /** Chunks per embedding call. @default 32 */
@@ -46,11 +48,18 @@ export interface IngestOptions extends ProcessSourcesOptions {
  * await sink.close();
  */
 export async function ingest(sources: AsyncIterable<SourceItem>, options: Readonly<IngestOptions>): Promise<RunSummary> {
-  const { embedder, embedBatchSize = 32, skipUnchanged = true, workers = 0, signal, onDocument } = options;
+  const { embedder, embedBatchSize = 32, skipUnchanged = true, workers = 0, signal, onDocument, onStarted } = options;
   validateWorkers(workers);
-  const ready = Promise.resolve(options.sink);
+  const { sink } = options;
+  let start: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (start = resolve));
+  const ready = typeof sink === 'function' ? started.then(() => sink()) : Promise.resolve(sink);
   // Awaited before the sink is first used; until then a rejection must not count as unhandled.
   ready.catch(() => undefined);
+  const runStarted = (): void => {
+    start();
+    onStarted?.();
+  };
   const summary = new SummaryBuilder();
   let writing: Promise<void> = Promise.resolve();
 
@@ -96,7 +105,7 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
   }
 
   try {
-    for await (const result of processSources(changed(), options)) {
+    for await (const result of processSources(changed(), { ...options, onStarted: runStarted })) {
       if (isSourceFailure(result)) {
         await (await ready).fail(result.failure);
         summary.sourceFailed(result.failure);
@@ -114,6 +123,7 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
     await writing;
   }
   // A run of no documents still reports a sink that could not be created.
+  start();
   await ready;
   return summary.build();
 }

@@ -16,6 +16,12 @@ export interface ProcessSourcesOptions extends ProcessOptions {
    * @default 0
    */
   readonly workers?: number;
+  /**
+   * Called once the run is under way (worker threads spawned; without workers, at once), before
+   * the first source item is pulled (see `ParallelOptions.onStarted`).
+   * @default undefined
+   */
+  readonly onStarted?: () => void;
 }
 
 /** Check `workers` the way every other option is checked: name, value and type. */
@@ -36,15 +42,16 @@ export function validateWorkers(workers: unknown): number {
  * }
  */
 export async function* processSources(sources: AsyncIterable<SourceItem>, options: Readonly<ProcessSourcesOptions> = {}): AsyncGenerator<ProcessedDocument | SourceFailure> {
-  const { workers = 0, signal } = options;
+  const { workers = 0, signal, onStarted } = options;
   validateWorkers(workers);
   if (workers > 0) {
     const { processInParallel } = await import('../parallel/process-in-parallel.ts');
     const { engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, ocr, countTokens, onPage } = options;
-    yield* processInParallel(sources, { workers, engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, ocr, countTokens, signal, onPage });
+    yield* processInParallel(sources, { workers, engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, ocr, countTokens, signal, onPage, onStarted });
     return;
   }
   const { processDocument } = await import('./process-document.ts');
+  onStarted?.();
   // One document ahead: the next file is read (and checked against the sink) while this one is processed.
   for await (const item of readAhead(sources, 1)) {
     signal?.throwIfAborted();

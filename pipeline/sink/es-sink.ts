@@ -198,15 +198,23 @@ class EsSink implements Sink {
     await this.#flush();
     await this.#state.drained();
     await this.#deleteStale();
-    await this.#flushMeta();
-    await this.#state.drained();
-    // A chunk index this run created was loaded with refresh off (see mappings/refresh.ts).
-    await this.#indices.finishBulkLoad().catch(() => undefined);
-    if (this.#refreshOnClose && this.#state.indexedCount > 0) {
-      await this.#client.indices.refresh({ index: this.#index }).catch(() => undefined);
-    }
+    // The chunk index is final now: make it searchable while the document and failure records
+    // (other indices) are sent, rather than after them.
+    await Promise.all([this.#flushMeta().then(() => this.#state.drained()), this.#finishChunks()]);
     if (this.#ownsClient) await this.#client.close();
     return this.#state.stats();
+  }
+
+  /**
+   * Refresh back on for a chunk index this run created with it off (see mappings/refresh.ts), and
+   * one refresh: both at once, the setting does not need the refresh nor the refresh the setting.
+   */
+  async #finishChunks(): Promise<void> {
+    const refresh = this.#refreshOnClose && this.#state.indexedCount > 0;
+    await Promise.all([
+      this.#indices.finishBulkLoad().catch(() => undefined),
+      refresh ? this.#client.indices.refresh({ index: this.#index }).catch(() => undefined) : undefined,
+    ]);
   }
 
   #tick(): void {

@@ -79,7 +79,7 @@ describe('processInParallel', () => {
     const results = await collect([docOf('a.pdf', reportPdf('Alpha', 1)), docOf('b.pdf', reportPdf('Beta', 1))], {
       engine: 'text',
       workers: 1,
-      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+      resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 4 },
     });
     assert.equal(results.length, 2);
     for (const result of results) {
@@ -157,10 +157,23 @@ describe('processInParallel', () => {
     assert.notEqual(results.find((r) => r.doc.uri === docs[0]!.uri)!.chunks.length, plain.chunks.length);
   });
 
+  it('should say it has started its workers before it reads the source', async () => {
+    const events: string[] = [];
+    async function* told(): AsyncGenerator<SourceItem> {
+      events.push('read');
+      yield docOf('a.pdf', reportPdf('Alpha', 1));
+    }
+    const results = [];
+    for await (const result of processInParallel(told(), { engine: 'text', workers: 2, onStarted: () => events.push('started') })) results.push(result);
+    assert.deepEqual(events, ['started', 'read']);
+    assert.equal(results.length, 1);
+  });
+
   it('should name what is wrong with options', () => {
     assert.throws(() => resolveParallelOptions({ workers: 0 }), /Expected `workers` to be an integer from 1 and up, got `0` \(number\)/);
     assert.throws(() => resolveParallelOptions({ ocr: async () => { throw new Error('x'); }, ocrEngine: 'paddle' }), /Expected one of `ocr` .* and `ocrEngine` .*, got both/);
     assert.throws(() => resolveParallelOptions({ countTokens: 5 } as unknown as ParallelOptions), /Expected `countTokens` to be a function, got `5` \(number\)/);
+    assert.throws(() => resolveParallelOptions({ onStarted: 'now' } as unknown as ParallelOptions), /Expected `onStarted` to be a function, got `now` \(string\)/);
     assert.doesNotThrow(() => resolveParallelOptions({ ocr: async () => { throw new Error('x'); }, countTokens: (t) => t.length }));
     assert.equal(resolveParallelOptions({}).workers >= 1, true);
   });

@@ -114,6 +114,29 @@ describe('ingest', () => {
     await assert.rejects(ingest(from([]), { sink: Promise.reject(refused), engine: 'text' }), refused);
   });
 
+  it('should open a sink given as a function once the run has started, not before', async () => {
+    for (const workers of [0, 2]) {
+      const events: string[] = [];
+      const sink = new MemorySink();
+      const summary = await ingest(from(inputs()), {
+        sink: () => {
+          events.push('sink');
+          return sink;
+        },
+        engine: 'text',
+        workers,
+        onStarted: () => events.push('started'),
+      });
+      assert.deepEqual(events, ['started', 'sink'], `workers: ${workers}`);
+      assert.equal(summary.documents, 6);
+      assert.equal(sink.marks.length, 5);
+    }
+    // A run that fails before it starts never opens the sink.
+    let opened = false;
+    await assert.rejects(ingest(from(inputs()), { sink: () => ((opened = true), new MemorySink()), engine: 'text', workers: 2, maxTokens: 3 }), /maxTokens/);
+    assert.equal(opened, false);
+  });
+
   it('should name a bad `workers` value', async () => {
     await assert.rejects(ingest(from([]), { sink: new MemorySink(), workers: -1 }), /Expected `workers` to be an integer from 0 and up, got `-1` \(number\)/);
     await assert.rejects(ingest(from([]), { sink: new MemorySink(), workers: 1.5 }), /got `1\.5` \(number\)/);
