@@ -156,10 +156,11 @@ export async function measureDecode(config: Readonly<DecodeBenchConfig> = {}, lo
   const { modelDir = MINI_MODEL, device = 'cpu', threads = 1, ks = [0, 1, 2, 3, 4, 5], batches = [1, 8], runs = 3, eos = true, steerRate = 0.8, exact = true } = config;
   const loadOptions = { modelDir, device, threads, ...(config.gpuValidation === undefined ? {} : { gpuValidation: config.gpuValidation }) };
   const model = await loadModel(loadOptions);
-  // Greedy rows run the model as `--draft-k 0` loads it: without the draft head, so decoder passes
-  // fetch no hidden states.
-  const greedyModel = model.steps?.draft === undefined ? model : await loadModel({ ...loadOptions, withoutDraftHead: true });
+  let greedyModel = model;
   try {
+    // Greedy rows run the model as `--draft-k 0` loads it: without the draft head, so decoder passes
+    // fetch no hidden states.
+    if (model.steps?.draft !== undefined) greedyModel = await loadModel({ ...loadOptions, withoutDraftHead: true });
     const pagesDir = config.pagesDir ?? (resolve(modelDir) === resolve(MINI_MODEL) ? HELD_OUT_VIEWS : modelDir);
     const pages = (await loadPages(pagesDir)).slice(0, config.limit ?? Infinity);
     const budget = config.tokens ?? model.config.maxNewTokens;

@@ -164,11 +164,10 @@ export async function* generate(forward: Forward, layout: CacheLayout, prompts: 
         accepted: new Array<number>(K).fill(0),
         minMargin: marginRow(out.logits, 0, V),
         committedInSteps: 0,
-        prefillMs: 0,
+        prefillMs,
         draftMs: 0,
         verifyMs: 0,
       };
-      s.prefillMs = prefillMs;
       const reason = s.stop.push(first);
       if (reason === undefined && K > 0) {
         const priming = performance.now();
