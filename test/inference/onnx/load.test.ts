@@ -3,7 +3,7 @@ import { cp, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError, InferenceError } from '../../../core/errors.ts';
-import { loadModel } from '../../../inference/onnx/load.ts';
+import { intraOpThreads, loadModel } from '../../../inference/onnx/load.ts';
 import { parseModelConfig } from '../../../inference/onnx/config.ts';
 import { decode } from '../../../inference/onnx/decode.ts';
 import { loadPageImage } from '../../../inference/onnx/image-file.ts';
@@ -138,5 +138,16 @@ describe('parseModelConfig', () => {
     const json = JSON.parse(await readFile(`${MODEL_DIR}folio-model.json`, 'utf8'));
     assert.throws(() => parseModelConfig({ ...json, decoder: { ...json.decoder, kv_heads: '1' } }, 'm.json'), { message: 'm.json: expected `decoder.kv_heads` to be an integer from 1 and up, got `"1"` (string)' });
     assert.throws(() => parseModelConfig({ ...json, image: { ...json.image, mean: [0.5] } }, 'm.json'), /`image\.mean` to be three numbers/);
+  });
+});
+
+describe('intraOpThreads', () => {
+  it('should give sessions on a GPU and the embedding lookup beside one a single thread, and the rest the option', () => {
+    assert.equal(intraOpThreads({ device: 'webgpu', on: 'webgpu', threads: 0, lookup: false }), 1);
+    assert.equal(intraOpThreads({ device: 'webgpu', on: 'cpu', threads: 0, lookup: true }), 1);
+    // The draft head beside a GPU and every session of a CPU model keep the caller's threads.
+    assert.equal(intraOpThreads({ device: 'webgpu', on: 'cpu', threads: 0, lookup: false }), 0);
+    assert.equal(intraOpThreads({ device: 'cpu', on: 'cpu', threads: 4, lookup: true }), 4);
+    assert.equal(intraOpThreads({ device: 'cpu', on: 'cpu', threads: 0, lookup: false }), 0);
   });
 });
