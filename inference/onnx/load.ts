@@ -78,7 +78,7 @@ export interface OcrModel {
  * onnxruntime's CPU threads for one of a model's sessions. A session on a GPU runs only a few tiny
  * shape and mask nodes on the CPU, and the embedding lookup beside a GPU copies one row per token:
  * waking a thread pool for them costs more than the work (H200, batch-32 greedy decoding, one
- * thread against the default pool: 10-15 % faster in interleaved runs). Everything else on the CPU
+ * thread against the default pool: 11 % faster in two interleaved rounds). Everything else on the CPU
  * gets `threads`.
  *
  * @example
