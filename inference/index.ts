@@ -1,6 +1,6 @@
 /**
  * Everything that runs a model: OCR engines (paddle, onnx with FastMTP speculative decoding,
- * remote OpenAI-compatible servers, Jina Reader), the OCR server, embeddings, and the one module
+ * remote OpenAI-compatible servers, Jina Reader), embeddings, and the one module
  * that imports onnxruntime-node.
  */
 export type { PageImage, OcrPageResult, RecognizeOptions, OcrEngine } from './engine.ts';
@@ -11,7 +11,5 @@ export type { Device, SessionOptions, Tensor, TensorType } from './runtime/ort.t
 export { createPaddleEngine } from './paddle/index.ts';
 export { createOnnxEngine, loadModel, decode, decodeStream } from './onnx/index.ts';
 export { createRemoteEngine, createReaderEngine, DEFAULT_OCR_PROMPT } from './remote/index.ts';
-export { startOcrServer } from './serve/index.ts';
-export type { OcrServer, OcrServerOptions } from './serve/index.ts';
 export { createLocalEmbedder, createRemoteEmbedder } from './embed/index.ts';
 export type { Embedder } from './embed/index.ts';

@@ -1,5 +1,5 @@
 import { createEngine } from '../../inference/create-engine.ts';
-import { startOcrServer } from '../../inference/serve/index.ts';
+import { startOcrServer } from '../../server/index.ts';
 import { ConfigurationError } from '../../core/errors.ts';
 import { integer, parse } from '../options.ts';
 import { DEVICES, type Device } from '../../inference/runtime/ort.ts';

@@ -7,8 +7,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigurationError } from '../../core/errors.ts';
-import type { OcrEngine } from '../engine.ts';
+import { ConfigurationError } from '../core/errors.ts';
+import type { OcrEngine } from '../inference/engine.ts';
 import { Batcher } from './batcher.ts';
 import { HttpError } from './http-error.ts';
 import { jsonLogger, type Logger } from './log.ts';

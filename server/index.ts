@@ -1,3 +1,7 @@
+/**
+ * `folio serve`: the HTTP server in front of Folio's engines and pipeline (the OpenAI-compatible
+ * OCR route today), with its token auth, bounded queue and JSON logs.
+ */
 export { startOcrServer } from './server.ts';
 export type { OcrServer, OcrServerOptions } from './server.ts';
 export { Batcher } from './batcher.ts';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
-import { createPaddleEngine } from '../../../inference/paddle/index.ts';
-import { createRemoteEngine } from '../../../inference/remote/index.ts';
-import { silentLogger, startOcrServer, type OcrServer } from '../../../inference/serve/index.ts';
+import type { OcrEngine, PageImage } from '../../inference/engine.ts';
+import { createPaddleEngine } from '../../inference/paddle/index.ts';
+import { createRemoteEngine } from '../../inference/remote/index.ts';
+import { silentLogger, startOcrServer, type OcrServer } from '../../server/index.ts';
 
 async function memoPage(): Promise<PageImage> {
   const { data, info } = await sharp(await readFile('examples/docs/scanned-memo.png')).removeAlpha().raw().toBuffer({ resolveWithObject: true });

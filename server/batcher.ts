@@ -3,7 +3,7 @@
  * time of one page. The queue is bounded; when it is full a request is turned away at once (429)
  * rather than waiting without limit.
  */
-import type { OcrEngine, OcrPageResult, PageImage } from '../engine.ts';
+import type { OcrEngine, OcrPageResult, PageImage } from '../inference/engine.ts';
 import { HttpError } from './http-error.ts';
 
 interface Waiting {

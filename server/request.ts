@@ -3,7 +3,7 @@
  * problem is a 4xx with a message that says what is wrong, so a client can fix its request.
  */
 import sharp, { type OutputInfo } from 'sharp';
-import type { PageImage } from '../engine.ts';
+import type { PageImage } from '../inference/engine.ts';
 import { HttpError } from './http-error.ts';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/tiff']);
