@@ -1,6 +1,6 @@
 export { hybridSearch, DEFAULT_INDEX } from './search.ts';
-export type { HybridSearchOptions, SearchHit, SearchFilters, SearchMode } from './types.ts';
-export { SEARCH_MODES } from './types.ts';
+export type { HybridSearchOptions, SearchHit, SearchFilters, SearchMode, QuerySyntax } from './types.ts';
+export { SEARCH_MODES, QUERY_SYNTAXES } from './types.ts';
 export { reciprocalRankFusion } from './rrf.ts';
 export type { RrfOptions, FusedItem } from './rrf.ts';
 export { bm25Body, knnBody, filterClauses, HIT_SOURCE_FIELDS } from './query.ts';

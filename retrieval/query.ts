@@ -1,6 +1,6 @@
 /** Elasticsearch request bodies for the two lists hybrid search fuses. Pure functions: easy to test. */
 import { ConfigurationError } from '../core/errors.ts';
-import type { SearchFilters } from './types.ts';
+import type { QuerySyntax, SearchFilters } from './types.ts';
 
 type Clause = Record<string, unknown>;
 
@@ -38,15 +38,21 @@ export interface Bm25BodyOptions {
   readonly filters?: SearchFilters;
   /** @default ['text'] */
   readonly fields?: readonly string[];
+  /** @default 'plain' */
+  readonly syntax?: QuerySyntax;
 }
 
-/** A BM25 `search` body: `multi_match` over the text fields, filters in `bool.filter` (no scoring). */
+/**
+ * A BM25 `search` body: `multi_match` over the text fields (or `query_string` for Lucene syntax),
+ * filters in `bool.filter` (no scoring).
+ */
 export function bm25Body(options: Readonly<Bm25BodyOptions>): Clause {
-  const { query, size, filters, fields = ['text'] } = options;
+  const { query, size, filters, fields = ['text'], syntax = 'plain' } = options;
+  const match = syntax === 'lucene' ? { query_string: { query, fields: [...fields] } } : { multi_match: { query, fields: [...fields] } };
   return {
     size,
     _source: HIT_SOURCE_FIELDS,
-    query: { bool: { must: [{ multi_match: { query, fields: [...fields] } }], filter: filterClauses(filters) } },
+    query: { bool: { must: [match], filter: filterClauses(filters) } },
   };
 }
 

@@ -10,7 +10,7 @@ import { toSearchHit } from './hits.ts';
 import type { RawHit } from './hits.ts';
 import { bm25Body, knnBody } from './query.ts';
 import { reciprocalRankFusion } from './rrf.ts';
-import { SEARCH_MODES } from './types.ts';
+import { QUERY_SYNTAXES, SEARCH_MODES } from './types.ts';
 import type { HybridSearchOptions, SearchHit } from './types.ts';
 
 /** The index name `folio ingest` writes to by default. */
@@ -30,13 +30,16 @@ function checkPositive(name: string, value: unknown): void {
  * for (const hit of hits) console.log(hit.source, hit.pages, hit.headingPath.join(' > '));
  */
 export async function hybridSearch(options: Readonly<HybridSearchOptions>): Promise<SearchHit[]> {
-  const { url, client, index = DEFAULT_INDEX, query, k = 10, embedder, filters, mode = 'hybrid', rrfK = 60, fields, signal } = options;
+  const { url, client, index = DEFAULT_INDEX, query, k = 10, embedder, filters, mode = 'hybrid', rrfK = 60, fields, syntax = 'plain', signal } = options;
   if (typeof query !== 'string' || query.trim() === '') {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`query\` to be a non-empty string, got \`${String(query)}\``);
   }
   checkPositive('k', k);
   if (!SEARCH_MODES.includes(mode)) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`mode\` to be one of ${SEARCH_MODES.join(', ')}, got \`${String(mode)}\``);
+  }
+  if (!QUERY_SYNTAXES.includes(syntax)) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`syntax\` to be one of ${QUERY_SYNTAXES.join(', ')}, got \`${String(syntax)}\``);
   }
   // Hybrid fuses deeper lists than it returns: a chunk ranked 30th by both can beat one ranked 1st by one.
   const window = mode === 'hybrid' ? (options.rankWindow ?? Math.max(50, 2 * k)) : k;
@@ -58,23 +61,29 @@ export async function hybridSearch(options: Readonly<HybridSearchOptions>): Prom
     const run = async (body: Record<string, unknown>, list: 'bm25' | 'knn'): Promise<SearchHit[]> => {
       try {
         const response = await es.search({ index, ...body }, { signal });
-        return (response.hits.hits as RawHit[]).map((hit, i) => toSearchHit(hit, { [list]: i + 1 }));
+        return (response.hits.hits as RawHit[]).map((hit, i) => ({ ...toSearchHit(hit, { [list]: i + 1 }), scores: { [list]: hit._score ?? 0 } }));
       } catch (cause) {
         const reason = (cause as { meta?: { body?: { error?: { reason?: string; root_cause?: { reason?: string }[] } } } }).meta?.body?.error;
         const detail = reason?.root_cause?.[0]?.reason ?? reason?.reason ?? (cause instanceof Error ? cause.message : String(cause));
-        throw new IndexingError('FOLIO_SEARCH', `${list} search on index \`${index}\` failed: ${detail}`, { cause, meta: { index, list } });
+        const status = (cause as { meta?: { statusCode?: number } }).meta?.statusCode;
+        throw new IndexingError('FOLIO_SEARCH', `${list} search on index \`${index}\` failed: ${detail}`, { cause, meta: { index, list, ...(status === undefined ? {} : { status }) } });
       }
     };
     const [bm25, knn] = await Promise.all([
-      mode === 'knn' ? [] : run(bm25Body({ query, size: window, filters, fields }), 'bm25'),
+      mode === 'knn' ? [] : run(bm25Body({ query, size: window, filters, fields, syntax }), 'bm25'),
       vector ? run(knnBody({ vector, size: window, numCandidates, filters }), 'knn') : [],
     ]);
     if (mode === 'bm25') return bm25.slice(0, k);
     if (mode === 'knn') return knn.slice(0, k);
-    return reciprocalRankFusion([bm25, knn], { k: rrfK }).slice(0, k).map(({ item, score, ranks }) => ({
-      ...item,
-      score,
-      ranks: { ...(ranks[0] !== undefined ? { bm25: ranks[0] } : {}), ...(ranks[1] !== undefined ? { knn: ranks[1] } : {}) },
-    }));
+    const scoreOf = (list: readonly SearchHit[], rank: number | undefined): number | undefined => (rank === undefined ? undefined : list[rank - 1]?.scores?.[list === bm25 ? 'bm25' : 'knn']);
+    return reciprocalRankFusion([bm25, knn], { k: rrfK }).slice(0, k).map(({ item, score, ranks }) => {
+      const [bm25Score, knnScore] = [scoreOf(bm25, ranks[0]), scoreOf(knn, ranks[1])];
+      return {
+        ...item,
+        score,
+        ranks: { ...(ranks[0] !== undefined ? { bm25: ranks[0] } : {}), ...(ranks[1] !== undefined ? { knn: ranks[1] } : {}) },
+        scores: { ...(bm25Score !== undefined ? { bm25: bm25Score } : {}), ...(knnScore !== undefined ? { knn: knnScore } : {}) },
+      };
+    });
   });
 }

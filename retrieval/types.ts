@@ -4,6 +4,9 @@ import type { BBox } from '../core/types.ts';
 import type { Embedder } from '../inference/embed/index.ts';
 
 export type SearchMode = 'hybrid' | 'bm25' | 'knn';
+/** How the BM25 list reads the query: as plain words, or in Lucene query-string syntax (`kind:table AND "stop nut"`). */
+export type QuerySyntax = 'plain' | 'lucene';
+export const QUERY_SYNTAXES: readonly QuerySyntax[] = ['plain', 'lucene'];
 export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'bm25', 'knn'];
 
 /** Restricts every list (BM25 and kNN) before ranking. */
@@ -39,6 +42,8 @@ export interface SearchHit {
   readonly quality?: number;
   /** 1-based rank of the chunk in each list it came from. */
   readonly ranks: { readonly bm25?: number; readonly knn?: number };
+  /** The engine's own score in each list it came from (BM25 score, kNN similarity), beside the fused `score`. */
+  readonly scores?: { readonly bm25?: number; readonly knn?: number };
 }
 
 export interface HybridSearchOptions {
@@ -64,5 +69,7 @@ export interface HybridSearchOptions {
   readonly rrfK?: number;
   /** Text fields BM25 searches, with optional `^boost`. @default ['text'] */
   readonly fields?: readonly string[];
+  /** `lucene` parses the query as a Lucene query string; a syntax error then rejects with Elasticsearch's reason. @default 'plain' */
+  readonly syntax?: QuerySyntax;
   readonly signal?: AbortSignal;
 }

@@ -13,6 +13,7 @@ import { Batcher } from './batcher.ts';
 import { HttpError } from './http-error.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { parseOcrRequest } from './request.ts';
+import { createWebApp, type WebAppOptions } from './routes/index.ts';
 
 export interface OcrServerOptions {
   readonly engine: OcrEngine;
@@ -36,6 +37,8 @@ export interface OcrServerOptions {
   readonly log?: Logger;
   /** How long `close()` waits for in-flight requests before cutting connections, in ms. @default 60000 */
   readonly closeTimeoutMs?: number;
+  /** Serve the web app at `/` and its API under `/api/` (see server/routes). @default undefined (no app) */
+  readonly app?: WebAppOptions;
 }
 
 export interface OcrServer {
@@ -51,6 +54,7 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
   } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`port\` to be an integer from 0 to 65535, got \`${port}\``);
   const batcher = new Batcher(engine, { batchSize, queueLimit });
+  const app = options.app ? await createWebApp({ ...options.app, engine }) : undefined;
   const started = Date.now();
   let closing = false;
 
@@ -101,7 +105,9 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
       send(res, closing ? 503 : 200, { status: closing ? 'closing' : 'ok', engine: engine.name, load: batcher.load, uptime_s: Math.round((Date.now() - started) / 1000) });
       return res.statusCode;
     }
+    if (app?.ownsAsset(path ?? '') && req.method === 'GET') return app.asset(res, path ?? '/');
     if (!authorised(req)) throw new HttpError(401, 'invalid_api_key', 'missing or wrong bearer token');
+    if (app && path?.startsWith('/api/')) return app.api(req, res, new URL(req.url ?? '/', 'http://localhost'));
     if (req.method === 'GET' && path === '/v1/models') {
       send(res, 200, { object: 'list', data: models.map((m) => ({ id: m, object: 'model', owned_by: 'folio', created: Math.floor(started / 1000) })) });
       return 200;
@@ -152,6 +158,7 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
       const limit = setTimeout(() => server.closeAllConnections(), closeTimeoutMs);
       await finished;
       clearTimeout(limit);
+      await app?.close();
       log('info', 'closed', { url });
     },
   };

@@ -21,6 +21,11 @@ export function outputName(relativePath: string, extension: string): string {
   return `${base}${extension}`;
 }
 
+/** The `.json` that `convert` writes beside the Markdown: elements, page routes and failures. */
+export function convertDetail(result: ProcessedDocument): { source: string; contentHash: string; pages: ProcessedDocument['pages']; elements: ProcessedDocument['elements']; failures: ProcessedDocument['failures'] } {
+  return { source: result.doc.uri, contentHash: result.doc.contentHash, pages: result.pages, elements: result.elements, failures: result.failures };
+}
+
 export async function convert(sources: AsyncIterable<SourceItem>, options: Readonly<ConvertOptions>): Promise<RunSummary> {
   const { outDir, workers = 0, onDocument } = options;
   validateWorkers(workers);
@@ -38,8 +43,7 @@ export async function convert(sources: AsyncIterable<SourceItem>, options: Reado
     const markdownPath = join(outDir, outputName(doc.relativePath, '.md'));
     await mkdir(dirname(markdownPath), { recursive: true });
     await writeFile(markdownPath, result.markdown);
-    const detail = { source: doc.uri, contentHash: doc.contentHash, pages: result.pages, elements: result.elements, failures: result.failures };
-    await writeFile(join(outDir, outputName(doc.relativePath, '.json')), JSON.stringify(detail, null, 1));
+    await writeFile(join(outDir, outputName(doc.relativePath, '.json')), JSON.stringify(convertDetail(result), null, 1));
   }
   return summary.build();
 }

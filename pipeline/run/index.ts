@@ -4,7 +4,7 @@ export { processSources } from './process-sources.ts';
 export type { ProcessSourcesOptions } from './process-sources.ts';
 export { ingest } from './ingest.ts';
 export type { IngestOptions, ChunkSink, ChunkEmbedder } from './ingest.ts';
-export { convert, outputName } from './convert.ts';
+export { convert, convertDetail, outputName } from './convert.ts';
 export type { ConvertOptions } from './convert.ts';
 export type { ProcessOptions, EngineChoice } from './options.ts';
 export type { RunSummary } from './summary.ts';

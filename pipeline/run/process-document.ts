@@ -17,6 +17,9 @@ export { chunkProcessed, DEAD_LETTER_SCORE } from './chunk-processed.ts';
 
 export interface PageSummary {
   readonly pageNumber: number;
+  /** Page size in the units of the element boxes (PDF points or pixels); absent for a failed page. */
+  readonly width?: number;
+  readonly height?: number;
   readonly engine: string;
   readonly reason: string;
   readonly quality?: QualityReport;
@@ -90,7 +93,7 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
       continue;
     }
     const { page, elements } = result;
-    summaries.push({ pageNumber: page.pageNumber, engine: page.route.engine, reason: page.route.reason, quality: result.quality });
+    summaries.push({ pageNumber: page.pageNumber, width: page.width, height: page.height, engine: page.route.engine, reason: page.route.reason, quality: result.quality });
     if (!isKept(result.quality)) {
       failures.push(pageFailure(doc.uri, doc.id, page.pageNumber, 'quality', 'FOLIO_QUALITY_GATE', `${doc.uri} page ${page.pageNumber}: failed the quality gate (score ${result.quality.score.toFixed(2)}: ${firstReasons(result.quality.reasons)})`));
       continue;

@@ -1,0 +1,72 @@
+/**
+ * A document read again through the pipeline `folio convert` runs (text layer where good, the
+ * server's OCR engine where not), turned into the per-page views the app draws: page size, route,
+ * quality, and each element's boxes on that page.
+ */
+import type { Element, SourceDocument } from '../../core/types.ts';
+import type { OcrEngine } from '../../inference/engine.ts';
+import { isSourceFailure, processSources, type ProcessedDocument } from '../../pipeline/run/index.ts';
+import type { Box, ChunkView, ElementView, FailureView, PageView } from './api-types.ts';
+
+export interface AnalyseOptions {
+  /** The engine for pages without a good text layer. */
+  readonly engine: OcrEngine;
+  /** Called after each page (for progress). @default undefined */
+  readonly onPage?: (event: { readonly pageNumber: number; readonly engine: string }) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** Runs one document through the pipeline; a document that cannot be read comes back with `ok: false` and its failures. */
+export async function analyse(doc: SourceDocument, options: Readonly<AnalyseOptions>): Promise<ProcessedDocument> {
+  const { engine, onPage, signal } = options;
+  async function* one(): AsyncGenerator<SourceDocument> {
+    yield doc;
+  }
+  for await (const item of processSources(one(), { engine: 'auto', ocr: async () => engine, onPage, signal })) {
+    if (isSourceFailure(item)) return { doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [item.failure] };
+    return item;
+  }
+  throw new Error(`${doc.uri}: the pipeline returned nothing`);
+}
+
+function boxesOn(element: Element, page: number): Box[] {
+  if (element.bboxes && element.bboxes.length > 0) return element.bboxes.filter((b) => b.page === page).map((b) => [...b.bbox] as unknown as Box);
+  return element.bbox && element.pageNumber === page ? [[...element.bbox] as unknown as Box] : [];
+}
+
+/** Each page's summary with the elements that lie on it. */
+export function pageViews(result: ProcessedDocument): PageView[] {
+  return result.pages.map((page) => {
+    const elements: ElementView[] = [];
+    result.elements.forEach((element, index) => {
+      const boxes = boxesOn(element, page.pageNumber);
+      if (element.pageNumber !== page.pageNumber && boxes.length === 0) return;
+      elements.push({
+        index,
+        kind: element.kind,
+        ...(element.level !== undefined ? { level: element.level } : {}),
+        text: element.text,
+        markdown: element.markdown ?? element.text,
+        headingPath: element.headingPath,
+        boxes,
+      });
+    });
+    return {
+      pageNumber: page.pageNumber,
+      ...(page.width !== undefined ? { width: page.width, height: page.height } : {}),
+      engine: page.engine,
+      reason: page.reason,
+      ...(page.quality ? { quality: { score: page.quality.score, passed: page.quality.passed, reasons: page.quality.reasons } } : {}),
+      ...(page.failed ? { failed: page.failed } : {}),
+      elements,
+    };
+  });
+}
+
+export function chunkViews(result: ProcessedDocument): ChunkView[] {
+  return result.chunks.map((chunk) => ({ id: chunk.id, index: chunk.index, pages: chunk.pages, headingPath: chunk.headingPath, bboxes: chunk.bboxes.map(({ page, bbox }) => ({ page, bbox: [...bbox] as unknown as Box })), text: chunk.text }));
+}
+
+export function failureViews(result: ProcessedDocument): FailureView[] {
+  return result.failures.map((f) => ({ stage: f.stage, code: f.code, reason: f.reason, ...(f.pageNumber !== undefined ? { pageNumber: f.pageNumber } : {}) }));
+}
