@@ -107,6 +107,8 @@ export interface DocumentView {
   readonly source: string;
   readonly name: string;
   readonly title?: string;
+  /** The sniffed type of the source, when it could be read: Markdown has no page images. */
+  readonly mime?: string;
   /** Why pages cannot be shown (source deleted, not a local file); the chunks are still listed. */
   readonly problem?: string;
   /** Something to know, such as a source that changed since it was indexed. */

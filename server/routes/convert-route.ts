@@ -103,7 +103,8 @@ async function countPages(doc: SourceDocument): Promise<number | undefined> {
       const sharp = (await import('sharp')).default;
       return Math.max(1, (await sharp(doc.bytes, { limitInputPixels: false }).metadata()).pages ?? 1);
     }
-    return 1;
+    // Markdown splits into pages only as it is parsed.
+    return undefined;
   } catch {
     // An unreadable file is reported by the pipeline with its reason; the count is only a nicety.
     return undefined;

@@ -66,6 +66,7 @@ export class DocumentStore {
     const changed = indexed.contentHash !== undefined && indexed.contentHash !== loaded.doc.contentHash;
     return {
       ...base,
+      mime: loaded.doc.mime,
       ...(changed ? { warning: `${base.name} changed since it was indexed (its content hash differs): the boxes of the indexed chunks may not match the page` } : {}),
       pages: pageViews(result),
       failures: mergeFailures(indexed.failures, failureViews(result)),
@@ -153,6 +154,7 @@ export function conversionView(conversion: Conversion): DocumentView {
     origin: 'converted',
     source: name,
     name,
+    mime: result.doc.mime,
     status: result.ok && result.failures.length === 0 ? 'converted' : result.ok ? 'converted with failures' : 'failed',
     pages: pageViews(result),
     chunks: chunkViews(result),

@@ -118,9 +118,11 @@ function pageFigure(view: DocumentView, page: PageView, hitBoxes: readonly Box[]
     return { figure };
   }
   if (!page.width || !page.height) {
-    figure.append(h('div', { class: 'no-image' }, page.failed ? 'The page failed; there is no image of it.' : 'This document has no page images (Markdown).'));
+    figure.append(h('div', { class: 'no-image' }, page.failed ? 'The page failed; there is no image of it.' : 'The page has no size, so there is nothing to draw.'));
     return { figure };
   }
+  // Markdown has no page image; its grounding boxes (if any) are drawn on a blank page.
+  const blank = view.mime !== undefined && !view.mime.startsWith('image/') && view.mime !== 'application/pdf';
   const rect = (box: Box, attrs: Record<string, string | number>): SVGRectElement => s('rect', { x: box[0], y: box[1], width: Math.max(0.5, box[2] - box[0]), height: Math.max(0.5, box[3] - box[1]), ...attrs });
   const overlay = s('svg', { class: 'overlay', viewBox: `0 0 ${page.width} ${page.height}`, preserveAspectRatio: 'none', 'aria-hidden': 'true' });
   for (const el of page.elements) {
@@ -128,10 +130,11 @@ function pageFigure(view: DocumentView, page: PageView, hitBoxes: readonly Box[]
   }
   for (const box of hitBoxes) overlay.append(rect(box, { class: 'hit' }));
   const img = h('img', { class: 'page-image', alt: `page ${page.pageNumber} of ${view.name}` });
-  const frame = h('div', { class: 'page-frame', 'data-state': 'loading' }, img, overlay);
+  const frame = h('div', { class: 'page-frame', 'data-state': blank ? 'blank' : 'loading' }, blank ? h('span', { class: 'blank-note muted' }, 'no page image (Markdown source)') : img, overlay);
   // CSSOM, not a style attribute: the content security policy allows no inline styles.
   frame.style.aspectRatio = `${page.width} / ${page.height}`;
   figure.append(frame);
+  if (blank) return { figure, overlay };
   img.addEventListener('load', () => (frame.dataset['state'] = 'loaded'));
   blobUrl(`/api/documents/${encodeURIComponent(view.id)}/pages/${page.pageNumber}`).then((url) => (img.src = url), (error: unknown) => {
     frame.dataset['state'] = 'error';

@@ -32,6 +32,15 @@ describe('bm25Body', () => {
   });
 });
 
+describe('bm25Body with Lucene syntax', () => {
+  it('should send the query as a query_string over the same fields, and plain words as multi_match', () => {
+    const lucene = bm25Body({ query: 'kind:table AND "stop nut"', size: 5, fields: ['text', 'title^2'], syntax: 'lucene' }) as { query: { bool: { must: unknown[] } } };
+    assert.deepEqual(lucene.query.bool.must, [{ query_string: { query: 'kind:table AND "stop nut"', fields: ['text', 'title^2'] } }]);
+    const plain = bm25Body({ query: 'kind:table AND', size: 5 }) as { query: { bool: { must: unknown[] } } };
+    assert.deepEqual(plain.query.bool.must, [{ multi_match: { query: 'kind:table AND', fields: ['text'] } }]);
+  });
+});
+
 describe('knnBody', () => {
   it('should search the vector field with k, candidates and the same filters', () => {
     const body = knnBody({ vector: new Float32Array([0.5, 0.25]), size: 5, numCandidates: 50, filters: { source: 's' } }) as { knn: Record<string, unknown>; _source: string[] };

@@ -41,6 +41,27 @@ describe('hybridSearch', () => {
     assert.deepEqual(new Set((await hybridSearch({ ...q, filters: { source: 'history.pdf', pages: { from: 2, to: 3 } } })).map((h) => h.id)), new Set(['docs', 'latex']));
   });
 
+  it("should give each list's own score beside the fused one", async () => {
+    const hits = await hybridSearch({ client: esClient(), index: fixture.index, query: 'Who invented the typewriter?', k: 3, embedder: fixture.embedder });
+    const top = hits[0]!;
+    assert.ok(top.scores?.bm25 !== undefined && top.scores.bm25 > 0, 'BM25 score');
+    assert.ok(top.scores?.knn !== undefined && top.scores.knn > 0 && top.scores.knn <= 1, 'kNN similarity');
+    const bm25 = await hybridSearch({ client: esClient(), index: fixture.index, query: 'Who invented the typewriter?', k: 3, mode: 'bm25' });
+    assert.equal(bm25.find((h) => h.id === top.id)?.score, top.scores.bm25, 'the BM25 part is the BM25 list\'s score');
+  });
+
+  it('should read Lucene syntax when asked, and reject a syntax error with Elasticsearch\'s reason', async () => {
+    const hits = await hybridSearch({ client: esClient(), index: fixture.index, query: 'typewriter AND NOT sholes', mode: 'bm25', syntax: 'lucene' });
+    assert.deepEqual(hits.map((h) => h.id), []);
+    const plain = await hybridSearch({ client: esClient(), index: fixture.index, query: 'typewriter AND NOT sholes', mode: 'bm25' });
+    assert.equal(plain[0]?.id, 'typewriter');
+    await assert.rejects(hybridSearch({ client: esClient(), index: fixture.index, query: 'text:(typewriter AND', mode: 'bm25', syntax: 'lucene' }), (error: Error & { meta?: { status?: number } }) => {
+      assert.match(error.message, /bm25 search on index .* failed: Failed to parse query/);
+      assert.equal(error.meta?.status, 400);
+      return true;
+    });
+  });
+
   it('should say which index failed', async () => {
     await assert.rejects(hybridSearch({ client: esClient(), index: `${fixture.index}-missing`, query: 'x', mode: 'bm25' }), /bm25 search on index `folio-test-search-.*-missing`/);
   });
