@@ -42,6 +42,14 @@ function stripTypes(code: string, file: string): string {
   }
 }
 
+function decodeOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
 export class Assets {
   #files: Promise<Set<string>> | undefined;
   readonly #cache = new Map<string, { mtimeMs: number; body: Buffer }>();
@@ -52,7 +60,7 @@ export class Assets {
   }
 
   async serve(res: ServerResponse, path: string): Promise<number> {
-    const file = path === '/' || path === '/index.html' ? 'index.html' : decodeURIComponent(path.slice('/app/'.length));
+    const file = path === '/' || path === '/index.html' ? 'index.html' : decodeOrNull(path.slice('/app/'.length)) ?? '';
     this.#files ??= readdir(WEB_DIR).then((names) => new Set(names.filter((name) => TYPES[extname(name)] !== undefined && name !== 'tsconfig.json')));
     if (!(await this.#files).has(file)) throw new HttpError(404, 'not_found', `no app file \`${file}\``);
     const full = join(WEB_DIR, file);

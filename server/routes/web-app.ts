@@ -80,7 +80,12 @@ export async function createWebApp(options: Readonly<WebAppOptions> & { readonly
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> {
     const method = req.method ?? 'GET';
-    const parts = url.pathname.split('/').slice(2).map(decodeURIComponent);
+    let parts: string[];
+    try {
+      parts = url.pathname.split('/').slice(2).map(decodeURIComponent);
+    } catch {
+      throw new HttpError(400, 'invalid_request_error', `the path ${url.pathname.slice(0, 200)} is not valid percent-encoding`);
+    }
     const route = `${method} ${parts[0] ?? ''}`;
     if (route === 'GET info' && parts.length === 1) {
       const info: AppInfo = { index, search: client !== undefined, knn: embedder !== undefined, llm: llm !== undefined, engine: engine.name };

@@ -72,6 +72,8 @@ describe('createWebApp (the API, no Elasticsearch)', function () {
       ['/api/documents/bad%20id', {}, 400, /is not a document id/],
       ['/api/conversions/cnotthere/markdown', {}, 404, /no conversion `cnotthere`/],
       ['/api/nothing', {}, 404, /no API route for GET \/api\/nothing/],
+      ['/api/documents/%E0%A4%A', {}, 400, /not valid percent-encoding/],
+      ['/app/%E0%A4%A', {}, 404, /no app file/],
     ];
     for (const [path, init, status, message] of cases) {
       const response = await fetch(`${server.url}${path}`, { ...init, headers: auth });
