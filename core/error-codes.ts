@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   FOLIO_EMBED_TOKENIZER: 'the embedding model\'s tokenizer cannot be read',
   FOLIO_MODEL_MISSING: 'the onnx engine\'s default model is not installed (`@folio-ocr/folio-ocr-mini`)',
   FOLIO_SERVE_LISTEN: '`folio serve` cannot listen on the host and port given',
+  FOLIO_PDFIUM_INIT: 'PDFium (WebAssembly) could not be started',
   FOLIO_BENCH_UNAVAILABLE: '`folio bench` runs only from a checkout of the repository',
 
   // Sources: one document cannot be read (SourceError, or a failure record with stage `source`).

@@ -68,7 +68,7 @@ describe('the npm package', function () {
     tarball = join(project, (info as { filename: string }).filename);
     await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'folio-user', private: true, type: 'module' }, null, 2)}\n`);
     await writeFile(join(project, '.npmrc'), USER_NPMRC);
-    for (const file of ['imports.mjs', 'loader.mjs', 'types.ts']) await copyFile(join(CONSUMER, file), join(project, file));
+    for (const file of ['imports.mjs', 'loader.mjs', 'types.ts', 'langchain-example.ts']) await copyFile(join(CONSUMER, file), join(project, file));
     await copyFile(PDF, join(project, 'handbook.pdf'));
     await copyFile(SCAN, join(project, 'memo.png'));
     // A TypeScript user has Node's types; the repository's version of them, from the cache.
@@ -121,11 +121,17 @@ describe('the npm package', function () {
   it('should type-check a user file against every subpath\'s declarations', async () => {
     // `tsc --init`'s settings: skipLibCheck, as users have it (@elastic/elasticsearch's own
     // declarations name an optional apache-arrow); the user file itself is checked strictly.
-    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2024', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: ['types.ts'] }));
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2024', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: ['types.ts', 'langchain-example.ts'] }));
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     await inProject(process.execPath, [tsc, '-p', 'tsconfig.json']).catch((error: { stdout?: string; stderr?: string }) => {
       assert.fail(`tsc failed in the user project:\n${error.stdout ?? ''}${error.stderr ?? String(error)}`);
     });
+  });
+
+  it('should carry the README\'s LangChain example verbatim (it is type-checked above)', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const example = await readFile(join(CONSUMER, 'langchain-example.ts'), 'utf8');
+    assert.ok(readme.includes(`\`\`\`ts\n${example}\`\`\``), 'README.md lacks test/package/consumer/langchain-example.ts as a ts block');
   });
 
   it('should run `folio --help` through the bin', async () => {
