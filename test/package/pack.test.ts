@@ -68,7 +68,7 @@ describe('the npm package', function () {
     tarball = join(project, (info as { filename: string }).filename);
     await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'folio-user', private: true, type: 'module' }, null, 2)}\n`);
     await writeFile(join(project, '.npmrc'), USER_NPMRC);
-    for (const file of ['imports.mjs', 'loader.mjs', 'types.ts', 'langchain-example.ts']) await copyFile(join(CONSUMER, file), join(project, file));
+    for (const file of ['imports.mjs', 'loader.mjs', 'onnx-model.mjs', 'types.ts', 'langchain-example.ts']) await copyFile(join(CONSUMER, file), join(project, file));
     await copyFile(PDF, join(project, 'handbook.pdf'));
     await copyFile(SCAN, join(project, 'memo.png'));
     // A TypeScript user has Node's types; the repository's version of them, from the cache.
@@ -158,5 +158,17 @@ describe('the npm package', function () {
     assert.ok(docs.length >= 2, `expected the handbook's chunks, got ${docs.length}`);
     assert.ok(docs.every((d) => d.source.endsWith('handbook.pdf') && typeof d.page === 'number'));
     assert.match(docs.map((d) => d.text).join('\n'), /reads the text layer of born-digital pages/);
+  });
+
+  it('should run the onnx engine once its model package is installed beside it, and say how before', async () => {
+    const missing = JSON.parse((await inProject(process.execPath, ['onnx-model.mjs'])).stdout) as { code?: string; message?: string };
+    assert.equal(missing.code, 'FOLIO_MODEL_MISSING', JSON.stringify(missing));
+    assert.match(missing.message ?? '', /npm install @folio-ocr\/folio-ocr-mini/);
+    const packed = await run(process.execPath, [join(ROOT, 'scripts/pack-model.ts'), project], { cwd: ROOT, env, timeout: 180_000 });
+    const model = packed.stdout.trim();
+    process.stdout.write(`      model package ${((await stat(model)).size / 2 ** 20).toFixed(2)} MiB packed\n`);
+    await inProject('npm', ['install', model, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], 300_000);
+    const loaded = JSON.parse((await inProject(process.execPath, ['onnx-model.mjs'])).stdout) as { loaded?: string };
+    assert.ok(loaded.loaded?.startsWith(join(project, 'node_modules/@folio-ocr/folio-ocr-mini')), JSON.stringify(loaded));
   });
 });
