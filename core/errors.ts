@@ -8,16 +8,19 @@
  * @example
  * throw new SourceError('FOLIO_PDF_PASSWORD', 'a.pdf: the PDF is encrypted; pass --password', { meta: { source: 'a.pdf' } })
  */
+import type { FolioErrorCode } from './error-codes.ts';
+
 export interface FolioErrorOptions {
   readonly cause?: unknown;
   readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 export class FolioError extends Error {
-  readonly code: string;
+  /** Stable: one of {@link ERROR_CODES} (`core/error-codes.ts`). */
+  readonly code: FolioErrorCode;
   readonly meta: Readonly<Record<string, unknown>>;
 
-  constructor(code: string, message: string, options: FolioErrorOptions = {}) {
+  constructor(code: FolioErrorCode, message: string, options: FolioErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = 'FolioError';
     this.code = code;
@@ -27,7 +30,7 @@ export class FolioError extends Error {
 
 /** A bad option or environment: the run cannot start. */
 export class ConfigurationError extends FolioError {
-  constructor(code: string, message: string, options?: FolioErrorOptions) {
+  constructor(code: FolioErrorCode, message: string, options?: FolioErrorOptions) {
     super(code, message, options);
     this.name = 'ConfigurationError';
   }
@@ -35,7 +38,7 @@ export class ConfigurationError extends FolioError {
 
 /** A document could not be read, fetched or opened. */
 export class SourceError extends FolioError {
-  constructor(code: string, message: string, options?: FolioErrorOptions) {
+  constructor(code: FolioErrorCode, message: string, options?: FolioErrorOptions) {
     super(code, message, options);
     this.name = 'SourceError';
   }
@@ -43,7 +46,7 @@ export class SourceError extends FolioError {
 
 /** An OCR engine or model failed on a page, or could not be loaded. */
 export class InferenceError extends FolioError {
-  constructor(code: string, message: string, options?: FolioErrorOptions) {
+  constructor(code: FolioErrorCode, message: string, options?: FolioErrorOptions) {
     super(code, message, options);
     this.name = 'InferenceError';
   }
@@ -51,7 +54,7 @@ export class InferenceError extends FolioError {
 
 /** Elasticsearch (or the NDJSON sink) refused or lost records. */
 export class IndexingError extends FolioError {
-  constructor(code: string, message: string, options?: FolioErrorOptions) {
+  constructor(code: FolioErrorCode, message: string, options?: FolioErrorOptions) {
     super(code, message, options);
     this.name = 'IndexingError';
   }
@@ -64,6 +67,6 @@ export function describeError(error: unknown): string {
 }
 
 /** The stable code of a thrown value, `FOLIO_UNKNOWN` for foreign errors. */
-export function errorCode(error: unknown): string {
+export function errorCode(error: unknown): FolioErrorCode {
   return error instanceof FolioError ? error.code : 'FOLIO_UNKNOWN';
 }

@@ -1,5 +1,7 @@
 export { FolioError, ConfigurationError, SourceError, InferenceError, IndexingError, describeError, errorCode } from './errors.ts';
 export type { FolioErrorOptions } from './errors.ts';
+export { ERROR_CODES, isFolioErrorCode } from './error-codes.ts';
+export type { FolioErrorCode } from './error-codes.ts';
 export { sha256, stableId } from './hash.ts';
 export { sleep } from './sleep.ts';
 export type {

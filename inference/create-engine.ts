@@ -2,6 +2,7 @@
  * Engines by name, created lazily: a run that never meets a scanned page never loads a model.
  */
 import { ConfigurationError } from '../core/errors.ts';
+import { defaultOnnxModelDir } from './default-model.ts';
 import type { OcrEngine } from './engine.ts';
 import type { Device } from './runtime/ort.ts';
 
@@ -12,7 +13,7 @@ export type OcrEngineName = (typeof OCR_ENGINES)[number];
 export interface EngineOptions {
   /** Execution provider for local ONNX engines. @default 'cpu' */
   readonly device?: Device;
-  /** Folder of a `folio-ocr` model for the `onnx` engine. @default the bundled folio-ocr-mini */
+  /** Folder of a `folio-ocr` model for the `onnx` engine. @default folio-ocr-mini: committed in a checkout, else the `@folio-ocr/folio-ocr-mini` package */
   readonly modelDir?: string;
   /** Draft tokens per step for the `onnx` engine (0 = plain greedy). @default 3 */
   readonly draftK?: number;
@@ -45,7 +46,7 @@ export async function createEngine(name: string, options: Readonly<EngineOptions
     }
     case 'onnx': {
       const { createOnnxEngine } = await import('./onnx/index.ts');
-      const modelDir = options.modelDir ?? new URL('./model/weights/folio-ocr-mini/', import.meta.url).pathname;
+      const modelDir = options.modelDir ?? defaultOnnxModelDir();
       return createOnnxEngine({ modelDir, device: options.device, draftK: options.draftK, batchSize: options.batchSize, threads: options.threads });
     }
     case 'remote': {

@@ -5,6 +5,7 @@
  */
 export type { PageImage, OcrPageResult, RecognizeOptions, OcrEngine } from './engine.ts';
 export { createEngine, OCR_ENGINES } from './create-engine.ts';
+export { defaultOnnxModelDir, ONNX_MODEL_PACKAGE } from './default-model.ts';
 export type { EngineOptions, OcrEngineName } from './create-engine.ts';
 export { OnnxSession, tensor, DEVICES } from './runtime/ort.ts';
 export type { Device, SessionOptions, Tensor, TensorType } from './runtime/ort.ts';

@@ -20,7 +20,7 @@ export interface MachineInfo {
   readonly at: string;
 }
 
-const PACKAGES = ['@embedpdf/pdfium', 'pdfjs-dist', 'onnxruntime-node', '@napi-rs/canvas', 'sharp', 'katex', 'unified', 'remark-parse', '@elastic/elasticsearch'];
+const PACKAGES = ['@embedpdf/pdfium', 'onnxruntime-node', 'sharp', 'katex', 'unified', 'remark-parse', '@elastic/elasticsearch'];
 
 function packageVersion(name: string): string {
   try {

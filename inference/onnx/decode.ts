@@ -10,6 +10,7 @@ import type { DecodeStats, GenerateOptions } from './generate.ts';
 import type { OcrModel } from './load.ts';
 import { encodePages, outputTokenizer } from './prompt.ts';
 import type { RepetitionGuardOptions } from './stop.ts';
+import { InferenceError } from '../../core/errors.ts';
 
 export interface DecodeOptions {
   /** Draft tokens per step; 0 is plain greedy decoding. @default the model's `draft_head.K` */
@@ -82,5 +83,5 @@ export async function* decodeStream(model: OcrModel, page: PageImage, options: R
       return { ids: event.ids, text: tokenizer.decode(event.ids), stats: { ...event.stats, visionMs } };
     }
   }
-  throw new RangeError('decoding ended without a result');
+  throw new InferenceError('FOLIO_DECODE_STATE', 'decoding ended without a result');
 }

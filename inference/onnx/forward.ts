@@ -6,6 +6,7 @@
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { KvCache } from './kv-cache.ts';
+import { InferenceError } from '../../core/errors.ts';
 
 /** What the decoding loop needs from a session: `OnnxSession` fits, and so does a test double. */
 export interface SessionLike {
@@ -127,7 +128,7 @@ export class Forward {
 
   /** A draft pass: `previousHidden` [B, steps, hidden] is the state the draft block reads beside each embedding. */
   async draft(cache: KvCache, inputs: StepInputs, previousHidden: Float32Array): Promise<PassOutput> {
-    if (this.mtp === undefined) throw new RangeError('this model has no draft head');
+    if (this.mtp === undefined) throw new InferenceError('FOLIO_MODEL_NO_DRAFT_HEAD', 'this model has no draft head');
     const B = cache.batch;
     const extra = { [this.#names.previousHidden]: tensor('float32', previousHidden, [B, inputs.steps, this.hidden]) };
     return this.#pass(this.mtp, cache, inputs, extra);
@@ -169,7 +170,7 @@ export class Forward {
 
 function floats(out: Readonly<Record<string, Tensor>>, name: string, path: string): Float32Array {
   const t = out[name];
-  if (t === undefined) throw new RangeError(`${path}: the model returned no \`${name}\``);
-  if (!(t.data instanceof Float32Array)) throw new RangeError(`${path}: \`${name}\` is ${t.type}, expected float32 (logits are compared in fp32 for the lossless guarantee)`);
+  if (t === undefined) throw new InferenceError('FOLIO_MODEL_OUTPUT', `${path}: the model returned no \`${name}\``);
+  if (!(t.data instanceof Float32Array)) throw new InferenceError('FOLIO_MODEL_OUTPUT', `${path}: \`${name}\` is ${t.type}, expected float32 (logits are compared in fp32 for the lossless guarantee)`);
   return t.data;
 }

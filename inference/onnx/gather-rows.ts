@@ -14,6 +14,7 @@ import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { SessionLike } from './forward.ts';
 import type { RowGather } from './kv-buffer.ts';
+import { ConfigurationError } from '../../core/errors.ts';
 
 const FLOAT = 1;
 const INT64 = 7;
@@ -57,7 +58,7 @@ export function gatherRowsNames(n: number): { inputs: string[]; rows: string; ou
  * const session = await OnnxSession.create('gather-rows', { bytes: gatherRowsModel(2), device: 'webgpu' });
  */
 export function gatherRowsModel(n: number): Uint8Array {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`Expected \`n\` to be an integer from 1 up, got \`${n}\``);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`n\` to be an integer from 1 up, got \`${n}\``);
   const { inputs, rows, outputs } = gatherRowsNames(n);
   const nodes = inputs.flatMap((x, i) => bytes(1, [...bytes(1, x), ...bytes(1, rows), ...bytes(2, outputs[i]!), ...bytes(4, 'Gather')]));
   const graph = [

@@ -30,6 +30,7 @@ import { ContractPasses } from './passes-contract.ts';
 import { CAPACITY_SLACK, StepPasses } from './passes-steps.ts';
 import type { Sequence } from './sequence.ts';
 import type { StepForward } from './step-forward.ts';
+import { ConfigurationError } from '../../core/errors.ts';
 
 /** The prompt of one page as embeddings: text and visual tokens already spliced. */
 export interface PromptEmbeds {
@@ -116,11 +117,11 @@ export type GenerationEvent =
 export async function* generate(forward: Forward, layout: CacheLayout, prompts: readonly PromptEmbeds[], options: Readonly<GenerateOptions>): AsyncGenerator<GenerationEvent> {
   const { eosId, draftK = 3, maxTokens = 2048, repetition = {}, exact = true, compactAt = 0.25, steps, signal } = options;
   const minRows = exact ? 2 : 1;
-  if (!Number.isInteger(draftK) || draftK < 0) throw new RangeError(`Expected \`draftK\` to be an integer from 0 and up, got \`${draftK}\``);
+  if (!Number.isInteger(draftK) || draftK < 0) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`draftK\` to be an integer from 0 and up, got \`${draftK}\``);
   const K = draftK;
   const capacity = Math.max(0, ...prompts.map((p) => p.length)) + maxTokens + CAPACITY_SLACK;
   const useSteps = steps !== undefined && capacity <= steps.maxPositions && K + 2 <= CAPACITY_SLACK && (K === 0 || steps.draft !== undefined);
-  if (K > 0 && !useSteps && forward.mtp === undefined) throw new RangeError(`\`draftK\` is ${draftK} but the model has no draft head; use 0`);
+  if (K > 0 && !useSteps && forward.mtp === undefined) throw new ConfigurationError('FOLIO_MODEL_NO_DRAFT_HEAD', `\`draftK\` is ${draftK} but the model has no draft head; use 0`);
   const V = forward.vocab;
   const H = forward.hidden;
   const passes: DecodePasses = useSteps ? new StepPasses({ steps, forward, layout, batch: prompts.length, capacity }) : new ContractPasses({ forward, layout, exact, compactAt });

@@ -25,6 +25,7 @@
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { KvLayerNames } from './kv-cache.ts';
+import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 
 /** `tensors[i][rows]` along the batch axis, each result on the tensors' device. */
 export type RowGather = (tensors: readonly Tensor[], rows: readonly number[]) => Promise<Tensor[]>;
@@ -64,7 +65,7 @@ export class KvBuffers {
 
   constructor(options: Readonly<KvBuffersOptions>) {
     const { batch, capacity, layers, kvHeads, headDim, resident = false, gather } = options;
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Expected \`capacity\` to be an integer from 1 and up, got \`${capacity}\``);
+    if (!Number.isInteger(capacity) || capacity < 1) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`capacity\` to be an integer from 1 and up, got \`${capacity}\``);
     this.#batch = batch;
     this.capacity = capacity;
     this.layers = layers;
@@ -108,17 +109,19 @@ export class KvBuffers {
    * (a page prefilled alone goes to its row of the batch).
    */
   write(rows: readonly Float32Array[], steps: number, positions: readonly number[], first = 0): void {
-    if (this.#device !== undefined) throw new RangeError('KvBuffers: the device holds this cache since adopt(); its host arrays take no more rows');
+    if (this.#device !== undefined) throw new InferenceError('FOLIO_DECODE_STATE', 'KvBuffers: the device holds this cache since adopt(); its host arrays take no more rows');
     const d = this.headDim;
     const C = this.capacity;
     const B = positions.length / steps;
-    if (rows.length !== this.#data.length) throw new RangeError(`expected ${this.#data.length} arrays of written rows, got ${rows.length}`);
+    // A position past the capacity would land in the next sequence's rows (or past the array).
+    for (const p of positions) if (!(p >= 0 && p < C)) throw new InferenceError('FOLIO_DECODE_STATE', `KvBuffers: position ${p} is outside the cache's ${C} slots`);
+    if (rows.length !== this.#data.length) throw new InferenceError('FOLIO_MODEL_OUTPUT', `expected ${this.#data.length} arrays of written rows, got ${rows.length}`);
     for (let b = 0; b < B; b++) {
       const p0 = positions[b * steps]!;
       let run = true;
       for (let s = 1; s < steps && run; s++) run = positions[b * steps + s] === p0 + s;
       rows.forEach((src, i) => {
-        if (src.length !== B * this.kvHeads * steps * d) throw new RangeError(`written rows: ${src.length} values, expected [${B},${this.kvHeads},${steps},${d}]`);
+        if (src.length !== B * this.kvHeads * steps * d) throw new InferenceError('FOLIO_MODEL_OUTPUT', `written rows: ${src.length} values, expected [${B},${this.kvHeads},${steps},${d}]`);
         const dst = this.#data[i]!;
         for (let h = 0; h < this.kvHeads; h++) {
           const from = (b * this.kvHeads + h) * steps * d;
@@ -142,10 +145,10 @@ export class KvBuffers {
    * the cache: `write` refuses rows, `select` gathers on the device.
    */
   adopt(present: readonly Tensor[]): void {
-    if (!this.resident) throw new RangeError('KvBuffers: adopt() needs `resident: true`');
-    if (present.length !== this.#data.length) throw new RangeError(`expected ${this.#data.length} present tensors, got ${present.length}`);
+    if (!this.resident) throw new InferenceError('FOLIO_DECODE_STATE', 'KvBuffers: adopt() needs `resident: true`');
+    if (present.length !== this.#data.length) throw new InferenceError('FOLIO_MODEL_OUTPUT', `expected ${this.#data.length} present tensors, got ${present.length}`);
     const dims = [this.#batch, this.kvHeads, this.capacity, this.headDim];
-    for (const t of present) if (t.dims.length !== 4 || t.dims.some((d, i) => d !== dims[i])) throw new RangeError(`present: [${t.dims.join(',')}], expected [${dims.join(',')}]`);
+    for (const t of present) if (t.dims.length !== 4 || t.dims.some((d, i) => d !== dims[i])) throw new InferenceError('FOLIO_MODEL_OUTPUT', `present: [${t.dims.join(',')}], expected [${dims.join(',')}]`);
     this.#releaseDevice();
     this.#device = [...present];
   }
@@ -157,7 +160,7 @@ export class KvBuffers {
   async select(rows: readonly number[]): Promise<void> {
     if (rows.length === this.#batch && rows.every((row, j) => row === j)) return;
     if (this.#device !== undefined) {
-      if (this.#gather === undefined) throw new RangeError('KvBuffers: a resident cache needs `gather` to drop sequences');
+      if (this.#gather === undefined) throw new InferenceError('FOLIO_DECODE_STATE', 'KvBuffers: a resident cache needs `gather` to drop sequences');
       const kept = await this.#gather(this.#device, rows);
       this.#releaseDevice();
       this.#device = kept;

@@ -14,6 +14,7 @@
  */
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
+import { InferenceError } from '../../core/errors.ts';
 
 /** fp32 caches, or fp16 ones kept as raw 16-bit words (only copied, never read). */
 export type KvArray = Float32Array | Uint16Array;
@@ -198,7 +199,7 @@ export class KvCache {
    */
   static stack(caches: readonly KvCache[]): KvCache {
     const first = caches[0];
-    if (first === undefined) throw new RangeError('KvCache.stack needs at least one cache');
+    if (first === undefined) throw new InferenceError('FOLIO_DECODE_STATE', 'KvCache.stack needs at least one cache');
     const L = Math.max(...caches.map((c) => c.length));
     const out = new KvCache({ batch: caches.length, layers: first.layers, kvHeads: first.kvHeads, headDim: first.headDim, dtype: first.dtype });
     const per = first.kvHeads * L * first.headDim;
@@ -241,10 +242,10 @@ export class KvCache {
 
   #present(outputs: Readonly<Record<string, Tensor>>, name: string, L: number): KvArray {
     const t = outputs[name];
-    if (t === undefined) throw new RangeError(`the model returned no \`${name}\``);
+    if (t === undefined) throw new InferenceError('FOLIO_MODEL_OUTPUT', `the model returned no \`${name}\``);
     const expected = this.#batch * this.kvHeads * L * this.headDim;
     const data = t.data as KvArray;
-    if (data.length !== expected) throw new RangeError(`\`${name}\` has ${data.length} values, expected [${this.#batch},${this.kvHeads},${L},${this.headDim}]`);
+    if (data.length !== expected) throw new InferenceError('FOLIO_MODEL_OUTPUT', `\`${name}\` has ${data.length} values, expected [${this.#batch},${this.kvHeads},${L},${this.headDim}]`);
     return data;
   }
 

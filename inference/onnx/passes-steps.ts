@@ -22,6 +22,7 @@ import type { DecodePasses, PrefillOutput, VerifyOutput } from './passes.ts';
 import { range } from './sequence.ts';
 import type { Sequence } from './sequence.ts';
 import type { StepForward } from './step-forward.ts';
+import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 
 /** Slots past the token budget: a pass writes up to K + 1 rows beyond the last committed token. */
 export const CAPACITY_SLACK = 32;
@@ -50,7 +51,7 @@ export class StepPasses implements DecodePasses {
 
   constructor(options: Readonly<StepPassesOptions>) {
     const { steps, forward, layout, batch, capacity } = options;
-    if (capacity > steps.maxPositions) throw new RangeError(`Expected a capacity up to the model's ${steps.maxPositions} positions, got ${capacity}`);
+    if (capacity > steps.maxPositions) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected a capacity up to the model's ${steps.maxPositions} positions, got ${capacity}`);
     this.#steps = steps;
     this.#forward = forward;
     this.#layout = layout;
@@ -99,7 +100,7 @@ export class StepPasses implements DecodePasses {
   }
 
   async primeDraft(s: Sequence, prompt: PromptEmbeds, hidden: Float32Array, K: number): Promise<void> {
-    if (this.#draftCache === undefined) throw new RangeError('the step graphs have no draft head (mtp_step.onnx)');
+    if (this.#draftCache === undefined) throw new InferenceError('FOLIO_MODEL_NO_DRAFT_HEAD', 'the step graphs have no draft head (mtp_step.onnx)');
     const L = prompt.length;
     const H = this.#forward.hidden;
     // The pairs (embedding of token i+1, decoder state at i) for i = 0..L−1: the prompt's, then the
@@ -135,7 +136,7 @@ export class StepPasses implements DecodePasses {
     const hidden = new Float32Array(B * S * H);
     active.forEach((s, b) => {
       const n = s.pendingTokens.length;
-      if (n === 0) throw new RangeError(`page ${s.index}: nothing for the draft head to read`);
+      if (n === 0) throw new InferenceError('FOLIO_DECODE_STATE', `page ${s.index}: nothing for the draft head to read`);
       // Padding rows repeat the last pair at the next positions: past the real rows, so no real row
       // attends to them, and the next pass overwrites their slots.
       for (let r = 0; r < S; r++) {

@@ -9,6 +9,7 @@ import type { TextTokenizer } from '../tokenizer/tokenizer.ts';
 import type { PromptEmbeds } from './generate.ts';
 import type { OcrModel } from './load.ts';
 import { preprocessPage } from './preprocess.ts';
+import { InferenceError } from '../../core/errors.ts';
 
 export interface EncodePagesOptions {
   /** Largest page side accepted, in pixels. @default 16384 */
@@ -45,7 +46,7 @@ export async function encodePages(model: OcrModel, pages: readonly PageImage[], 
   const out = await model.vision.run({ pixel_values: tensor('float32', pixels, [total, 3, size.height, size.width]) });
   const visual = out[model.visualOutput]?.data;
   if (!(visual instanceof Float32Array) || visual.length !== total * config.tokensPerView * H) {
-    throw new RangeError(`${model.vision.path}: expected ${total}×${config.tokensPerView}×${H} visual embeddings`);
+    throw new InferenceError('FOLIO_MODEL_OUTPUT', `${model.vision.path}: expected ${total}×${config.tokensPerView}×${H} visual embeddings`);
   }
   const visionMs = performance.now() - started;
 

@@ -20,6 +20,7 @@ import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { SessionLike } from './forward.ts';
 import type { KvBuffers } from './kv-buffer.ts';
+import { InferenceError } from '../../core/errors.ts';
 
 export interface StepForwardOptions {
   /** `decoder_step.onnx`. */
@@ -151,7 +152,7 @@ export class StepForward {
 
   /** The FastMTP draft: the pairs are read into the draft cache, then `k` proposals per sequence. */
   async propose(cache: KvBuffers, inputs: DraftStepInputs): Promise<DraftStepOutput> {
-    if (this.draft === undefined) throw new RangeError('these step graphs have no draft head (mtp_step.onnx)');
+    if (this.draft === undefined) throw new InferenceError('FOLIO_MODEL_NO_DRAFT_HEAD', 'these step graphs have no draft head (mtp_step.onnx)');
     const { embeds, hidden, steps, positions, lastRows, k } = inputs;
     const B = lastRows.length;
     const feeds = {
@@ -167,7 +168,7 @@ export class StepForward {
     const out = await session.run(feeds, Object.fromEntries(['draft_ids', ...names.written, ...names.present].map((n) => [n, null])));
     const idsOut = out.draft_ids;
     const data = idsOut === undefined ? undefined : idsOut.location === 'cpu' ? idsOut.data : await idsOut.getData(true);
-    if (!(data instanceof BigInt64Array) || data.length !== B * k) throw new RangeError(`${session.path}: expected \`draft_ids\` [${B},${k}] int64`);
+    if (!(data instanceof BigInt64Array) || data.length !== B * k) throw new InferenceError('FOLIO_MODEL_OUTPUT', `${session.path}: expected \`draft_ids\` [${B},${k}] int64`);
     return { ids: Array.from({ length: B }, (_, b) => Array.from(data.subarray(b * k, (b + 1) * k), Number)), ...(await keep(cache, out, names, session.path)) };
   }
 
@@ -207,7 +208,7 @@ function cacheOutputs(cache: KvBuffers, onDevice: boolean): { written: string[];
 async function keep(cache: KvBuffers, out: Readonly<Record<string, Tensor>>, names: { written: string[]; present: string[] }, path: string): Promise<{ written: Float32Array[] }> {
   const fetched = (n: string) => {
     const t = out[n];
-    if (t === undefined) throw new RangeError(`${path}: the model returned no \`${n}\``);
+    if (t === undefined) throw new InferenceError('FOLIO_MODEL_OUTPUT', `${path}: the model returned no \`${n}\``);
     return t;
   };
   const present = names.present.map(fetched);
@@ -215,7 +216,7 @@ async function keep(cache: KvBuffers, out: Readonly<Record<string, Tensor>>, nam
     for (const t of present) t.dispose();
     return { written: await Promise.all(names.written.map((n) => floats(out, n, path))) };
   }
-  if (present.length === 0) throw new RangeError(`${path}: a resident cache needs \`present.*\` (StepForward \`resident\`)`);
+  if (present.length === 0) throw new InferenceError('FOLIO_MODEL_OUTPUT', `${path}: a resident cache needs \`present.*\` (StepForward \`resident\`)`);
   cache.adopt(present);
   for (const n of names.written) fetched(n).dispose();
   return { written: [] };
@@ -230,7 +231,7 @@ function ids(values: readonly number[], dims: readonly number[]): Tensor {
 /** An output as a host array; one the provider left in its memory is downloaded (and released). */
 async function floats(out: Readonly<Record<string, Tensor>>, name: string, path: string): Promise<Float32Array> {
   const t = out[name];
-  if (t === undefined || t.type !== 'float32') throw new RangeError(`${path}: the model returned no float32 \`${name}\``);
+  if (t === undefined || t.type !== 'float32') throw new InferenceError('FOLIO_MODEL_OUTPUT', `${path}: the model returned no float32 \`${name}\``);
   if (t.location === 'cpu') return t.data as Float32Array;
   const data = (await t.getData(true)) as Float32Array;
   return data;

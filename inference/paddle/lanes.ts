@@ -9,6 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { InferenceError } from '../../core/errors.ts';
+import { siblingModule } from '../../core/module-url.ts';
 import { OnnxSession, tensor } from '../runtime/ort.ts';
 
 /** A model output: probabilities and their dimensions. */
@@ -88,7 +89,7 @@ interface WorkerLane {
 async function startWorker(path: string): Promise<WorkerLane | undefined> {
   let worker: Worker;
   try {
-    worker = new Worker(new URL('./rec-worker.ts', import.meta.url), { workerData: { path } });
+    worker = new Worker(siblingModule('./rec-worker', import.meta.url), { workerData: { path } });
   } catch {
     return undefined;
   }

@@ -7,6 +7,7 @@ import { getCompileCacheDir } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { SourceDocument } from '../../core/types.ts';
+import { siblingModule } from '../../core/module-url.ts';
 import type { OcrPageResult, PageImage } from '../../inference/engine.ts';
 import type { PoolMessage, ProcessRequest, WorkerMessage, WorkerResult, WorkerSetup } from './protocol.ts';
 
@@ -22,7 +23,7 @@ export interface WorkerPoolOptions {
   readonly onOcr?: (pages: readonly PageImage[]) => Promise<readonly OcrPageResult[]>;
   /**
    * The worker entry; tests point it at a stand-in.
-   * @default new URL('./worker.ts', import.meta.url)
+   * @default siblingModule('./worker', import.meta.url): `worker.ts` from source, `worker.js` from `dist/`
    */
   readonly entry?: URL;
 }
@@ -117,7 +118,7 @@ export class WorkerPool {
   }
 
   #spawn(slot: Slot): Worker {
-    const { setup, resourceLimits, entry = new URL('./worker.ts', import.meta.url) } = this.#options;
+    const { setup, resourceLimits, entry = siblingModule('./worker', import.meta.url) } = this.#options;
     // Workers do not inherit `module.enableCompileCache()` from this thread; the variable makes them
     // use the same cache, which saves each one about a third of its module loading.
     const cache = getCompileCacheDir();

@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { InferenceError, describeError, errorCode } from '../../core/errors.ts';
+import { isFolioErrorCode } from '../../core/error-codes.ts';
 import type { OcrEngine, OcrPageResult } from '../../inference/engine.ts';
 import { adoptPdfiumModule } from '../pdf/pdfium.ts';
 import { processDocument, readDocument } from '../run/process-document.ts';
@@ -52,7 +53,8 @@ port.on('message', async (message: PoolMessage) => {
     const waiting = asked.get(message.request);
     asked.delete(message.request);
     if (message.type === 'ocr-done') waiting?.resolve([...message.results]);
-    else waiting?.reject(new InferenceError(message.code, message.reason));
+    // The code crossed the thread boundary as a string; keep it when it is one of ours.
+    else waiting?.reject(new InferenceError(isFolioErrorCode(message.code) ? message.code : 'FOLIO_OCR_FAILED', message.reason));
     return;
   }
   const { id, doc } = message;

@@ -1,15 +1,10 @@
 /**
- * Opening PDFs: PDFium (WebAssembly) reads the text layer and the routing figures, pdfjs renders
- * pages for OCR. PDFium opens the document up front — it decides whether the file
- * is readable, encrypted or corrupt — and pdfjs is opened only when a caller first asks for a
- * pdfjs page, so text-only runs never load it.
+ * Opening PDFs with PDFium (WebAssembly): it decides up front whether the file is readable,
+ * encrypted or corrupt, reads the text layer and the routing figures, and renders pages for OCR.
  */
-import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ConfigurationError, SourceError } from '../../core/errors.ts';
 import { openPdfiumDocument } from './pdfium-document.ts';
 import type { PdfiumPage } from './pdfium-document.ts';
-import { messageOf, openPdfJs } from './pdfjs.ts';
-import type { PdfJsDocument } from './pdfjs.ts';
 
 export interface OpenPdfOptions {
   /** Names the document in errors (a path or URI). */
@@ -19,12 +14,24 @@ export interface OpenPdfOptions {
    * @default undefined
    */
   readonly password?: string;
-  /**
-   * Keep pdfjs' font data after parsing (needed to read font names such as `Times-Bold` from
-   * `page.commonObjs`); costs memory, so only set it when you need it.
-   * @default false
-   */
-  readonly fontExtraProperties?: boolean;
+}
+
+/**
+ * One page of an open PDF, for rendering (`renderPdfPage`) and measuring (`imageCoverage`).
+ * It holds no PDFium state: each {@link PdfPage.read} loads the page and closes it again, so it
+ * stays valid as long as its document is open.
+ */
+export interface PdfPage {
+  readonly source: string;
+  /** 1-based. */
+  readonly pageNumber: number;
+  /** Displayed size in points (rotation applied). */
+  readonly width: number;
+  readonly height: number;
+  /** The visible area in user space, `[x0, y0, x1, y1]`. */
+  readonly view: readonly [number, number, number, number];
+  /** Load the page in PDFium, hand it to `read` (synchronous), close it. */
+  read<T>(read: (page: PdfiumPage) => T): T;
 }
 
 /** An open PDF. Call {@link PdfHandle.close} when done (in a `finally`). */
@@ -37,13 +44,11 @@ export interface PdfHandle {
    */
   readPage<T>(pageNumber: number, read: (page: PdfiumPage) => T): T;
   /**
-   * The pdfjs page proxy of a 1-based page number, for rendering; pdfjs opens the document on
-   * the first call. Rejects with a `SourceError` (`FOLIO_PDF_PAGE_RANGE`, `FOLIO_PDF_CORRUPT`).
+   * A 1-based page, for rendering. Rejects with a `SourceError` (`FOLIO_PDF_PAGE_RANGE`,
+   * `FOLIO_PDF_CORRUPT`) naming the document and page.
    */
-  page(pageNumber: number): Promise<PDFPageProxy>;
-  /** The pdfjs document (opened on first call), for callers that need outline or metadata. */
-  pdfjs(): Promise<PDFDocumentProxy>;
-  /** Frees PDFium's document and, if it was opened, pdfjs'; safe to call twice. */
+  page(pageNumber: number): Promise<PdfPage>;
+  /** Frees PDFium's document; safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -57,7 +62,7 @@ export interface PdfHandle {
  * try { const width = pdf.readPage(1, (page) => page.width); } finally { await pdf.close(); }
  */
 export async function openPdf(bytes: Uint8Array, options: Readonly<OpenPdfOptions>): Promise<PdfHandle> {
-  const { source, password, fontExtraProperties = false } = options ?? ({} as OpenPdfOptions);
+  const { source, password } = options ?? ({} as OpenPdfOptions);
   if (typeof source !== 'string' || source === '') {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`source\` to be a non-empty string, got \`${String(source)}\` (${typeof source})`);
   }
@@ -69,47 +74,24 @@ export async function openPdf(bytes: Uint8Array, options: Readonly<OpenPdfOption
   }
   const doc = await openPdfiumDocument(bytes, { source, password });
   const { numPages } = doc;
-  let pdfjs: Promise<PdfJsDocument> | undefined;
-  let closed = false;
-  const checkRange = (pageNumber: number): void => {
+  const readPage = <T>(pageNumber: number, read: (page: PdfiumPage) => T): T => {
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > numPages) {
       throw new SourceError('FOLIO_PDF_PAGE_RANGE', `${source}: page ${pageNumber} does not exist (the PDF has ${numPages} pages)`, {
         meta: { source, pageNumber },
       });
     }
-  };
-  const pdfjsDocument = async (): Promise<PDFDocumentProxy> => {
-    if (closed) throw new SourceError('FOLIO_PDF_CLOSED', `${source}: the document is closed`, { meta: { source } });
-    pdfjs ??= openPdfJs(bytes, source, password, fontExtraProperties);
-    return (await pdfjs).document;
+    return doc.withPage(pageNumber, read);
   };
   return {
     source,
     numPages,
-    readPage<T>(pageNumber: number, read: (page: PdfiumPage) => T): T {
-      checkRange(pageNumber);
-      return doc.withPage(pageNumber, read);
+    readPage,
+    async page(pageNumber: number): Promise<PdfPage> {
+      const { width, height, view } = readPage(pageNumber, (page) => ({ width: page.width, height: page.height, view: page.view }));
+      return { source, pageNumber, width, height, view, read: (read) => readPage(pageNumber, read) };
     },
-    async page(pageNumber: number): Promise<PDFPageProxy> {
-      checkRange(pageNumber);
-      const document = await pdfjsDocument();
-      try {
-        return await document.getPage(pageNumber);
-      } catch (error) {
-        throw new SourceError('FOLIO_PDF_CORRUPT', `${source}: page ${pageNumber} cannot be read: ${messageOf(error)}`, {
-          cause: error,
-          meta: { source, pageNumber },
-        });
-      }
-    },
-    pdfjs: pdfjsDocument,
     async close(): Promise<void> {
-      if (closed) return;
-      closed = true;
       doc.close();
-      const opened = pdfjs;
-      pdfjs = undefined;
-      if (opened !== undefined) await opened.then((d) => d.destroy(), () => undefined);
     },
   };
 }

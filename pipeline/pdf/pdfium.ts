@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { ConfigurationError } from '../../core/errors.ts';
 
 /** Pointers and handles are wasm32 addresses; `0` is null. */
 type Ptr = number;
@@ -223,6 +224,6 @@ async function createPdfium(): Promise<Pdfium> {
   const lib = (wrapped.pdfium as unknown as { wasmExports: PdfiumExports }).wasmExports;
   lib.PDFiumExt_Init();
   const scratch = lib.malloc(256);
-  if (scratch === 0) throw new Error('PDFium: cannot allocate its scratch block');
+  if (scratch === 0) throw new ConfigurationError('FOLIO_PDFIUM_INIT', 'PDFium: cannot allocate its scratch block in its WebAssembly memory');
   return { lib, heap: new Heap(lib.memory), scratch, broken: false };
 }

@@ -1,26 +1,24 @@
 /**
- * Render one PDF page to RGB pixels with pdfjs and @napi-rs/canvas. The renderer takes a pdfjs
- * page proxy, so it does not care how the document was opened (see `pipeline/pdf`).
+ * Render one PDF page to RGB pixels with PDFium, the same WebAssembly build that reads the text
+ * layer: no second PDF engine and no native canvas. PDFium draws into a BGRx bitmap in its own
+ * memory; the pixels are copied out as RGB and the bitmap freed before the call returns.
  */
-import { createRequire } from 'node:module';
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ConfigurationError, SourceError } from '../../core/errors.ts';
 import type { PageImage } from '../../inference/engine.ts';
+import type { PdfPage, PdfiumPage } from '../pdf/index.ts';
 import { chooseDpi, DEFAULT_MAX_PIXELS } from './limits.ts';
 
-type CreateCanvas = typeof import('@napi-rs/canvas').createCanvas;
-let createCanvasFn: CreateCanvas | undefined;
+/** `FPDF_ANNOT`: draw annotations' appearance streams too (stamps, filled-in forms), as viewers do. */
+const FPDF_ANNOT = 0x01;
 
-/**
- * The canvas must come from the same @napi-rs/canvas build pdfjs polyfills `Path2D` from (it
- * ships its own nested copy); a canvas of another version rejects pdfjs' paths in `clip()`.
- */
-function pdfjsCanvas(): CreateCanvas {
-  if (createCanvasFn === undefined) {
-    const fromPdfjs = createRequire(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.mjs'));
-    createCanvasFn = (fromPdfjs('@napi-rs/canvas') as typeof import('@napi-rs/canvas')).createCanvas;
-  }
-  return createCanvasFn;
+/** The PDFium bitmap calls used here (see `public/fpdfview.h`). */
+interface BitmapExports {
+  FPDFBitmap_Create(width: number, height: number, alpha: number): number;
+  FPDFBitmap_FillRect(bitmap: number, left: number, top: number, width: number, height: number, color: number): number;
+  FPDFBitmap_GetBuffer(bitmap: number): number;
+  FPDFBitmap_GetStride(bitmap: number): number;
+  FPDFBitmap_Destroy(bitmap: number): void;
+  FPDF_RenderPageBitmap(bitmap: number, page: number, x: number, y: number, width: number, height: number, rotate: number, flags: number): void;
 }
 
 export interface RenderPdfPageOptions {
@@ -46,11 +44,12 @@ export interface RenderPdfPageOptions {
 /**
  * Render a page to an RGB {@link PageImage} on a white background.
  *
- * @throws {SourceError} `FOLIO_RENDER_FAILED` naming the document and page when pdfjs fails.
+ * @throws {SourceError} `FOLIO_RENDER_FAILED` (or `FOLIO_PDF_CORRUPT` when PDFium cannot load
+ *   the page) naming the document and page.
  * @example
  * const image = await renderPdfPage(await pdf.page(1), { source: 'a.pdf', docId, pageNumber: 1 });
  */
-export async function renderPdfPage(page: PDFPageProxy, options: Readonly<RenderPdfPageOptions>): Promise<PageImage> {
+export async function renderPdfPage(page: PdfPage, options: Readonly<RenderPdfPageOptions>): Promise<PageImage> {
   const { source, docId, pageNumber, dpi, maxPixels = DEFAULT_MAX_PIXELS } = options ?? ({} as RenderPdfPageOptions);
   if (dpi !== undefined && (typeof dpi !== 'number' || !(dpi >= 18 && dpi <= 1200))) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`dpi\` to be a number from 18 to 1200, got \`${String(dpi)}\` (${typeof dpi})`);
@@ -60,39 +59,49 @@ export async function renderPdfPage(page: PDFPageProxy, options: Readonly<Render
   }
   const where = `${source} page ${pageNumber}`;
   const meta = { source, docId, pageNumber };
+  if (!(page.width > 0 && page.height > 0)) {
+    throw new SourceError('FOLIO_RENDER_FAILED', `${where}: the page has no area (${page.width}×${page.height} pt)`, { meta });
+  }
+  let scale = (dpi ?? chooseDpi(page.width, page.height)) / 72;
+  const pixels = page.width * scale * page.height * scale;
+  if (pixels > maxPixels) scale *= Math.sqrt(maxPixels / pixels);
+  const width = Math.max(1, Math.floor(page.width * scale));
+  const height = Math.max(1, Math.floor(page.height * scale));
+  let data: Uint8Array | undefined;
   try {
-    // The unscaled viewport includes the page's /Rotate, so width and height are as displayed.
-    const base = page.getViewport({ scale: 1 });
-    if (!(base.width > 0 && base.height > 0)) {
-      throw new SourceError('FOLIO_RENDER_FAILED', `${where}: the page has no area (${base.width}×${base.height} pt)`, { meta });
-    }
-    let scale = (dpi ?? chooseDpi(base.width, base.height)) / 72;
-    const pixels = base.width * scale * base.height * scale;
-    if (pixels > maxPixels) scale *= Math.sqrt(maxPixels / pixels);
-    const viewport = page.getViewport({ scale });
-    const width = Math.max(1, Math.floor(viewport.width));
-    const height = Math.max(1, Math.floor(viewport.height));
-    const canvas = pdfjsCanvas()(width, height);
-    const context = canvas.getContext('2d');
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, width, height);
-    const task = page.render({ canvas: canvas as never, canvasContext: context as never, viewport, background: '#ffffff' });
-    await task.promise;
-    const rgba = context.getImageData(0, 0, width, height).data;
-    const data = new Uint8Array(width * height * 3);
-    for (let i = 0, j = 0; j < data.length; i += 4, j += 3) {
-      data[j] = rgba[i]!; data[j + 1] = rgba[i + 1]!; data[j + 2] = rgba[i + 2]!;
-    }
-    // Free the canvas backing store now rather than whenever the GC finds it.
-    canvas.width = 1;
-    canvas.height = 1;
-    return { docId, source, pageNumber, data, width, height, channels: 3 };
+    data = page.read((loaded) => draw(loaded, width, height));
   } catch (cause) {
-    if (cause instanceof SourceError || cause instanceof ConfigurationError) throw cause;
+    if (cause instanceof SourceError) throw cause;
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new SourceError('FOLIO_RENDER_FAILED', `${where}: cannot render the page (${reason})`, { cause, meta });
+  }
+  if (data === undefined) throw new SourceError('FOLIO_RENDER_FAILED', `${where}: PDFium cannot allocate a ${width}×${height} bitmap`, { meta: { ...meta, width, height } });
+  return { docId, source, pageNumber, data, width, height, channels: 3 };
+}
+
+/** The page drawn at `width × height` as RGB, or undefined when PDFium has no memory for the bitmap. */
+function draw(page: PdfiumPage, width: number, height: number): Uint8Array | undefined {
+  const lib = page.pdfium.lib as unknown as BitmapExports;
+  // No alpha: a BGRx bitmap, 4 bytes a pixel, rows `stride` bytes apart.
+  const bitmap = lib.FPDFBitmap_Create(width, height, 0);
+  if (bitmap === 0) return undefined;
+  try {
+    lib.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xffffffff);
+    lib.FPDF_RenderPageBitmap(bitmap, page.handle, 0, 0, width, height, 0, FPDF_ANNOT);
+    const stride = lib.FPDFBitmap_GetStride(bitmap);
+    const base = lib.FPDFBitmap_GetBuffer(bitmap) >>> 0;
+    // Read the heap after rendering: drawing may grow the wasm memory and detach older views.
+    const heap = page.pdfium.heap.u8;
+    const out = new Uint8Array(width * height * 3);
+    for (let y = 0, j = 0; y < height; y++) {
+      for (let i = base + y * stride, end = i + width * 4; i < end; i += 4, j += 3) {
+        out[j] = heap[i + 2]!;
+        out[j + 1] = heap[i + 1]!;
+        out[j + 2] = heap[i]!;
+      }
+    }
+    return out;
   } finally {
-    // Drop pdfjs' per-page caches (decoded images, operator lists); the proxy stays usable.
-    page.cleanup();
+    lib.FPDFBitmap_Destroy(bitmap);
   }
 }

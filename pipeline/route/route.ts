@@ -4,11 +4,10 @@
  * decision, its reason and the figures behind it are recorded on the page.
  *
  * The image coverage comes with the text-layer assessment (PDFium measures it on every page for
- * next to nothing); pdfjs' operator list is read only when the assessment lacks it, so routing
- * a document never opens pdfjs unless a caller supplies a page and no figures.
+ * next to nothing); it is measured again from the page only when the assessment lacks it.
  */
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ConfigurationError } from '../../core/errors.ts';
+import type { PdfPage } from '../pdf/index.ts';
 import type { RouteDecision } from '../../core/types.ts';
 import { imageCoverage } from './coverage.ts';
 
@@ -24,11 +23,11 @@ export interface RoutePageOptions {
   /** The page's text-layer assessment (`pipeline/text-layer`); absent when the page has none. */
   readonly textLayer?: TextLayerVerdict;
   /**
-   * The pdfjs page (or a function that opens it), to measure image coverage when the assessment
+   * The page (or a function that opens it), to measure image coverage when the assessment
    * carries no `imageCoverage`; never touched when it does. Without either, only the text layer
    * is judged.
    */
-  readonly page?: PDFPageProxy | (() => Promise<PDFPageProxy>);
+  readonly page?: PdfPage | (() => Promise<PdfPage>);
   /** `auto` decides per page, `text` always keeps the text layer, any other name forces that OCR engine. */
   readonly engine: 'auto' | 'text' | string;
   /**
@@ -48,7 +47,7 @@ export interface RoutePageOptions {
    */
   readonly minCharsOverImage?: number;
   /**
-   * When to read pdfjs' operator list for image coverage, if the assessment carries none:
+   * When to measure the page's image coverage, if the assessment carries none:
    * `when-needed` only for pages whose text is too thin to decide alone (fast); `always` also
    * flags text pages with figures as `mixed`. Coverage from the assessment is always used.
    * @default 'when-needed'
@@ -82,9 +81,8 @@ export async function routePage(options: Readonly<RoutePageOptions>): Promise<Ro
   if (assessment !== undefined && !assessment.usable) return { engine: ocrEngine, reason: assessment.reason || 'text-layer-unusable', details };
   const textChars = typeof details.chars === 'number' ? details.chars : 0;
   const measured = typeof details.imageCoverage === 'number';
-  // Reading the operator list costs as much as the text layer itself: only pages whose text is
-  // too thin to stand on its own need the image coverage to decide, and only when the text
-  // layer did not measure it already.
+  // Only pages whose text is too thin to stand on its own need the image coverage to decide,
+  // and only when the text layer did not measure it already.
   if (!measured && page !== undefined && (measure === 'always' || assessment === undefined || textChars < minCharsOverImage)) {
     try {
       const figures = await imageCoverage(typeof page === 'function' ? await page() : page);
@@ -92,7 +90,7 @@ export async function routePage(options: Readonly<RoutePageOptions>): Promise<Ro
       details.images = figures.images;
       details.largestImage = round(figures.largest);
     } catch (cause) {
-      // A page whose operators cannot be read cannot be trusted either; OCR renders what it can.
+      // A page whose objects cannot be read cannot be trusted either; OCR renders what it can.
       details.operatorError = cause instanceof Error ? cause.message : String(cause);
       return { engine: ocrEngine, reason: 'unreadable-operators', details };
     }

@@ -3,7 +3,7 @@
  * fail the quality gate are sent to OCR when `auto` has an engine to fall back on.
  *
  * Routing reads the figures PDFium's text-layer pass already measured (image coverage, glyphs,
- * invisible glyphs), so pdfjs is opened only when a page is rendered for OCR.
+ * invisible glyphs); PDFium renders the pages that go to OCR.
  */
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { RouteDecision, SourceDocument } from '../../core/types.ts';
@@ -17,7 +17,7 @@ import { analysePage, pageFailure, type PageResult } from './page-result.ts';
 
 export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
   const { engine = 'auto', ocr, password, ocrBatchSize = 4, dpi, signal, onPage } = options;
-  // `openPdf` copies the bytes into PDFium and into pdfjs; the caller's stay intact.
+  // `openPdf` copies the bytes into PDFium; the caller's stay intact.
   const pdf = await openPdf(doc.bytes, { password, source: doc.uri });
   const queue = new OcrQueue(ocr, ocrBatchSize, signal);
   const source = doc.uri;
@@ -39,7 +39,7 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
       const route = engine === 'text'
         ? { engine: 'text', reason: 'forced' }
         : engine === 'auto'
-          // The pdfjs page is only a fallback for an assessment without image coverage; opened lazily.
+          // The page is only a fallback for an assessment without image coverage; opened lazily.
           ? await routePage({ textLayer: layer, page: () => pdf.page(pageNumber), engine })
           : { engine, reason: 'forced' };
 

@@ -9,7 +9,7 @@
  * comes out after `lookahead + 1` pages have been read.
  */
 import type { PdfHandle } from '../pdf/open.ts';
-import { ConfigurationError, describeError, errorCode, FolioError } from '../../core/errors.ts';
+import { ConfigurationError, describeError, errorCode, FolioError, SourceError } from '../../core/errors.ts';
 import { assessText } from './assess.ts';
 import type { AssessOptions } from './assess.ts';
 import { toBlocks } from './blocks.ts';
@@ -161,7 +161,7 @@ function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, 
   } catch (error) {
     // Source errors already name the document and page; anything else is given both.
     if (error instanceof FolioError) throw error;
-    throw new Error(`${pdf.source}: page ${pageNumber}: ${describeError(error)}`, { cause: error });
+    throw new SourceError('FOLIO_PDF_CORRUPT', `${pdf.source}: page ${pageNumber}: ${describeError(error)}`, { cause: error, meta: { source: pdf.source, pageNumber } });
   }
 }
 

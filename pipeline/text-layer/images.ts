@@ -1,7 +1,7 @@
 /**
  * How much of a page raster images cover, from PDFium's page objects (images inside form
  * XObjects included). Areas are unioned on a coarse grid clipped to the page, as the router's
- * pdfjs measure does, so a scan drawn twice or tiled into strips counts once.
+ * earlier pdfjs measure did, so a scan drawn twice or tiled into strips counts once.
  */
 import type { Matrix, PdfiumPage } from '../pdf/index.ts';
 

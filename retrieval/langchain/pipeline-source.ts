@@ -1,6 +1,6 @@
 /**
  * The loader's default chunk source: Folio's connector and pipeline, imported lazily so loading
- * `retrieval/` does not pull in pdfjs and the Markdown stack until a document is read.
+ * `retrieval/` does not pull in PDFium and the Markdown stack until a document is read.
  */
 import type { Chunk, FailureRecord } from '../../core/types.ts';
 import type { ProcessOptions } from '../../pipeline/run/index.ts';

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
+import type { FolioErrorCode } from '../../core/error-codes.ts';
 import { CLUSTER_NAME, ES_VERSION, esLayout, findJavaHome } from './config.ts';
 import type { EsLayout } from './config.ts';
 import { exec, tail } from './exec.ts';
@@ -275,7 +276,7 @@ function readState(path: string): string | undefined {
   }
 }
 
-function startFailure(layout: EsLayout, what: string, code = 'FOLIO_ES_START'): ConfigurationError {
+function startFailure(layout: EsLayout, what: string, code: FolioErrorCode = 'FOLIO_ES_START'): ConfigurationError {
   const parts = [what];
   for (const [name, path] of [['launcher output', layout.launcherLog], ['server log', layout.serverLog]] as const) {
     const text = readState(path);

@@ -1,6 +1,6 @@
 /**
  * One page of a source as a PNG for the viewer, rendered on demand with the pipeline's own
- * renderers (pdfjs for PDFs, sharp for scans) and kept in a byte-bounded cache: a reader flips
+ * renderers (PDFium for PDFs, sharp for scans) and kept in a byte-bounded cache: a reader flips
  * back and forth between the same few pages.
  */
 import type { SourceDocument } from '../../core/types.ts';

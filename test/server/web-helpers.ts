@@ -2,7 +2,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Page } from 'playwright-core';
-import { loadPdfJs } from '../../pipeline/pdf/index.ts';
 
 export interface TextBox {
   readonly text: string;
@@ -15,7 +14,8 @@ export interface TextBox {
  * so this is a second opinion on where the words are), and the page size in points.
  */
 export async function pdfTextBoxes(path: string, pageNumber: number): Promise<{ width: number; height: number; items: TextBox[] }> {
-  const pdfjs = await loadPdfJs();
+  // pdfjs-dist is a dev dependency for this second opinion only; the product renders with PDFium.
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await pdfjs.getDocument({ data: new Uint8Array(await readFile(path)), isEvalSupported: false, useSystemFonts: false }).promise;
   try {
     const page = await doc.getPage(pageNumber);

@@ -111,7 +111,7 @@ describe('processInParallel', () => {
         // Runs on this thread: the images crossed from the workers with their pixels.
         for (const page of pages) assert.ok(page.data.length >= page.width * page.height, 'pixels crossed');
         seen.push(...pages.map((p) => `${p.source}#${p.pageNumber}`));
-        if (pages.some((p) => p.source.endsWith('broken.pdf'))) throw new InferenceError('FOLIO_STUB_DOWN', 'stub engine is down');
+        if (pages.some((p) => p.source.endsWith('broken.pdf'))) throw new InferenceError('FOLIO_REMOTE_UNAVAILABLE', 'stub engine is down');
         return pages.map((p) => ({ markdown: `# Scanned ${p.pageNumber}\n\nText the stub read on page ${p.pageNumber} of ${p.source}.`, engine: 'stub', stats: {} }));
       },
       close: async () => undefined,
@@ -134,7 +134,7 @@ describe('processInParallel', () => {
       assert.deepEqual(comparable(got), comparable(want));
     }
     const broken = results.find((r) => r.doc.uri.endsWith('broken.pdf'));
-    assert.equal(broken?.failures[0]?.code, 'FOLIO_STUB_DOWN', 'the engine\'s error code comes back with the page');
+    assert.equal(broken?.failures[0]?.code, 'FOLIO_REMOTE_UNAVAILABLE', 'the engine\'s error code comes back with the page');
     assert.match(broken?.failures[0]?.reason ?? '', /stub engine is down/);
     assert.ok(results.find((r) => r.doc.uri.endsWith('a.pdf'))?.chunks.some((c) => c.engine === 'stub'));
   });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SourceError } from '../../../core/errors.ts';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
-import type { PdfHandle } from '../../../pipeline/pdf/index.ts';
+import type { PdfHandle, PdfPage } from '../../../pipeline/pdf/index.ts';
 import { chooseDpi, renderPdfPage } from '../../../pipeline/render/index.ts';
 
 const SCAN = '../shared/data/docling-dev/ocr/ocr_test.pdf';
@@ -46,12 +45,24 @@ describe('renderPdfPage', function () {
   });
 
   it('should turn a page that fails to render into a SourceError naming the page', async () => {
-    const broken = {
-      getViewport: ({ scale }: { scale: number }) => ({ width: 100 * scale, height: 100 * scale }),
-      render: () => ({ promise: Promise.reject(new Error('bad XObject')) }),
-      cleanup: () => true,
-    } as unknown as PDFPageProxy;
+    const broken: PdfPage = {
+      source: 'x.pdf', pageNumber: 7, width: 100, height: 100, view: [0, 0, 100, 100],
+      read: () => { throw new Error('bad XObject'); },
+    };
     await assert.rejects(renderPdfPage(broken, { source: 'x.pdf', docId: 'd', pageNumber: 7 }), (e: unknown) => e instanceof SourceError && e.code === 'FOLIO_RENDER_FAILED' && /^x\.pdf page 7: .*bad XObject/.test(e.message));
+  });
+
+  it('should render a page as displayed, /Rotate applied: the turned scan comes out turned, with the same ink', async () => {
+    const turned = await openPdf(await readFile('../shared/data/docling-dev/ocr/ocr_test_rotated_90.pdf'), { source: 'r90.pdf' });
+    try {
+      const upright = await renderPdfPage(await pdf.page(1), { source: SCAN, docId: 'd', pageNumber: 1, dpi: 50 });
+      const sideways = await renderPdfPage(await turned.page(1), { source: 'r90.pdf', docId: 'd', pageNumber: 1, dpi: 50 });
+      assert.deepEqual([sideways.width, sideways.height], [upright.height, upright.width]);
+      const ink = (image: { data: Uint8Array }): number => image.data.reduce((n, v) => n + (v < 128 ? 1 : 0), 0);
+      assert.ok(Math.abs(ink(upright) - ink(sideways)) / ink(upright) < 0.1, `ink ${ink(upright)} vs ${ink(sideways)}`);
+    } finally {
+      await turned.close();
+    }
   });
 
   it('should reject a bad dpi naming the option', async () => {

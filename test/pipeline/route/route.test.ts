@@ -89,11 +89,11 @@ describe('routePage', function () {
     }
   });
 
-  it('should decide on the image coverage the text layer measured, never opening the pdfjs page', async () => {
+  it('should decide on the image coverage the text layer measured, never opening the page', async () => {
     const opened: number[] = [];
     const page = async (): Promise<never> => {
       opened.push(1);
-      throw new Error('pdfjs opened');
+      throw new Error('page opened');
     };
     const scan = await routePage({ engine: 'auto', page, textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 40, imageCoverage: 0.98, images: 1, largestImage: 0.98 } } } });
     assert.equal(scan.engine, 'paddle');
@@ -109,10 +109,10 @@ describe('routePage', function () {
     assert.equal(plain.details?.mixed, undefined);
     const none = await routePage({ engine: 'auto', page, textLayer: { assessment: { usable: false, reason: 'no-text-layer', details: { chars: 0, imageCoverage: 1 } } } });
     assert.equal(none.reason, 'no-text-layer');
-    assert.deepEqual(opened, [], 'the pdfjs page was opened although the assessment carried the coverage');
+    assert.deepEqual(opened, [], 'the page was opened although the assessment carried the coverage');
   });
 
-  it('should open a lazily given pdfjs page only when the assessment carries no coverage', async () => {
+  it('should open a lazily given page only when the assessment carries no coverage', async () => {
     const pdf = await open(SCAN);
     try {
       let opened = 0;

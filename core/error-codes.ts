@@ -1,0 +1,134 @@
+/**
+ * Every stable code a Folio error (`FolioError.code`) or failure record (`FailureRecord.code`)
+ * carries, with what it means. This is the one list: `FolioError`'s constructor takes only these
+ * names, so a new code is added here (and to the README's table, which a test compares) or the
+ * build fails. Codes are never renamed; a caller may switch on them.
+ *
+ * @example
+ * import { FolioError, ERROR_CODES } from '@folio-ocr/folio';
+ * try { await convert({ inputs, outDir }); } catch (e) {
+ *   if (e instanceof FolioError) console.error(e.code, ERROR_CODES[e.code]);
+ * }
+ */
+export const ERROR_CODES = {
+  // Configuration: the run cannot start (ConfigurationError).
+  FOLIO_BAD_ARGUMENTS: 'the command line could not be parsed',
+  FOLIO_BAD_OPTION: 'an option has the wrong type or value; the message names it',
+  FOLIO_BAD_DEVICE: '`--device` / `device` names no execution provider',
+  FOLIO_DEVICE_UNAVAILABLE: 'the execution provider asked for is not available on this machine',
+  FOLIO_UNKNOWN_ENGINE: '`--engine` / `engine` names no OCR engine',
+  FOLIO_CHUNK_OPTIONS: 'a chunking option has the wrong type or value',
+  FOLIO_PARSE_OPTIONS: 'a Markdown parsing option has the wrong type or value',
+  FOLIO_RENDER_OPTIONS: 'a Markdown rendering option has the wrong type or value',
+  FOLIO_QUALITY_OPTIONS: 'a quality-gate option has the wrong type or value',
+  FOLIO_SINK_BAD_OPTION: 'a sink option has the wrong type or value',
+  FOLIO_SINK_OUT_DIR: 'the NDJSON output folder cannot be written',
+  FOLIO_ES_BAD_OPTION: 'an Elasticsearch option (index name, …) is invalid',
+  FOLIO_ES_UNREACHABLE: 'Elasticsearch does not answer at the URL given',
+  FOLIO_ES_DIMS_MISMATCH: 'the index holds vectors of other dimensions than the embedder makes',
+  FOLIO_NO_ELASTICSEARCH: 'the command needs Elasticsearch and no URL was given',
+  FOLIO_EMBED_MODEL: 'the local embedding model folder is missing or invalid',
+  FOLIO_EMBED_TOKENIZER: 'the embedding model\'s tokenizer cannot be read',
+  FOLIO_MODEL_MISSING: 'the onnx engine\'s default model is not installed (`@folio-ocr/folio-ocr-mini`)',
+  FOLIO_SERVE_LISTEN: '`folio serve` cannot listen on the host and port given',
+  FOLIO_PDFIUM_INIT: 'PDFium (WebAssembly) could not be started',
+  FOLIO_BENCH_UNAVAILABLE: '`folio bench` runs only from a checkout of the repository',
+
+  // Sources: one document cannot be read (SourceError, or a failure record with stage `source`).
+  FOLIO_BAD_INPUT: 'an input is neither a path nor a URL',
+  FOLIO_NOT_FOUND: 'no such file or folder',
+  FOLIO_UNREADABLE: 'the file cannot be read (permissions, a folder, …)',
+  FOLIO_EMPTY_FILE: 'the file or response body is empty',
+  FOLIO_TOO_LARGE: 'the file or response body is larger than `maxBytes`',
+  FOLIO_UNSUPPORTED_TYPE: 'the content is not a PDF, image or Markdown',
+  FOLIO_BAD_URL: 'the URL is not valid',
+  FOLIO_FETCH_FAILED: 'the URL could not be fetched',
+  FOLIO_HTTP_STATUS: 'the server answered with an error status (retried when transient)',
+  FOLIO_TIMEOUT: 'no complete response in time (retried)',
+  FOLIO_CONNECTION_RESET: 'the connection was lost (retried)',
+  FOLIO_UNREACHABLE: 'the host cannot be reached',
+  FOLIO_TOO_MANY_REDIRECTS: 'more redirects than `maxRedirects`',
+  FOLIO_PDF_PASSWORD: 'the PDF is encrypted and no password was given',
+  FOLIO_PDF_BAD_PASSWORD: 'the password given does not open the PDF',
+  FOLIO_PDF_CORRUPT: 'the PDF (or one of its pages) cannot be read',
+  FOLIO_PDF_PAGE_RANGE: 'a page number past the end of the PDF',
+  FOLIO_PDF_CLOSED: 'the PDF handle was used after `close()`',
+  FOLIO_RENDER_FAILED: 'a PDF page cannot be rendered for OCR',
+  FOLIO_IMAGE_CORRUPT: 'the image file cannot be decoded',
+  FOLIO_IMAGE_PAGE: 'one page (frame) of a multi-page image cannot be decoded',
+  FOLIO_IMAGE_TOO_LARGE: 'the image has more pixels than `maxPixels`',
+  FOLIO_IMAGE_TOO_SMALL: 'the image is too small to hold text',
+  FOLIO_IMAGE_UNREADABLE: 'the image file cannot be read',
+
+  // Inference: an engine or model failed (InferenceError).
+  FOLIO_OCR_FAILED: 'the OCR engine failed on a page',
+  FOLIO_OCR_BAD_IMAGE: 'the page image does not match its declared size',
+  FOLIO_OCR_BLANK_IMAGE: 'the page image is uniformly dark: nothing to read',
+  FOLIO_PAGE_EMPTY: 'the page image has no pixels',
+  FOLIO_PAGE_PIXELS: 'the page image holds another number of bytes than its size says',
+  FOLIO_PAGE_TOO_LARGE: 'the page image is larger than the engine\'s `maxImageSide`',
+  FOLIO_ENGINE_CLOSED: 'the engine (or one of its worker lanes) was closed or exited',
+  FOLIO_NO_OCR_ENGINE: 'a page needs OCR and the run has no engine',
+  FOLIO_READER_NEEDS_URL: 'the reader engine reads documents by URL only',
+  FOLIO_REMOTE_UNAVAILABLE: 'the remote OCR server failed transiently after the retries',
+  FOLIO_REMOTE_REJECTED: 'the remote OCR server rejected the request',
+  FOLIO_MODEL_FILE: 'a model folder lacks `folio-model.json` or it is not valid JSON',
+  FOLIO_MODEL_CONFIG: '`folio-model.json` is invalid or asks for what the engine does not support',
+  FOLIO_MODEL_FAMILY: 'the model family is not one this engine runs',
+  FOLIO_MODEL_LOAD: 'onnxruntime cannot load an ONNX file',
+  FOLIO_MODEL_SHAPE: 'the ONNX graphs do not match `folio-model.json`',
+  FOLIO_MODEL_INPUTS: 'the inputs given do not match the ONNX graph\'s',
+  FOLIO_MODEL_RUN: 'onnxruntime failed while running a graph',
+  FOLIO_MODEL_OUTPUT: 'a graph returned a missing or misshapen output',
+  FOLIO_MODEL_NO_DRAFT_HEAD: 'speculative decoding was asked of a model without a draft head',
+  FOLIO_DECODE_STATE: 'the decoder\'s caches were used out of order (a bug: please report it)',
+  FOLIO_EMBED_CLOSED: 'the embedder was used after `close()`',
+  FOLIO_EMBED_OUTPUT: 'the embedding model returned a misshapen output',
+  FOLIO_EMBED_REMOTE: 'the remote embeddings endpoint failed',
+  FOLIO_EMBED_FAILED: 'a document could not be embedded; it was indexed without vectors',
+  FOLIO_LLM: 'the LLM endpoint of `ask` failed',
+
+  // Indexing and sinks (IndexingError, or a failure record with stage `index`).
+  FOLIO_ES_MAPPING: 'the index templates or mappings could not be installed',
+  FOLIO_ES_BULK_REJECTED: 'Elasticsearch rejected a bulk request',
+  FOLIO_ES_DOCUMENT_REJECTED: 'Elasticsearch rejected one document',
+  FOLIO_ES_TOO_MANY_REQUESTS: 'Elasticsearch answered 429 after the retries',
+  FOLIO_ES_TRANSPORT: 'the connection to Elasticsearch failed after the retries',
+  FOLIO_ES_DOCUMENT_STATE: 'the document\'s sync state could not be stored',
+  FOLIO_ES_STALE_DELETE: 'chunks left from an earlier version could not be deleted',
+  FOLIO_SEARCH: 'a search request failed',
+  FOLIO_SINK_CLOSED: 'the sink was written after `close()`',
+  FOLIO_SINK_INTERNAL: 'a sink task failed unexpectedly',
+  FOLIO_NDJSON_WRITE: 'an NDJSON output file cannot be written',
+  FOLIO_FALLBACK_WRITE: 'failure records could be stored neither in the failures index nor on disk',
+
+  // The run.
+  FOLIO_QUALITY_GATE: 'a page failed the quality gate and went to the dead letters',
+  FOLIO_WORKER_CRASHED: 'the worker thread processing a document died',
+  FOLIO_ABORTED: 'the run was stopped (AbortSignal) before this record was done',
+  FOLIO_UNKNOWN: 'a foreign error (not a FolioError), reported by `errorCode()`',
+
+  // Repository tools, not in the package: `folio bench` and `npm run es:start` in a checkout.
+  FOLIO_BENCH_DATASET: 'a benchmark data set is missing or invalid',
+  FOLIO_BENCH_EMPTY: 'a benchmark produced nothing to measure',
+  FOLIO_BENCH_OPTIONS: 'a benchmark option has the wrong type or value',
+  FOLIO_BENCH_SUITE_MISSING: 'no benchmark suite of that name',
+  FOLIO_BENCH_TOOL: 'a baseline tool (pdftotext, tesseract, …) is not installed',
+  FOLIO_README_MARKERS: 'the README has no figures block to fill',
+  FOLIO_README_MISSING: 'the README cannot be read',
+  FOLIO_ES_DOWNLOAD: 'the local Elasticsearch cannot be downloaded',
+  FOLIO_ES_NO_JAVA: 'no JDK 21 or newer for the local Elasticsearch',
+  FOLIO_ES_PORT_IN_USE: 'the local Elasticsearch\'s port is taken',
+  FOLIO_ES_USER: 'the user to run the local Elasticsearch cannot be created',
+  FOLIO_ES_START: 'the local Elasticsearch did not start',
+  FOLIO_ES_START_TIMEOUT: 'the local Elasticsearch was not green in time',
+  FOLIO_ES_NOT_READY: 'the local Elasticsearch is not ready',
+} as const satisfies Readonly<Record<`FOLIO_${string}`, string>>;
+
+/** A stable error code: a key of {@link ERROR_CODES}. */
+export type FolioErrorCode = keyof typeof ERROR_CODES;
+
+/** Whether `code` is one of Folio's codes (for codes that crossed a thread or a process). */
+export function isFolioErrorCode(code: unknown): code is FolioErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
+}
