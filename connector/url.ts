@@ -3,10 +3,9 @@
  *
  * Redirects are followed by hand so their number is bounded and each hop is checked; the size
  * limit is enforced while the body streams (a lying or missing Content-Length cannot blow the
- * memory); only transient faults (connection reset, timeout, 429, 5xx) are retried, a bounded
- * number of times with exponential back-off.
+ * memory); only transient faults are retried, by the one policy of `core/retry.ts`.
  */
-import { sleep } from '../core/sleep.ts';
+import { isTransientError, isTransientStatus, RetriesExhausted, retryAfterMs, withRetry } from '../core/retry.ts';
 import { ConfigurationError } from '../core/errors.ts';
 import { sha256, stableId } from '../core/hash.ts';
 import type { SourceDocument } from '../core/types.ts';
@@ -31,12 +30,14 @@ export interface UrlSourceOptions {
    */
   readonly maxRedirects?: number;
   /**
-   * Extra attempts after a transient fault (reset, timeout, 429, 5xx).
+   * Extra attempts after a transient fault (the one policy of `core/retry.ts`: connection reset
+   * or refused, timeout, 429, 502, 503, 504).
    * @default 2
    */
   readonly retries?: number;
   /**
-   * First back-off delay in ms; doubles each retry (a `Retry-After` header wins, up to 30 s).
+   * Ceiling of the first back-off in ms, jittered; doubles each retry (a `Retry-After` header
+   * wins, up to 30 s).
    * @default 500
    */
   readonly retryDelayMs?: number;
@@ -98,38 +99,42 @@ async function fetchDocument(url: string, settings: Settings): Promise<SourceIte
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return sourceFailure(url, 'FOLIO_BAD_URL', `${url}: only http and https URLs are fetched, got ${parsed.protocol}`);
   }
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const { bytes, finalUrl, modifiedAt } = await fetchOnce(parsed, settings);
-      if (bytes.byteLength === 0) return sourceFailure(url, 'FOLIO_EMPTY_FILE', `${url}: the response body is empty`);
-      const name = lastSegment(finalUrl);
-      const mime = sniffMime(bytes, name);
-      if (!SUPPORTED_MIME_TYPES.has(mime)) {
-        return sourceFailure(url, 'FOLIO_UNSUPPORTED_TYPE', `${url}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`);
-      }
-      const document: SourceDocument = {
-        id: stableId(parsed.href),
-        uri: parsed.href,
-        relativePath: name,
-        mime,
-        bytes,
-        contentHash: sha256(bytes),
-        ...(modifiedAt === undefined ? {} : { modifiedAt }),
-      };
-      return document;
-    } catch (error) {
-      if (settings.signal?.aborted) throw settings.signal.reason;
-      if (error instanceof Transient && attempt < settings.retries) {
-        const delay = Math.min(30_000, error.retryAfterMs ?? settings.retryDelayMs * 2 ** attempt);
-        await sleep(delay, settings.signal);
-        continue;
-      }
-      if (error instanceof Transient || error instanceof Permanent) {
-        const tries = error instanceof Transient && attempt > 0 ? ` (after ${attempt + 1} attempts)` : '';
-        return sourceFailure(url, error.code, `${url}: ${error.message}${tries}`);
-      }
-      return sourceFailure(url, 'FOLIO_FETCH_FAILED', `${url}: ${error instanceof Error ? error.message : String(error)}`);
+  let attempts = 1;
+  try {
+    const { bytes, finalUrl, modifiedAt } = await withRetry((attempt) => {
+      attempts = attempt + 1;
+      return fetchOnce(parsed, settings);
+    }, {
+      retries: settings.retries,
+      baseDelayMs: settings.retryDelayMs,
+      maxDelayMs: 30_000,
+      isTransient: (error) => error instanceof Transient,
+      signal: settings.signal,
+    });
+    if (bytes.byteLength === 0) return sourceFailure(url, 'FOLIO_EMPTY_FILE', `${url}: the response body is empty`);
+    const name = lastSegment(finalUrl);
+    const mime = sniffMime(bytes, name);
+    if (!SUPPORTED_MIME_TYPES.has(mime)) {
+      return sourceFailure(url, 'FOLIO_UNSUPPORTED_TYPE', `${url}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`);
     }
+    const document: SourceDocument = {
+      id: stableId(parsed.href),
+      uri: parsed.href,
+      relativePath: name,
+      mime,
+      bytes,
+      contentHash: sha256(bytes),
+      ...(modifiedAt === undefined ? {} : { modifiedAt }),
+    };
+    return document;
+  } catch (caught) {
+    if (settings.signal?.aborted) throw settings.signal.reason;
+    const error = caught instanceof RetriesExhausted ? caught.cause : caught;
+    if (error instanceof Transient || error instanceof Permanent) {
+      const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+      return sourceFailure(url, error.code, `${url}: ${error.message}${tries}`);
+    }
+    return sourceFailure(url, 'FOLIO_FETCH_FAILED', `${url}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -151,9 +156,9 @@ async function fetchOnce(start: URL, settings: Settings): Promise<{ bytes: Uint8
         }
         continue;
       }
-      if (response.status === 429 || response.status >= 500) {
+      if (isTransientStatus(response.status)) {
         await response.body?.cancel();
-        throw new Transient('FOLIO_HTTP_STATUS', `HTTP ${response.status} ${response.statusText}`.trim(), retryAfter(response.headers.get('retry-after')));
+        throw new Transient('FOLIO_HTTP_STATUS', `HTTP ${response.status} ${response.statusText}`.trim(), retryAfterMs(response.headers.get('retry-after')));
       }
       if (!response.ok) {
         await response.body?.cancel();
@@ -206,21 +211,17 @@ function classifyNetworkError(error: unknown, url: URL): Error {
   const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
   const code = cause?.code ?? (error as { code?: string } | null)?.code ?? '';
   const detail = cause?.message ?? (error instanceof Error ? error.message : String(error));
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
+  // The one policy decides what may pass (a refused connection: a server restarting); a name
+  // that does not resolve or a network that cannot be reached will not.
+  if (isTransientError(error)) {
+    return code === 'ECONNREFUSED'
+      ? new Transient('FOLIO_UNREACHABLE', `cannot reach ${url.host} (${code})`)
+      : new Transient('FOLIO_CONNECTION_RESET', `connection to ${url.host} lost (${code || 'no code'}): ${detail}`);
+  }
+  if (code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
     return new Permanent('FOLIO_UNREACHABLE', `cannot reach ${url.host} (${code})`);
   }
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new Transient('FOLIO_CONNECTION_RESET', `connection to ${url.host} lost (${code}): ${detail}`);
-  }
   return new Permanent('FOLIO_FETCH_FAILED', `fetching ${url.href} failed: ${detail}`);
-}
-
-function retryAfter(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function lastSegment(url: URL): string {

@@ -17,21 +17,18 @@ import { SinkIndices } from './es-indices.ts';
 import { validateEsSinkOptions } from './es-options.ts';
 import type { EsSinkOptions } from './es-options.ts';
 import { appendFailures } from './fallback.ts';
-import { backoffDelay, errorKind, isTransientError, sleep } from './retry.ts';
+import { RetriesExhausted, withRetry } from '../../core/retry.ts';
+import { errorKind } from './retry.ts';
 import { deleteStaleChunks } from './stale.ts';
 import { SinkState } from './state.ts';
 import type { DocumentMark, Sink, SinkStats } from './types.ts';
 
 /** The cluster's health, retried like a bulk request; throws the last error. */
 async function checkCluster(client: Client, retries: number, baseMs: number, maxMs: number, signal?: AbortSignal): Promise<void> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await client.cluster.health({ timeout: '5s' }, signal === undefined ? {} : { signal });
-      return;
-    } catch (error) {
-      if (!isTransientError(error) || attempt >= retries || signal?.aborted) throw error;
-      await sleep(backoffDelay(attempt, baseMs, maxMs), signal);
-    }
+  try {
+    await withRetry(() => client.cluster.health({ timeout: '5s' }, signal === undefined ? {} : { signal }), { retries, baseDelayMs: baseMs, maxDelayMs: maxMs, signal });
+  } catch (error) {
+    throw error instanceof RetriesExhausted ? error.cause : error;
   }
 }
 
@@ -171,20 +168,17 @@ class EsSink implements Sink {
       this.#previousChunks.set(docId, null);
       return false;
     }
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        const found = await this.#client.get<DocumentRecord>(
-          { index: this.#documentsIndex, id: documentRecordId(this.#index, docId) },
-          { ignore: [404] },
-        );
-        const record = found.found ? found._source : undefined;
-        this.#previousChunks.set(docId, record?.chunks ?? null);
-        return record !== undefined && record.status === 'indexed' && record.content_hash === contentHash;
-      } catch (error) {
-        // Not knowing only costs reprocessing (indexing is idempotent), never correctness.
-        if (!isTransientError(error) || attempt >= this.#send.retries || this.#signal?.aborted) return false;
-        await sleep(backoffDelay(attempt, this.#send.retryDelayMs, this.#send.maxRetryDelayMs), this.#signal).catch(() => undefined);
-      }
+    try {
+      const found = await withRetry(() => this.#client.get<DocumentRecord>(
+        { index: this.#documentsIndex, id: documentRecordId(this.#index, docId) },
+        { ignore: [404] },
+      ), { retries: this.#send.retries, baseDelayMs: this.#send.retryDelayMs, maxDelayMs: this.#send.maxRetryDelayMs, signal: this.#signal });
+      const record = found.found ? found._source : undefined;
+      this.#previousChunks.set(docId, record?.chunks ?? null);
+      return record !== undefined && record.status === 'indexed' && record.content_hash === contentHash;
+    } catch {
+      // Not knowing only costs reprocessing (indexing is idempotent), never correctness.
+      return false;
     }
   }
 

@@ -103,7 +103,11 @@ describe('createRemoteEngine', () => {
     const a = await scripted([ok('from a')]);
     const b = await scripted([ok('from b')]);
     servers.push(a.server, b.server);
-    const dead = 'http://127.0.0.1:9';
+    // A port that was just free: connecting is refused, as with a server that is down.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
     const engine = createRemoteEngine({ urls: [dead, a.url, b.url], retry: FAST });
     const results = await engine.recognize(Array.from({ length: 12 }, (_, i) => page(i + 1)));
     assert.equal(results.length, 12);
