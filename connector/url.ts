@@ -12,6 +12,7 @@ import type { SourceDocument } from '../core/types.ts';
 import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
 import { sourceFailure } from './types.ts';
 import type { SourceItem } from './types.ts';
+import type { SourceListing } from './listing.ts';
 
 export interface UrlSourceOptions {
   /**
@@ -43,6 +44,11 @@ export interface UrlSourceOptions {
   readonly retryDelayMs?: number;
   /** Cancels the whole source: rejects with the abort reason. */
   readonly signal?: AbortSignal;
+  /**
+   * Told about each URL that is gone for good (404 or 410), for a sync that removes it.
+   * @default undefined
+   */
+  readonly listing?: SourceListing;
 }
 
 /** A failure that may go away on retry. */
@@ -59,9 +65,11 @@ class Transient extends Error {
 /** A failure that will not (4xx, too large, too many redirects, bad URL). */
 class Permanent extends Error {
   readonly code: string;
-  constructor(code: string, message: string) {
+  readonly status: number | undefined;
+  constructor(code: string, message: string, status?: number) {
     super(message);
     this.code = code;
+    this.status = status;
   }
 }
 
@@ -73,7 +81,7 @@ class Permanent extends Error {
  * for await (const item of urlSource(['https://example.org/a.pdf'], { timeoutMs: 10_000 })) …
  */
 export async function* urlSource(urls: readonly string[], options: Readonly<UrlSourceOptions> = {}): AsyncGenerator<SourceItem> {
-  const { timeoutMs = 30_000, maxBytes = 200 * 1024 * 1024, maxRedirects = 5, retries = 2, retryDelayMs = 500, signal } = options;
+  const { timeoutMs = 30_000, maxBytes = 200 * 1024 * 1024, maxRedirects = 5, retries = 2, retryDelayMs = 500, signal, listing } = options;
   positive('timeoutMs', timeoutMs);
   positive('maxBytes', maxBytes);
   nonNegativeInteger('maxRedirects', maxRedirects);
@@ -83,13 +91,13 @@ export async function* urlSource(urls: readonly string[], options: Readonly<UrlS
   }
   for (const url of urls) {
     signal?.throwIfAborted();
-    yield await fetchDocument(url, { timeoutMs, maxBytes, maxRedirects, retries, retryDelayMs, signal });
+    yield await fetchDocument(url, { timeoutMs, maxBytes, maxRedirects, retries, retryDelayMs, signal }, listing);
   }
 }
 
-type Settings = Required<Omit<UrlSourceOptions, 'signal'>> & { signal: AbortSignal | undefined };
+type Settings = Required<Omit<UrlSourceOptions, 'signal' | 'listing'>> & { signal: AbortSignal | undefined };
 
-async function fetchDocument(url: string, settings: Settings): Promise<SourceItem> {
+async function fetchDocument(url: string, settings: Settings, listing?: SourceListing): Promise<SourceItem> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -130,6 +138,8 @@ async function fetchDocument(url: string, settings: Settings): Promise<SourceIte
   } catch (caught) {
     if (settings.signal?.aborted) throw settings.signal.reason;
     const error = caught instanceof RetriesExhausted ? caught.cause : caught;
+    // Gone for good: a sync removes what was indexed from it.
+    if (error instanceof Permanent && (error.status === 404 || error.status === 410)) listing?.gone(parsed.href);
     if (error instanceof Transient || error instanceof Permanent) {
       const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
       return sourceFailure(url, error.code, `${url}: ${error.message}${tries}`);
@@ -162,7 +172,7 @@ async function fetchOnce(start: URL, settings: Settings): Promise<{ bytes: Uint8
       }
       if (!response.ok) {
         await response.body?.cancel();
-        throw new Permanent('FOLIO_HTTP_STATUS', `HTTP ${response.status} ${response.statusText}`.trim());
+        throw new Permanent('FOLIO_HTTP_STATUS', `HTTP ${response.status} ${response.statusText}`.trim(), response.status);
       }
       const declared = Number(response.headers.get('content-length') ?? NaN);
       if (declared > settings.maxBytes) {
