@@ -13,6 +13,11 @@ async function scripted(steps: ((req: IncomingMessage, res: ServerResponse) => v
   let i = 0;
   const server = createServer((req, res) => {
     req.resume();
+    // Like vLLM builds without the listing: the engine then asks for its default model.
+    if (req.url === '/v1/models') {
+      res.writeHead(404).end();
+      return;
+    }
     req.on('end', () => (steps[Math.min(i++, steps.length - 1)]!)(req, res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
