@@ -1,18 +1,15 @@
 /**
- * Download and unpack the pinned Elasticsearch once into the cache. Maven does the download (it
- * verifies checksums and honours the machine's mirror settings); where `mvn` is missing we fetch
- * the same file from Maven Central directly and check its SHA-1 ourselves.
+ * Download and unpack the pinned Elasticsearch once into the cache. Maven does the download from
+ * the repositories it is configured with (its settings, mirrors and proxies; it verifies the
+ * checksums), so no repository address lives in this code. Without `mvn` the download stops with
+ * a clear message.
  */
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
 import { ES_ARTIFACT, ES_VERSION } from './config.ts';
 import type { EsLayout } from './config.ts';
 import { exec, tail } from './exec.ts';
-
-/** Where the direct download falls back to. */
-const MAVEN_CENTRAL = 'https://repo1.maven.org/maven2';
 
 export interface InstallOptions {
   readonly layout: EsLayout;
@@ -55,9 +52,11 @@ async function download(zip: string, log: (line: string) => void): Promise<void>
     result = undefined; // mvn is not installed
   }
   if (result === undefined) {
-    log('mvn not found; downloading from Maven Central directly');
-    await fetchFromCentral(zip);
-    return;
+    throw new ConfigurationError(
+      'FOLIO_ES_NO_MAVEN',
+      `Downloading Elasticsearch ${ES_VERSION} needs Maven (\`mvn\` on the PATH), which fetches ${ES_ARTIFACT} from the repositories it is configured with; install Maven (e.g. \`apt-get install maven\`), or set ELASTICSEARCH_URL to a running cluster`,
+      { meta: { artifact: ES_ARTIFACT } },
+    );
   }
   if (result.code !== 0 || !existsSync(zip)) {
     throw new ConfigurationError(
@@ -65,25 +64,6 @@ async function download(zip: string, log: (line: string) => void): Promise<void>
       `mvn could not download ${ES_ARTIFACT} (exit ${result.code}):\n${tail(result.output)}`,
       { meta: { artifact: ES_ARTIFACT } },
     );
-  }
-}
-
-async function fetchFromCentral(zip: string): Promise<void> {
-  const url = `${MAVEN_CENTRAL}/org/elasticsearch/distribution/integ-test-zip/elasticsearch/${ES_VERSION}/elasticsearch-${ES_VERSION}.zip`;
-  try {
-    const [body, sha1] = await Promise.all([
-      fetch(url).then(async (response) => {
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        return new Uint8Array(await response.arrayBuffer());
-      }),
-      fetch(`${url}.sha1`).then(async (response) => (response.ok ? (await response.text()).trim().slice(0, 40) : undefined)),
-    ]);
-    const actual = createHash('sha1').update(body).digest('hex');
-    if (sha1 !== undefined && sha1 !== actual) throw new Error(`SHA-1 mismatch: expected ${sha1}, got ${actual}`);
-    writeFileSync(`${zip}.part`, body);
-    renameSync(`${zip}.part`, zip);
-  } catch (error) {
-    throw new ConfigurationError('FOLIO_ES_DOWNLOAD', `Could not download ${url}: ${(error as Error).message}`, { cause: error });
   }
 }
 
