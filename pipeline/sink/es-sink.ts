@@ -197,10 +197,20 @@ class EsSink implements Sink {
 
   async prune(scope: Readonly<PruneScope>): Promise<PruneResult> {
     if (this.#state.lost !== undefined) return { removed: 0, sources: [] };
-    await this.#indices.meta();
-    const result = await pruneGone(this.#client, { index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex }, scope, this.#send);
-    this.#removed += result.removed;
-    return result;
+    try {
+      await this.#indices.meta();
+      const result = await pruneGone(this.#client, { index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex }, scope, this.#send);
+      this.#removed += result.removed;
+      return result;
+    } catch (error) {
+      // Gone documents stay findable until a later run prunes them: wrong but visible, so recorded.
+      await this.fail({
+        source: scope.prefixes.join(', '), stage: 'index', code: 'FOLIO_ES_PRUNE',
+        reason: `could not remove gone documents from ${this.#index} at ${this.#where}: ${describeError(error)}`,
+        at: new Date().toISOString(),
+      });
+      return { removed: 0, sources: [] };
+    }
   }
 
   close(): Promise<SinkStats> {
