@@ -4,8 +4,8 @@
  * checksums), so no repository address lives in this code. Without `mvn` the download stops with
  * a clear message.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
 import { ES_ARTIFACT, ES_VERSION } from './config.ts';
 import type { EsLayout } from './config.ts';
@@ -45,12 +45,8 @@ async function download(zip: string, log: (line: string) => void): Promise<void>
   const folder = dirname(zip);
   mkdirSync(folder, { recursive: true });
   log(`downloading Elasticsearch ${ES_VERSION} (${ES_ARTIFACT}) …`);
-  let result;
-  try {
-    result = await exec('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${ES_ARTIFACT}`, `-DoutputDirectory=${folder}`]);
-  } catch {
-    result = undefined; // mvn is not installed
-  }
+  // Looked up first: spawning a missing command with a timeout leaves Node's kill timer running.
+  const result = onPath('mvn') ? await exec('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${ES_ARTIFACT}`, `-DoutputDirectory=${folder}`]).catch(() => undefined) : undefined;
   if (result === undefined) {
     throw new ConfigurationError(
       'FOLIO_ES_NO_MAVEN',
@@ -65,6 +61,19 @@ async function download(zip: string, log: (line: string) => void): Promise<void>
       { meta: { artifact: ES_ARTIFACT } },
     );
   }
+}
+
+/** Whether `command` is an executable file in a folder of the PATH. */
+function onPath(command: string): boolean {
+  return (process.env['PATH'] ?? '').split(delimiter).some((folder) => {
+    if (folder === '') return false;
+    try {
+      accessSync(join(folder, command), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 async function unpack(layout: EsLayout, javaHome: string, log: (line: string) => void): Promise<void> {
