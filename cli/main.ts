@@ -1,8 +1,10 @@
 /**
  * The `folio` command line: parses the command, runs it, and turns errors into one clear line
- * and an exit code (2 for configuration, 1 for transport or unexpected failures).
+ * and an exit code (see `EXIT` in `summary.ts`: 2 for configuration, 3 for a sink that lost
+ * records, 1 for other failures).
  */
-import { ConfigurationError, FolioError } from '../core/errors.ts';
+import { ConfigurationError, FolioError, IndexingError } from '../core/errors.ts';
+import { EXIT, EXIT_CODES_HELP } from './summary.ts';
 
 const USAGE = `folio — documents to structured, searchable chunks
 
@@ -13,7 +15,9 @@ usage: folio <command> [options]        (folio <command> --help for details)
   search "<query>"           hybrid search over the index
   ask "<question>"           the top chunks as a cited context block
   serve                      an OpenAI-compatible OCR server over the local engines
-  bench <suite>              benchmarks: textlayer, parse, olmocr, docling, ocr, decode, retrieval, all`;
+  bench <suite>              benchmarks: textlayer, parse, olmocr, docling, ocr, decode, retrieval, all
+
+${EXIT_CODES_HELP}`;
 
 const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   ingest: async (argv) => (await import('./commands/ingest.ts')).ingestCommand(argv),
@@ -40,7 +44,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof ConfigurationError) {
       console.error(`folio ${command}: ${error.message}`);
-      return 2;
+      return EXIT.configuration;
+    }
+    // The sink lost records for good (the fallback file could not be written either).
+    if (error instanceof IndexingError) {
+      console.error(`folio ${command}: ${error.message} [${error.code}]`);
+      return EXIT.sinkLost;
     }
     if (error instanceof FolioError) {
       console.error(`folio ${command}: ${error.message} [${error.code}]`);

@@ -29,7 +29,7 @@ export const PIPELINE_FLAGS = {
 
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: T) {
   try {
-    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    return parseArgs({ args: [...argv], options, allowPositionals: true, allowNegative: true, strict: true });
   } catch (cause) {
     throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', cause instanceof Error ? cause.message : String(cause), { cause });
   }

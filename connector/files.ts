@@ -14,6 +14,7 @@ import type { SourceDocument } from '../core/types.ts';
 import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
 import { sourceFailure } from './types.ts';
 import type { SourceItem } from './types.ts';
+import type { SourceListing } from './listing.ts';
 
 export interface FileSourceOptions {
   /**
@@ -38,6 +39,12 @@ export interface FileSourceOptions {
   readonly exclude?: readonly string[];
   /** Stops the walk between files. */
   readonly signal?: AbortSignal;
+  /**
+   * Told what each input covers and which files are in it, for a sync that removes what is gone
+   * (see {@link SourceListing}).
+   * @default undefined
+   */
+  readonly listing?: SourceListing;
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
@@ -54,7 +61,7 @@ type Planned = { readonly path: string } | { readonly failure: ReturnType<typeof
  * }
  */
 export async function* fileSource(paths: readonly string[], options: Readonly<FileSourceOptions> = {}): AsyncGenerator<SourceItem> {
-  const { maxBytes = 500 * 1024 * 1024, skipHidden = true, root, exclude = [], signal } = options;
+  const { maxBytes = 500 * 1024 * 1024, skipHidden = true, root, exclude = [], signal, listing } = options;
   const excluded = exclude.map((path) => resolve(path));
   if (!Array.isArray(paths)) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`paths\` to be an array of strings, got \`${String(paths)}\` (${typeof paths})`);
@@ -66,7 +73,7 @@ export async function* fileSource(paths: readonly string[], options: Readonly<Fi
   const roots: string[] = [];
   for (const input of paths) {
     signal?.throwIfAborted();
-    for await (const item of expand(input, skipHidden, roots)) planned.push(item);
+    for await (const item of expand(input, skipHidden, roots, listing)) planned.push(item);
   }
   const base = root === undefined ? commonRoot(roots) : resolve(root);
   const seen = new Set<string>();
@@ -79,12 +86,13 @@ export async function* fileSource(paths: readonly string[], options: Readonly<Fi
     if (seen.has(item.path)) continue;
     seen.add(item.path);
     if (excluded.some((path) => item.path === path || item.path.startsWith(path + sep))) continue;
+    listing?.present(pathToFileURL(item.path).href);
     yield await readDocument(item.path, base, maxBytes);
   }
 }
 
 /** Paths of one input, sorted so runs are deterministic; `roots` collects where each input starts. */
-async function* expand(input: string, skipHidden: boolean, roots: string[]): AsyncGenerator<Planned> {
+async function* expand(input: string, skipHidden: boolean, roots: string[], listing: SourceListing | undefined): AsyncGenerator<Planned> {
   if (typeof input !== 'string' || input === '') {
     yield { failure: sourceFailure(String(input), 'FOLIO_BAD_INPUT', `Expected a path, got \`${String(input)}\``) };
     return;
@@ -95,38 +103,65 @@ async function* expand(input: string, skipHidden: boolean, roots: string[]): Asy
     info = await stat(absolute);
   } catch (error) {
     if (GLOB_CHARS.test(input)) {
-      yield* expandGlob(input, skipHidden, roots);
+      yield* expandGlob(input, skipHidden, roots, listing);
       return;
     }
-    yield { failure: sourceFailure(input, codeOf(error, 'FOLIO_NOT_FOUND'), `${input}: ${reasonOf(error)}`) };
+    const code = codeOf(error, 'FOLIO_NOT_FOUND');
+    // A file that is not there any more is gone; one we may not look at is not.
+    if (code === 'FOLIO_NOT_FOUND') listing?.gone(pathToFileURL(absolute).href);
+    else listing?.failed(`${input}: ${reasonOf(error)}`);
+    yield { failure: sourceFailure(input, code, `${input}: ${reasonOf(error)}`) };
     return;
   }
   if (info.isDirectory()) {
     roots.push(absolute);
-    for (const path of await walk(absolute, skipHidden)) yield { path };
+    let paths: string[];
+    try {
+      paths = await walk(absolute, skipHidden);
+    } catch (error) {
+      listing?.failed(`${input}: ${reasonOf(error)}`);
+      yield { failure: sourceFailure(input, 'FOLIO_LISTING_FAILED', `${input}: the folder could not be listed (${reasonOf(error)}); nothing under it is pruned`) };
+      return;
+    }
+    listing?.folder(absolute);
+    for (const path of paths) yield { path };
   } else {
     roots.push(dirname(absolute));
     yield { path: absolute };
   }
 }
 
-async function* expandGlob(pattern: string, skipHidden: boolean, roots: string[]): AsyncGenerator<Planned> {
+async function* expandGlob(pattern: string, skipHidden: boolean, roots: string[], listing: SourceListing | undefined): AsyncGenerator<Planned> {
   const matches: string[] = [];
-  for await (const match of glob(pattern)) {
-    const absolute = resolve(match);
-    if (skipHidden && absolute.split(sep).some((part) => part.startsWith('.') && part.length > 1 && !pattern.includes(part))) continue;
-    const info = await stat(absolute).catch(() => undefined);
-    if (info?.isFile()) matches.push(absolute);
-    else if (info?.isDirectory()) matches.push(...(await walk(absolute, skipHidden)));
+  // The static part of the pattern (before the first wildcard) is where its paths start.
+  const staticPart = pattern.split(/[\\/]/).findIndex((part) => GLOB_CHARS.test(part));
+  const staticFolder = resolve(pattern.split(/[\\/]/).slice(0, Math.max(0, staticPart)).join('/') || '.');
+  let folders = false;
+  try {
+    for await (const match of glob(pattern)) {
+      const absolute = resolve(match);
+      if (skipHidden && absolute.split(sep).some((part) => part.startsWith('.') && part.length > 1 && !pattern.includes(part))) continue;
+      const info = await stat(absolute).catch(() => undefined);
+      if (info?.isFile()) matches.push(absolute);
+      else if (info?.isDirectory()) {
+        folders = true;
+        matches.push(...(await walk(absolute, skipHidden)));
+      }
+    }
+  } catch (error) {
+    listing?.failed(`${pattern}: ${reasonOf(error)}`);
+    yield { failure: sourceFailure(pattern, 'FOLIO_LISTING_FAILED', `${pattern}: the pattern could not be listed (${reasonOf(error)}); nothing it covers is pruned`) };
+    return;
   }
+  // A pattern that matches folders covers what is under them, which its own syntax cannot say:
+  // such a glob is listed but never pruned from. One that matches nothing may be mistyped: the same.
+  if (!folders && matches.length > 0) listing?.glob(staticFolder, pattern);
   if (matches.length === 0) {
     yield { failure: sourceFailure(pattern, 'FOLIO_NOT_FOUND', `${pattern}: no file matches this pattern`) };
     return;
   }
   matches.sort();
-  // The static part of the pattern (before the first wildcard) is where its paths start.
-  const staticPart = pattern.split(/[\\/]/).findIndex((part) => GLOB_CHARS.test(part));
-  roots.push(resolve(pattern.split(/[\\/]/).slice(0, Math.max(0, staticPart)).join('/') || '.'));
+  roots.push(staticFolder);
   for (const path of matches) yield { path };
 }
 

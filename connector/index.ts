@@ -16,6 +16,8 @@ export { urlSource } from './url.ts';
 export type { UrlSourceOptions } from './url.ts';
 export { sourcesFrom } from './sources.ts';
 export type { SourcesFromOptions } from './sources.ts';
+export { SourceListing, globToRegExp } from './listing.ts';
+export type { SourceScope } from './listing.ts';
 export { sniffMime, SUPPORTED_MIME_TYPES } from './sniff.ts';
 export { isSourceFailure, sourceFailure } from './types.ts';
 export type { SourceFailure, SourceItem } from './types.ts';

@@ -18,9 +18,9 @@ const URL_PATTERN = /^https?:\/\//i;
 export async function* sourcesFrom(inputs: readonly string[], options: Readonly<SourcesFromOptions> = {}): AsyncGenerator<SourceItem> {
   const urls = inputs.filter((input) => URL_PATTERN.test(input));
   const paths = inputs.filter((input) => !URL_PATTERN.test(input));
-  const { timeoutMs, maxRedirects, retries, retryDelayMs, signal, maxBytes, skipHidden, root, exclude } = options;
-  if (paths.length > 0) yield* fileSource(paths, strip({ maxBytes, skipHidden, root, exclude, signal }));
-  if (urls.length > 0) yield* urlSource(urls, strip({ timeoutMs, maxBytes, maxRedirects, retries, retryDelayMs, signal }));
+  const { timeoutMs, maxRedirects, retries, retryDelayMs, signal, maxBytes, skipHidden, root, exclude, listing } = options;
+  if (paths.length > 0) yield* fileSource(paths, strip({ maxBytes, skipHidden, root, exclude, signal, listing }));
+  if (urls.length > 0) yield* urlSource(urls, strip({ timeoutMs, maxBytes, maxRedirects, retries, retryDelayMs, signal, listing }));
 }
 
 /** Drop undefined fields so each source's defaults apply. */

@@ -3,16 +3,16 @@
  *
  * Redirects are followed by hand so their number is bounded and each hop is checked; the size
  * limit is enforced while the body streams (a lying or missing Content-Length cannot blow the
- * memory); only transient faults (connection reset, timeout, 429, 5xx) are retried, a bounded
- * number of times with exponential back-off.
+ * memory); only transient faults are retried, by the one policy of `core/retry.ts`.
  */
-import { sleep } from '../core/sleep.ts';
+import { isTransientError, isTransientStatus, RetriesExhausted, retryAfterMs, withRetry } from '../core/retry.ts';
 import { ConfigurationError } from '../core/errors.ts';
 import { sha256, stableId } from '../core/hash.ts';
 import type { SourceDocument } from '../core/types.ts';
 import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
 import { sourceFailure } from './types.ts';
 import type { SourceItem } from './types.ts';
+import type { SourceListing } from './listing.ts';
 
 export interface UrlSourceOptions {
   /**
@@ -31,17 +31,24 @@ export interface UrlSourceOptions {
    */
   readonly maxRedirects?: number;
   /**
-   * Extra attempts after a transient fault (reset, timeout, 429, 5xx).
+   * Extra attempts after a transient fault (the one policy of `core/retry.ts`: connection reset
+   * or refused, timeout, 429, 502, 503, 504).
    * @default 2
    */
   readonly retries?: number;
   /**
-   * First back-off delay in ms; doubles each retry (a `Retry-After` header wins, up to 30 s).
+   * Ceiling of the first back-off in ms, jittered; doubles each retry (a `Retry-After` header
+   * wins, up to 30 s).
    * @default 500
    */
   readonly retryDelayMs?: number;
   /** Cancels the whole source: rejects with the abort reason. */
   readonly signal?: AbortSignal;
+  /**
+   * Told about each URL that is gone for good (404 or 410), for a sync that removes it.
+   * @default undefined
+   */
+  readonly listing?: SourceListing;
 }
 
 /** A failure that may go away on retry. */
@@ -58,9 +65,11 @@ class Transient extends Error {
 /** A failure that will not (4xx, too large, too many redirects, bad URL). */
 class Permanent extends Error {
   readonly code: string;
-  constructor(code: string, message: string) {
+  readonly status: number | undefined;
+  constructor(code: string, message: string, status?: number) {
     super(message);
     this.code = code;
+    this.status = status;
   }
 }
 
@@ -72,7 +81,7 @@ class Permanent extends Error {
  * for await (const item of urlSource(['https://example.org/a.pdf'], { timeoutMs: 10_000 })) …
  */
 export async function* urlSource(urls: readonly string[], options: Readonly<UrlSourceOptions> = {}): AsyncGenerator<SourceItem> {
-  const { timeoutMs = 30_000, maxBytes = 200 * 1024 * 1024, maxRedirects = 5, retries = 2, retryDelayMs = 500, signal } = options;
+  const { timeoutMs = 30_000, maxBytes = 200 * 1024 * 1024, maxRedirects = 5, retries = 2, retryDelayMs = 500, signal, listing } = options;
   positive('timeoutMs', timeoutMs);
   positive('maxBytes', maxBytes);
   nonNegativeInteger('maxRedirects', maxRedirects);
@@ -82,13 +91,13 @@ export async function* urlSource(urls: readonly string[], options: Readonly<UrlS
   }
   for (const url of urls) {
     signal?.throwIfAborted();
-    yield await fetchDocument(url, { timeoutMs, maxBytes, maxRedirects, retries, retryDelayMs, signal });
+    yield await fetchDocument(url, { timeoutMs, maxBytes, maxRedirects, retries, retryDelayMs, signal }, listing);
   }
 }
 
-type Settings = Required<Omit<UrlSourceOptions, 'signal'>> & { signal: AbortSignal | undefined };
+type Settings = Required<Omit<UrlSourceOptions, 'signal' | 'listing'>> & { signal: AbortSignal | undefined };
 
-async function fetchDocument(url: string, settings: Settings): Promise<SourceItem> {
+async function fetchDocument(url: string, settings: Settings, listing?: SourceListing): Promise<SourceItem> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -98,38 +107,44 @@ async function fetchDocument(url: string, settings: Settings): Promise<SourceIte
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return sourceFailure(url, 'FOLIO_BAD_URL', `${url}: only http and https URLs are fetched, got ${parsed.protocol}`);
   }
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const { bytes, finalUrl, modifiedAt } = await fetchOnce(parsed, settings);
-      if (bytes.byteLength === 0) return sourceFailure(url, 'FOLIO_EMPTY_FILE', `${url}: the response body is empty`);
-      const name = lastSegment(finalUrl);
-      const mime = sniffMime(bytes, name);
-      if (!SUPPORTED_MIME_TYPES.has(mime)) {
-        return sourceFailure(url, 'FOLIO_UNSUPPORTED_TYPE', `${url}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`);
-      }
-      const document: SourceDocument = {
-        id: stableId(parsed.href),
-        uri: parsed.href,
-        relativePath: name,
-        mime,
-        bytes,
-        contentHash: sha256(bytes),
-        ...(modifiedAt === undefined ? {} : { modifiedAt }),
-      };
-      return document;
-    } catch (error) {
-      if (settings.signal?.aborted) throw settings.signal.reason;
-      if (error instanceof Transient && attempt < settings.retries) {
-        const delay = Math.min(30_000, error.retryAfterMs ?? settings.retryDelayMs * 2 ** attempt);
-        await sleep(delay, settings.signal);
-        continue;
-      }
-      if (error instanceof Transient || error instanceof Permanent) {
-        const tries = error instanceof Transient && attempt > 0 ? ` (after ${attempt + 1} attempts)` : '';
-        return sourceFailure(url, error.code, `${url}: ${error.message}${tries}`);
-      }
-      return sourceFailure(url, 'FOLIO_FETCH_FAILED', `${url}: ${error instanceof Error ? error.message : String(error)}`);
+  let attempts = 1;
+  try {
+    const { bytes, finalUrl, modifiedAt } = await withRetry((attempt) => {
+      attempts = attempt + 1;
+      return fetchOnce(parsed, settings);
+    }, {
+      retries: settings.retries,
+      baseDelayMs: settings.retryDelayMs,
+      maxDelayMs: 30_000,
+      isTransient: (error) => error instanceof Transient,
+      signal: settings.signal,
+    });
+    if (bytes.byteLength === 0) return sourceFailure(url, 'FOLIO_EMPTY_FILE', `${url}: the response body is empty`);
+    const name = lastSegment(finalUrl);
+    const mime = sniffMime(bytes, name);
+    if (!SUPPORTED_MIME_TYPES.has(mime)) {
+      return sourceFailure(url, 'FOLIO_UNSUPPORTED_TYPE', `${url}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`);
     }
+    const document: SourceDocument = {
+      id: stableId(parsed.href),
+      uri: parsed.href,
+      relativePath: name,
+      mime,
+      bytes,
+      contentHash: sha256(bytes),
+      ...(modifiedAt === undefined ? {} : { modifiedAt }),
+    };
+    return document;
+  } catch (caught) {
+    if (settings.signal?.aborted) throw settings.signal.reason;
+    const error = caught instanceof RetriesExhausted ? caught.cause : caught;
+    // Gone for good: a sync removes what was indexed from it.
+    if (error instanceof Permanent && (error.status === 404 || error.status === 410)) listing?.gone(parsed.href);
+    if (error instanceof Transient || error instanceof Permanent) {
+      const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+      return sourceFailure(url, error.code, `${url}: ${error.message}${tries}`);
+    }
+    return sourceFailure(url, 'FOLIO_FETCH_FAILED', `${url}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -151,13 +166,13 @@ async function fetchOnce(start: URL, settings: Settings): Promise<{ bytes: Uint8
         }
         continue;
       }
-      if (response.status === 429 || response.status >= 500) {
+      if (isTransientStatus(response.status)) {
         await response.body?.cancel();
-        throw new Transient('FOLIO_HTTP_STATUS', `HTTP ${response.status} ${response.statusText}`.trim(), retryAfter(response.headers.get('retry-after')));
+        throw new Transient('FOLIO_HTTP_STATUS', `HTTP ${response.status} ${response.statusText}`.trim(), retryAfterMs(response.headers.get('retry-after')));
       }
       if (!response.ok) {
         await response.body?.cancel();
-        throw new Permanent('FOLIO_HTTP_STATUS', `HTTP ${response.status} ${response.statusText}`.trim());
+        throw new Permanent('FOLIO_HTTP_STATUS', `HTTP ${response.status} ${response.statusText}`.trim(), response.status);
       }
       const declared = Number(response.headers.get('content-length') ?? NaN);
       if (declared > settings.maxBytes) {
@@ -206,21 +221,17 @@ function classifyNetworkError(error: unknown, url: URL): Error {
   const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
   const code = cause?.code ?? (error as { code?: string } | null)?.code ?? '';
   const detail = cause?.message ?? (error instanceof Error ? error.message : String(error));
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
+  // The one policy decides what may pass (a refused connection: a server restarting); a name
+  // that does not resolve or a network that cannot be reached will not.
+  if (isTransientError(error)) {
+    return code === 'ECONNREFUSED'
+      ? new Transient('FOLIO_UNREACHABLE', `cannot reach ${url.host} (${code})`)
+      : new Transient('FOLIO_CONNECTION_RESET', `connection to ${url.host} lost (${code || 'no code'}): ${detail}`);
+  }
+  if (code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
     return new Permanent('FOLIO_UNREACHABLE', `cannot reach ${url.host} (${code})`);
   }
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new Transient('FOLIO_CONNECTION_RESET', `connection to ${url.host} lost (${code}): ${detail}`);
-  }
   return new Permanent('FOLIO_FETCH_FAILED', `fetching ${url.href} failed: ${detail}`);
-}
-
-function retryAfter(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function lastSegment(url: URL): string {

@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   // Sources: one document cannot be read (SourceError, or a failure record with stage `source`).
   FOLIO_BAD_INPUT: 'an input is neither a path nor a URL',
   FOLIO_NOT_FOUND: 'no such file or folder',
+  FOLIO_LISTING_FAILED: 'a folder or glob could not be listed; nothing it covers is pruned',
   FOLIO_UNREADABLE: 'the file cannot be read (permissions, a folder, …)',
   FOLIO_EMPTY_FILE: 'the file or response body is empty',
   FOLIO_TOO_LARGE: 'the file or response body is larger than `maxBytes`',
@@ -101,6 +102,9 @@ export const ERROR_CODES = {
   FOLIO_SINK_INTERNAL: 'a sink task failed unexpectedly',
   FOLIO_NDJSON_WRITE: 'an NDJSON output file cannot be written',
   FOLIO_FALLBACK_WRITE: 'failure records could be stored neither in the failures index nor on disk',
+  FOLIO_ES_LOST: 'not sent: the cluster was lost earlier in the run (the record went to the fallback file)',
+  FOLIO_ES_PRUNE: 'documents gone from their source could not be removed from the index',
+  FOLIO_ES_CLEAR_FAILURES: 'the resolved failure records of documents that now succeed could not be cleared',
 
   // The run.
   FOLIO_QUALITY_GATE: 'a page failed the quality gate and went to the dead letters',
@@ -117,6 +121,7 @@ export const ERROR_CODES = {
   FOLIO_README_MARKERS: 'the README has no figures block to fill',
   FOLIO_README_MISSING: 'the README cannot be read',
   FOLIO_ES_DOWNLOAD: 'the local Elasticsearch cannot be downloaded',
+  FOLIO_ES_NO_MAVEN: 'Maven (`mvn`), which fetches the local Elasticsearch, is not installed',
   FOLIO_ES_NO_JAVA: 'no JDK 21 or newer for the local Elasticsearch',
   FOLIO_ES_PORT_IN_USE: 'the local Elasticsearch\'s port is taken',
   FOLIO_ES_USER: 'the user to run the local Elasticsearch cannot be created',

@@ -8,3 +8,5 @@ export type {
   SourceDocument, BBox, RouteDecision, PageMarkdown, ElementKind, TableData, FormulaData, Element, ListItem,
   QualityTerm, QualityReport, Chunk, FailureRecord,
 } from './types.ts';
+export { DEFAULT_RETRY, TRANSIENT_STATUSES, RetriesExhausted, backoffMs, carriedRetryAfter, isTransientError, isTransientStatus, retryAfterMs, withRetry } from './retry.ts';
+export type { RetryOptions, RetryPolicy } from './retry.ts';

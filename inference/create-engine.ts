@@ -19,7 +19,7 @@ export interface EngineOptions {
   readonly draftK?: number;
   /** Base URLs of OpenAI-compatible servers for the `remote` engine. */
   readonly remoteUrls?: readonly string[];
-  /** Model name sent to the remote server. @default 'jina-ocr-v1' */
+  /** Model name sent to the remote server. @default what each server lists at `/v1/models` (see `createRemoteEngine`) */
   readonly remoteModel?: string;
   /** Bearer key for the remote or reader engine; never logged. */
   readonly apiKey?: string;

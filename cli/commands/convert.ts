@@ -2,7 +2,7 @@ import { sourcesFrom } from '../../connector/index.ts';
 import { convert } from '../../pipeline/run/convert.ts';
 import { parse, PIPELINE_FLAGS, pipelineOptions } from '../options.ts';
 import { Progress } from '../progress.ts';
-import { formatSummary } from '../summary.ts';
+import { EXIT_CODES_HELP, exitCode, formatSummary } from '../summary.ts';
 import { ConfigurationError } from '../../core/errors.ts';
 
 export const CONVERT_USAGE = `folio convert <inputs...> [--out-dir DIR] [--engine auto|text|paddle|onnx] [options]
@@ -19,7 +19,9 @@ and a .json beside it with the elements, page routes and failures. Failed inputs
   --dpi N              rendering resolution for OCR (default: chosen per page)
   --workers N          threads reading documents, one document each; 0 reads them on the
                        main thread (default: cores - 1, at most 4; 0 on 2 cores or fewer)
-  -q, --quiet          no progress or summary`;
+  -q, --quiet          no progress or summary
+
+${EXIT_CODES_HELP.replace(/\n  3 .*$/s, '')}`;
 
 export async function convertCommand(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parse(argv, { ...PIPELINE_FLAGS, 'out-dir': { type: 'string', default: 'folio-out' } });
@@ -38,8 +40,8 @@ export async function convertCommand(argv: readonly string[]): Promise<number> {
       onDocument: () => progress?.document(),
     });
     progress?.done();
-    if (!values.quiet) console.error(formatSummary(summary, [`output:    ${values['out-dir']}`]));
-    return 0;
+    if (!values.quiet) console.error(formatSummary(summary, { extra: [`output:    ${values['out-dir']} (failures in each input's .json)`] }));
+    return exitCode(summary);
   } finally {
     await close();
   }

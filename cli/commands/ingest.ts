@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { sourcesFrom } from '../../connector/index.ts';
+import { SourceListing, sourcesFrom } from '../../connector/index.ts';
 import { ConfigurationError } from '../../core/errors.ts';
 // From the module itself, not the folder's index: the index would load the whole reading
 // pipeline on this thread, which only hands documents to worker threads.
@@ -7,13 +7,15 @@ import { ingest, type ChunkEmbedder } from '../../pipeline/run/ingest.ts';
 import { createEsSink, createNdjsonSink } from '../../pipeline/sink/index.ts';
 import { parse, PIPELINE_FLAGS, pipelineOptions } from '../options.ts';
 import { Progress } from '../progress.ts';
-import { formatSummary } from '../summary.ts';
+import { EXIT_CODES_HELP, exitCode, formatSummary } from '../summary.ts';
 
 export const INGEST_USAGE = `folio ingest <paths|urls...> [--es URL] [--index NAME] [--out DIR] [options]
 
 The main job. With --es (or ELASTICSEARCH_URL) chunks are indexed into Elasticsearch; without,
 _bulk-ready NDJSON and chunk JSONL are written under --out. Every input ends indexed or recorded
-as failed (failures.jsonl, or the folio-failures index).
+as failed (failures.jsonl, or the folio-failures index); the summary says where, per reason.
+A rerun skips unchanged documents, and removes from the index those gone from a folder or glob
+given (and files or URLs that are no longer there), unless --no-prune.
 
   --es URL             Elasticsearch URL (default: $ELASTICSEARCH_URL)
   --index NAME         chunk index (default folio-chunks)
@@ -25,10 +27,14 @@ as failed (failures.jsonl, or the folio-failures index).
   --device D           cpu | webgpu | cuda for ONNX engines (default cpu)
   --password P         password for encrypted PDFs
   --max-tokens N       token budget per chunk (default 512)
+  --no-prune           keep documents that are gone from their folder, glob or URL (default:
+                       remove their chunks and records; never when a listing failed)
   --workers N          threads reading documents while this one embeds and indexes; 0 reads
                        them here (default: cores - 1, at most 4; 0 on 2 cores or fewer).
                        Each costs ~100 MB and start-up; worth it with cores to spare
-  -q, --quiet          no progress or summary`;
+  -q, --quiet          no progress or summary
+
+${EXIT_CODES_HELP}`;
 
 const INGEST_FLAGS = {
   ...PIPELINE_FLAGS,
@@ -37,6 +43,7 @@ const INGEST_FLAGS = {
   out: { type: 'string', default: 'folio-out' },
   embed: { type: 'string', default: 'local' },
   'embed-model': { type: 'string' },
+  prune: { type: 'boolean', default: true },
 } as const;
 
 interface Embedder extends ChunkEmbedder {
@@ -72,13 +79,18 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
   // while the sink connects and installs its indices.
   let sinkReady: ReturnType<typeof createEsSink> | undefined;
   const openSink = (): ReturnType<typeof createEsSink> => (sinkReady ??= url
-    ? createEsSink({ url, index: values.index, dims: embedder?.dims, fallbackFile: join(values.out, 'failures.jsonl') })
+    ? createEsSink({ url, index: values.index, dims: embedder?.dims, fallbackFile })
     : createNdjsonSink({ outDir: values.out }));
   const progress = values.quiet ? undefined : new Progress();
+  const listing = new SourceListing();
+  const fallbackFile = join(values.out, 'failures.jsonl');
   let summary;
+  let stats;
   try {
-    summary = await ingest(sourcesFrom(positionals, { exclude: [values.out] }), {
+    summary = await ingest(sourcesFrom(positionals, { exclude: [values.out], listing }), {
       ...options,
+      listing,
+      prune: values.prune,
       sink: openSink,
       embedder,
       countTokens: embedder ? (text) => embedder.countTokens(text) : undefined,
@@ -91,15 +103,19 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
     // Flush what was written so far even when the run stops early: nothing silently lost. A sink
     // that could not be created (or was never opened) has nothing to flush; `ingest` rejected with its error.
     const sink = await sinkReady?.catch(() => undefined);
-    const stats = await sink?.close();
-    progress?.done();
+    try {
+      stats = await sink?.close();
+    } finally {
+      progress?.done();
+      await close();
+      await embedder?.close();
+    }
     if (summary && stats && !values.quiet) {
       const where = url ? `index:     ${values.index} at ${url}` : `output:    ${values.out}/ (bulk.ndjson, chunks.jsonl, failures.jsonl)`;
       const indexing = `indexed:   ${stats.indexed} chunks, ${stats.failed} failed, ${stats.retries} retries`;
-      console.error(formatSummary(summary, [where, indexing]));
+      const fallback = url && stats.failuresAt[fallbackFile] !== undefined ? [`fallback:  ${fallbackFile} (what the cluster could not take)`] : [];
+      console.error(formatSummary(summary, { extra: [where, indexing, ...fallback], failuresAt: stats.failuresAt, dropped: stats.dropped, lost: stats.lost }));
     }
-    await close();
-    await embedder?.close();
   }
-  return 0;
+  return exitCode(summary, stats);
 }

@@ -1,9 +1,9 @@
 /**
  * Embeddings from an OpenAI-compatible `POST /v1/embeddings` endpoint (OpenAI, jina, vLLM, TEI,
  * Ollama …) behind the same {@link Embedder} interface as the local model. Only transient faults
- * (429, 5xx, timeouts, network errors) are retried, with bounded exponential backoff.
+ * are retried, by the one policy of `core/retry.ts` (429, 502–504, timeouts, connections lost).
  */
-import { sleep } from '../../core/sleep.ts';
+import { isTransientStatus, RetriesExhausted, retryAfterMs, withRetry } from '../../core/retry.ts';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import { l2normalize } from './pooling.ts';
 import type { EmbedCallOptions, Embedder } from './types.ts';
@@ -23,7 +23,7 @@ export interface RemoteEmbedderOptions {
   readonly timeoutMs?: number;
   /** Retries of a transient failure. @default 3 */
   readonly retries?: number;
-  /** First backoff delay in ms; doubles per retry, capped at 8 s. @default 250 */
+  /** Ceiling of the first backoff in ms, jittered; doubles per retry, capped at 8 s (a `Retry-After` too). @default 250 */
   readonly retryDelayMs?: number;
   /** Longest input the server accepts, in tokens. @default 8192 */
   readonly maxTokens?: number;
@@ -79,48 +79,48 @@ export async function createRemoteEmbedder(options: Readonly<RemoteEmbedderOptio
 
   const request = async (input: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> => {
     const body = JSON.stringify({ model, input, encoding_format: 'float', ...(dims ? { dimensions: dims } : {}) });
-    let lastError: unknown;
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) await sleep(Math.min(retryDelayMs * 2 ** (attempt - 1), 8000), signal);
-      signal?.throwIfAborted();
+    const send = async (): Promise<Response> => {
       const timeout = AbortSignal.timeout(timeoutMs);
-      let response: Response;
-      try {
-        response = await fetch(endpoint, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-          body,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-      } catch (cause) {
-        if (signal?.aborted) throw cause;
-        lastError = cause; // network error or our timeout: transient
-        continue;
-      }
-      if (response.status === 429 || response.status >= 500) {
-        lastError = new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
-        continue;
-      }
-      if (!response.ok) {
-        throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: HTTP ${response.status} for model \`${model}\`: ${(await response.text()).slice(0, 300)}`, { meta: { url: endpoint, status: response.status } });
-      }
-      const json = await response.json() as { data?: { index?: number; embedding?: number[] }[] };
-      const data = json.data;
-      if (!Array.isArray(data) || data.length !== input.length) {
-        throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: expected ${input.length} embeddings in \`data\`, got ${Array.isArray(data) ? data.length : 'none'}`, { meta: { url: endpoint } });
-      }
-      const vectors = new Array<Float32Array>(input.length);
-      data.forEach((item, position) => {
-        const vector = Float32Array.from(item.embedding ?? []);
-        if (knownDims === 0) knownDims = vector.length;
-        if (vector.length !== knownDims || vector.length === 0) {
-          throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: expected vectors of ${knownDims} dimensions from \`${model}\`, got ${vector.length}`, { meta: { url: endpoint } });
-        }
-        vectors[item.index ?? position] = l2normalize(vector);
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+        body,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
-      return vectors;
+      if (isTransientStatus(response.status)) {
+        const text = (await response.text()).slice(0, 200);
+        throw Object.assign(new Error(`HTTP ${response.status}: ${text}`), { status: response.status, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) });
+      }
+      return response;
+    };
+    let response: Response;
+    try {
+      response = await withRetry(send, { retries, baseDelayMs: retryDelayMs, maxDelayMs: 8000, signal });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const last = error instanceof RetriesExhausted ? error.cause : error;
+      const what = last instanceof Error ? last.message : String(last);
+      const prefix = error instanceof RetriesExhausted ? `gave up after ${error.attempts} attempts` : 'request failed';
+      throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: ${prefix}: ${what}`, { cause: last, meta: { url: endpoint, retries } });
     }
-    throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: gave up after ${retries + 1} attempts: ${lastError instanceof Error ? lastError.message : String(lastError)}`, { cause: lastError, meta: { url: endpoint, retries } });
+    if (!response.ok) {
+      throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: HTTP ${response.status} for model \`${model}\`: ${(await response.text()).slice(0, 300)}`, { meta: { url: endpoint, status: response.status } });
+    }
+    const json = await response.json() as { data?: { index?: number; embedding?: number[] }[] };
+    const data = json.data;
+    if (!Array.isArray(data) || data.length !== input.length) {
+      throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: expected ${input.length} embeddings in \`data\`, got ${Array.isArray(data) ? data.length : 'none'}`, { meta: { url: endpoint } });
+    }
+    const vectors = new Array<Float32Array>(input.length);
+    data.forEach((item, position) => {
+      const vector = Float32Array.from(item.embedding ?? []);
+      if (knownDims === 0) knownDims = vector.length;
+      if (vector.length !== knownDims || vector.length === 0) {
+        throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: expected vectors of ${knownDims} dimensions from \`${model}\`, got ${vector.length}`, { meta: { url: endpoint } });
+      }
+      vectors[item.index ?? position] = l2normalize(vector);
+    });
+    return vectors;
   };
 
   if (knownDims === 0) await request(['dimension probe']);

@@ -1,4 +1,4 @@
-export { createRemoteEngine, DEFAULT_OCR_PROMPT } from './engine.ts';
+export { createRemoteEngine, DEFAULT_OCR_PROMPT, DEFAULT_REMOTE_MODEL } from './engine.ts';
 export type { RemoteEngineOptions } from './engine.ts';
 export { createReaderEngine } from './reader.ts';
 export type { ReaderEngineOptions } from './reader.ts';

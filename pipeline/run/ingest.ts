@@ -16,6 +16,18 @@ export interface ChunkSink {
   fail(record: import('../../core/types.ts').FailureRecord): Promise<void>;
   markDocument(doc: { docId: string; source: string; contentHash: string; pages: number; chunks: number; status: 'indexed' | 'failed'; reason?: string }): Promise<void>;
   isUnchanged?(docId: string, contentHash: string): Promise<boolean>;
+  /** Set once the sink failed past its retries: the run stops feeding it new documents. */
+  readonly lost?: string | undefined;
+  /** Remove gone documents (see `pipeline/sink`'s `Sink.prune`). */
+  prune?(scope: { readonly prefixes: readonly string[]; readonly isGone: (uri: string) => boolean }): Promise<{ readonly removed: number; readonly sources: readonly string[] }>;
+}
+
+/** What the connectors found of the inputs (see `connector/listing.ts`): what a sync may prune. */
+export interface RunListing {
+  readonly complete: boolean;
+  readonly problems: readonly string[];
+  readonly prefixes: readonly string[];
+  isGone(uri: string): boolean;
 }
 
 /** Turns chunk texts into vectors: see `inference/embed`. */
@@ -38,6 +50,15 @@ export interface IngestOptions extends ProcessSourcesOptions {
   readonly embedBatchSize?: number;
   /** Skip documents whose content the sink already holds. @default true */
   readonly skipUnchanged?: boolean;
+  /**
+   * The listing the connectors filled in for `sources`. When given, documents recorded under its
+   * folders and globs that are gone are removed from the sink at the end of a run that read
+   * every input (never when the listing failed, the run was stopped, or the sink was lost).
+   * @default undefined (nothing pruned)
+   */
+  readonly listing?: RunListing;
+  /** Prune what `listing` says is gone. @default true */
+  readonly prune?: boolean;
   readonly onDocument?: (result: ProcessedDocument) => void;
 }
 
@@ -48,7 +69,7 @@ export interface IngestOptions extends ProcessSourcesOptions {
  * await sink.close();
  */
 export async function ingest(sources: AsyncIterable<SourceItem>, options: Readonly<IngestOptions>): Promise<RunSummary> {
-  const { embedder, embedBatchSize = 32, skipUnchanged = true, workers = 0, signal, onDocument, onStarted } = options;
+  const { embedder, embedBatchSize = 32, skipUnchanged = true, workers = 0, signal, onDocument, onStarted, listing, prune = true } = options;
   validateWorkers(workers);
   const { sink } = options;
   let start: () => void = () => undefined;
@@ -96,6 +117,12 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
   async function* changed(): AsyncGenerator<SourceItem> {
     for await (const item of sources) {
       signal?.throwIfAborted();
+      // The sink gave up on its store: every further document would only add to the fallback file.
+      const lost = (await ready).lost;
+      if (lost !== undefined) {
+        summary.stopped(lost);
+        return;
+      }
       if (isDocument(item) && skipUnchanged && (await (await ready).isUnchanged?.(item.id, item.contentHash))) {
         summary.unchanged();
         continue;
@@ -124,7 +151,12 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
   }
   // A run of no documents still reports a sink that could not be created.
   start();
-  await ready;
+  const done = await ready;
+  if (done.lost !== undefined) summary.stopped(done.lost);
+  else if (listing !== undefined && prune && done.prune !== undefined) {
+    if (!listing.complete) summary.pruneSkipped(`not pruned: ${listing.problems.join('; ')}`);
+    else summary.removed((await done.prune({ prefixes: listing.prefixes, isGone: (uri) => listing.isGone(uri) })).removed);
+  }
   return summary.build();
 }
 

@@ -3,8 +3,9 @@
  * so a GPU engine sees several pages per call and an engine is created only when needed.
  */
 import { describeError, errorCode } from '../../core/errors.ts';
-import type { RouteDecision } from '../../core/types.ts';
+import type { Element, RouteDecision } from '../../core/types.ts';
 import type { OcrEngine, PageImage } from '../../inference/engine.ts';
+import { hasInk } from './ink.ts';
 import { analysePage, pageFailure, type PageResult } from './page-result.ts';
 
 export interface PendingPage {
@@ -59,7 +60,7 @@ export class OcrQueue {
     }
     return batch.map((p, i) => {
       const result = results[i]!;
-      return analysePage({
+      const page = {
         docId: p.image.docId,
         pageNumber: p.image.pageNumber,
         width: p.width,
@@ -67,9 +68,17 @@ export class OcrQueue {
         markdown: result.markdown,
         route: { ...p.route, engine: result.engine },
         stats: result.stats,
-      }, true);
+      };
+      const analysed = analysePage(page, true);
+      // No text came back: a page with ink failed to read, a page of specks is blank. The image
+      // is scanned only then, so a page with text costs nothing more.
+      return hasText(analysed.elements) ? analysed : analysePage(page, hasInk(p.image));
     });
   }
+}
+
+function hasText(elements: readonly Element[]): boolean {
+  return elements.some((element) => element.kind === 'figure' || element.text.trim() !== '');
 }
 
 function fail(p: PendingPage, code: string, reason: string): PageResult {

@@ -23,7 +23,10 @@ export interface PageSummary {
   readonly engine: string;
   readonly reason: string;
   readonly quality?: QualityReport;
+  /** Why the page failed: it could not be read, or the quality gate dead-lettered it. */
   readonly failed?: string;
+  /** Nothing on the page: no text came back and, for OCR, no ink beyond specks. Not a failure. */
+  readonly blank?: boolean;
 }
 
 export interface ProcessedDocument {
@@ -93,16 +96,24 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
       continue;
     }
     const { page, elements } = result;
-    summaries.push({ pageNumber: page.pageNumber, width: page.width, height: page.height, engine: page.route.engine, reason: page.route.reason, quality: result.quality });
+    const summary: PageSummary = { pageNumber: page.pageNumber, width: page.width, height: page.height, engine: page.route.engine, reason: page.route.reason, quality: result.quality };
     if (!isKept(result.quality)) {
-      failures.push(pageFailure(doc.uri, doc.id, page.pageNumber, 'quality', 'FOLIO_QUALITY_GATE', `${doc.uri} page ${page.pageNumber}: failed the quality gate (score ${result.quality.score.toFixed(2)}: ${firstReasons(result.quality.reasons)})`));
+      const failure = pageFailure(doc.uri, doc.id, page.pageNumber, 'quality', 'FOLIO_QUALITY_GATE', `${doc.uri} page ${page.pageNumber}: failed the quality gate (score ${result.quality.score.toFixed(2)}: ${firstReasons(result.quality.reasons)})`);
+      failures.push(failure);
+      summaries.push({ ...summary, failed: failure.reason });
       continue;
     }
+    summaries.push(isBlank(elements) ? { ...summary, blank: true } : summary);
     pageElements.push(elements);
   }
 
   const elements = mergeContinuedTables(pageElements);
   return { doc, ok: true, pages: summaries, elements, chunks: [], markdown: renderMarkdown(elements), failures };
+}
+
+/** A page that yielded nothing to index: no element with text, no figure. */
+function isBlank(elements: readonly Element[]): boolean {
+  return !elements.some((element) => element.kind === 'figure' || element.text.trim() !== '');
 }
 
 /** The error's message, naming the document once. */

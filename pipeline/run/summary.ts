@@ -7,8 +7,14 @@ export interface RunSummary {
   readonly documentsFailed: number;
   /** Documents skipped because the same content was already indexed. */
   readonly documentsUnchanged: number;
+  /** Documents removed from the index because they are gone from their folder, glob or URL. */
+  readonly documentsRemoved: number;
+  /** Every page of the documents read, whatever became of it. */
   readonly pages: number;
+  /** Pages that could not be read or were dead-lettered by the quality gate. */
   readonly pagesFailed: number;
+  /** Pages with nothing on them (no text, no ink beyond specks): recorded as blank, not failed. */
+  readonly pagesBlank: number;
   /** Pages per engine that produced them (`text`, `paddle`, `markdown`, …). */
   readonly pagesByEngine: Readonly<Record<string, number>>;
   readonly chunks: number;
@@ -18,6 +24,10 @@ export interface RunSummary {
   readonly failures: readonly FailureRecord[];
   readonly seconds: number;
   readonly pagesPerSecond: number;
+  /** Why the run stopped reading new documents: the sink lost its store. */
+  readonly stopped?: string;
+  /** Why gone documents were not pruned (a listing failed). */
+  readonly pruneSkipped?: string;
 }
 
 /** Accumulates a {@link RunSummary} as documents finish. */
@@ -28,6 +38,10 @@ export class SummaryBuilder {
   #documentsUnchanged = 0;
   #pages = 0;
   #pagesFailed = 0;
+  #pagesBlank = 0;
+  #documentsRemoved = 0;
+  #stopped: string | undefined;
+  #pruneSkipped: string | undefined;
   #chunks = 0;
   #chunksFailed = 0;
   readonly #pagesByEngine: Record<string, number> = {};
@@ -51,8 +65,10 @@ export class SummaryBuilder {
     if (!usable) this.#documentsFailed++;
     for (const page of result.pages) {
       this.#pages++;
-      if (page.failed) this.#pagesFailed++;
-      else this.#pagesByEngine[page.engine] = (this.#pagesByEngine[page.engine] ?? 0) + 1;
+      if (page.failed !== undefined) this.#pagesFailed++;
+      else if (page.blank === true) this.#pagesBlank++;
+      // Every page that an engine read is counted under it, dead-lettered or not: the line adds up.
+      if (page.engine !== 'none') this.#pagesByEngine[page.engine] = (this.#pagesByEngine[page.engine] ?? 0) + 1;
     }
     this.#failures.push(...result.failures);
   }
@@ -60,6 +76,18 @@ export class SummaryBuilder {
   chunks(indexed: number, failed: number): void {
     this.#chunks += indexed;
     this.#chunksFailed += failed;
+  }
+
+  removed(count: number): void {
+    this.#documentsRemoved += count;
+  }
+
+  stopped(reason: string): void {
+    this.#stopped ??= reason;
+  }
+
+  pruneSkipped(reason: string): void {
+    this.#pruneSkipped ??= reason;
   }
 
   /** Failures reported later by a sink (e.g. chunks that Elasticsearch refused). */
@@ -75,8 +103,10 @@ export class SummaryBuilder {
       documents: this.#documents,
       documentsFailed: this.#documentsFailed,
       documentsUnchanged: this.#documentsUnchanged,
+      documentsRemoved: this.#documentsRemoved,
       pages: this.#pages,
       pagesFailed: this.#pagesFailed,
+      pagesBlank: this.#pagesBlank,
       pagesByEngine: { ...this.#pagesByEngine },
       chunks: this.#chunks,
       chunksFailed: this.#chunksFailed,
@@ -84,6 +114,8 @@ export class SummaryBuilder {
       failures: [...this.#failures],
       seconds,
       pagesPerSecond: seconds > 0 ? this.#pages / seconds : 0,
+      ...(this.#stopped === undefined ? {} : { stopped: this.#stopped }),
+      ...(this.#pruneSkipped === undefined ? {} : { pruneSkipped: this.#pruneSkipped }),
     };
   }
 }

@@ -53,7 +53,7 @@ export async function sendBulk(client: Client, operations: readonly BulkOperatio
       const reason = `${errorKind(error)}: ${describeError(error)}`;
       if (isTransientError(error) && attempt < retries && !signal?.aborted) {
         onRetry?.(attempt + 1, reason);
-        await wait(attempt, retryDelayMs, maxRetryDelayMs, signal);
+        await wait(attempt, retryDelayMs, maxRetryDelayMs, signal, error);
         continue;
       }
       const transient = isTransientError(error);
@@ -89,9 +89,9 @@ export async function sendBulk(client: Client, operations: readonly BulkOperatio
 }
 
 /** Back off; false when aborted (the loop head then records the abort). */
-async function wait(attempt: number, baseMs: number, maxMs: number, signal: AbortSignal | undefined): Promise<boolean> {
+async function wait(attempt: number, baseMs: number, maxMs: number, signal: AbortSignal | undefined, error?: unknown): Promise<boolean> {
   try {
-    await sleep(backoffDelay(attempt, baseMs, maxMs), signal);
+    await sleep(backoffDelay(attempt, baseMs, maxMs, error), signal);
     return true;
   } catch {
     return false;

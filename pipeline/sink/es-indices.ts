@@ -7,7 +7,7 @@
  * their first flush.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { DEFAULT_DIMS, installMappings, restoreRefresh, restoreStaleRefresh } from '../../mappings/index.ts';
+import { DEFAULT_DIMS, installMappings, restoreStaleRefresh } from '../../mappings/index.ts';
 
 export interface IndexNames {
   readonly index: string;
@@ -23,8 +23,6 @@ export class SinkIndices {
   #meta: Promise<void> | undefined;
   #failure: unknown;
   #freshDocuments = false;
-  /** This sink created the chunk index with refresh off: {@link finishBulkLoad} turns it back on. */
-  #bulkLoading = false;
 
   constructor(client: Client, names: IndexNames, dims: number | undefined) {
     this.#client = client;
@@ -58,7 +56,7 @@ export class SinkIndices {
     ]);
     this.#freshDocuments = !documentsExist;
     if (chunksExist) {
-      // A writer killed mid-load left refresh off: what it indexed must become searchable.
+      // An older Folio, killed mid-load, may have left refresh off: what it indexed must become searchable.
       await restoreStaleRefresh(this.#client, index).catch(() => undefined);
       if (this.#dims === undefined) {
         const mapping = await this.#client.indices.getMapping({ index }, { ignore: [404] }).catch(() => undefined);
@@ -78,9 +76,9 @@ export class SinkIndices {
    */
   chunks(dims: number = this.#dims ?? DEFAULT_DIMS): Promise<void> {
     this.#dims ??= dims;
-    this.#chunks ??= installMappings(this.#client, { ...this.#names, dims: this.#dims, bulkLoad: true }).then((result) => {
-      this.#bulkLoading = result.created.includes(this.#names.index);
-    }, (error: unknown) => {
+    // Refresh stays on, even while a new index is loaded: a writer killed mid-load must not leave
+    // an index people read with its data hidden (refresh off survives the writer).
+    this.#chunks ??= installMappings(this.#client, { ...this.#names, dims: this.#dims }).then(() => undefined, (error: unknown) => {
       // Kept: the run cannot go on without its chunk index (as when the install was awaited up front).
       this.#failure ??= error;
       throw error;
@@ -100,12 +98,5 @@ export class SinkIndices {
       throw error;
     });
     return this.#meta;
-  }
-
-  /** Turn refresh back on for a chunk index this sink created with it off; safe to call twice. */
-  async finishBulkLoad(): Promise<void> {
-    if (!this.#bulkLoading) return;
-    this.#bulkLoading = false;
-    await restoreRefresh(this.#client, this.#names.index);
   }
 }

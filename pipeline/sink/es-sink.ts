@@ -17,21 +17,19 @@ import { SinkIndices } from './es-indices.ts';
 import { validateEsSinkOptions } from './es-options.ts';
 import type { EsSinkOptions } from './es-options.ts';
 import { appendFailures } from './fallback.ts';
-import { backoffDelay, errorKind, isTransientError, sleep } from './retry.ts';
+import { RetriesExhausted, withRetry } from '../../core/retry.ts';
+import { errorKind } from './retry.ts';
+import { clearResolvedFailures, pruneGone } from './prune.ts';
 import { deleteStaleChunks } from './stale.ts';
 import { SinkState } from './state.ts';
-import type { DocumentMark, Sink, SinkStats } from './types.ts';
+import type { DocumentMark, PruneResult, PruneScope, Sink, SinkStats } from './types.ts';
 
 /** The cluster's health, retried like a bulk request; throws the last error. */
 async function checkCluster(client: Client, retries: number, baseMs: number, maxMs: number, signal?: AbortSignal): Promise<void> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await client.cluster.health({ timeout: '5s' }, signal === undefined ? {} : { signal });
-      return;
-    } catch (error) {
-      if (!isTransientError(error) || attempt >= retries || signal?.aborted) throw error;
-      await sleep(backoffDelay(attempt, baseMs, maxMs), signal);
-    }
+  try {
+    await withRetry(() => client.cluster.health({ timeout: '5s' }, signal === undefined ? {} : { signal }), { retries, baseDelayMs: baseMs, maxDelayMs: maxMs, signal });
+  } catch (error) {
+    throw error instanceof RetriesExhausted ? error.cause : error;
   }
 }
 
@@ -104,6 +102,12 @@ class EsSink implements Sink {
   readonly #previousChunks = new Map<string, number | null>();
   /** Documents whose chunks from a longer earlier version must go: docId → new chunk count. */
   #stale = new Map<string, number>();
+  /** Documents indexed by this run: dead letters of earlier runs about them are cleared on close. */
+  readonly #succeeded = new Set<string>();
+  /** When this sink started: dead letters older than this are from earlier runs. */
+  readonly #startedAt = new Date().toISOString();
+  /** Documents removed by {@link prune}: the chunk index is refreshed on close for them too. */
+  #removed = 0;
 
   constructor(client: Client, options: Readonly<EsSinkOptions>, where: string) {
     const {
@@ -136,6 +140,10 @@ class EsSink implements Sink {
   /** Check or start installing the indices (see {@link SinkIndices.prepare}). */
   prepare(): Promise<void> {
     return this.#indices.prepare();
+  }
+
+  get lost(): string | undefined {
+    return this.#state.lost;
   }
 
   async write(chunk: Chunk): Promise<void> {
@@ -171,20 +179,37 @@ class EsSink implements Sink {
       this.#previousChunks.set(docId, null);
       return false;
     }
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        const found = await this.#client.get<DocumentRecord>(
-          { index: this.#documentsIndex, id: documentRecordId(this.#index, docId) },
-          { ignore: [404] },
-        );
-        const record = found.found ? found._source : undefined;
-        this.#previousChunks.set(docId, record?.chunks ?? null);
-        return record !== undefined && record.status === 'indexed' && record.content_hash === contentHash;
-      } catch (error) {
-        // Not knowing only costs reprocessing (indexing is idempotent), never correctness.
-        if (!isTransientError(error) || attempt >= this.#send.retries || this.#signal?.aborted) return false;
-        await sleep(backoffDelay(attempt, this.#send.retryDelayMs, this.#send.maxRetryDelayMs), this.#signal).catch(() => undefined);
-      }
+    try {
+      const found = await withRetry(() => this.#client.get<DocumentRecord>(
+        { index: this.#documentsIndex, id: documentRecordId(this.#index, docId) },
+        { ignore: [404] },
+      ), { retries: this.#send.retries, baseDelayMs: this.#send.retryDelayMs, maxDelayMs: this.#send.maxRetryDelayMs, signal: this.#signal });
+      const record = found.found ? found._source : undefined;
+      this.#previousChunks.set(docId, record?.chunks ?? null);
+      return record !== undefined && record.status === 'indexed' && record.content_hash === contentHash;
+    } catch (error) {
+      // Still unreachable after the retries: the cluster is gone, and the run should stop feeding it.
+      if (error instanceof RetriesExhausted) this.#lose(`${errorKind(error.cause)}: ${describeError(error.cause)} (reading sync state, ${error.message.split(':')[0]})`);
+      // Otherwise not knowing only costs reprocessing (indexing is idempotent), never correctness.
+      return false;
+    }
+  }
+
+  async prune(scope: Readonly<PruneScope>): Promise<PruneResult> {
+    if (this.#state.lost !== undefined) return { removed: 0, sources: [] };
+    try {
+      await this.#indices.meta();
+      const result = await pruneGone(this.#client, { index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex }, scope, this.#send);
+      this.#removed += result.removed;
+      return result;
+    } catch (error) {
+      // Gone documents stay findable until a later run prunes them: wrong but visible, so recorded.
+      await this.fail({
+        source: scope.prefixes.join(', '), stage: 'index', code: 'FOLIO_ES_PRUNE',
+        reason: `could not remove gone documents from ${this.#index} at ${this.#where}: ${describeError(error)}`,
+        at: new Date().toISOString(),
+      });
+      return { removed: 0, sources: [] };
     }
   }
 
@@ -197,24 +222,42 @@ class EsSink implements Sink {
     clearInterval(this.#timer);
     await this.#flush();
     await this.#state.drained();
-    await this.#deleteStale();
+    if (this.#state.lost === undefined) await this.#deleteStale();
     // The chunk index is final now: make it searchable while the document and failure records
     // (other indices) are sent, rather than after them.
     await Promise.all([this.#flushMeta().then(() => this.#state.drained()), this.#finishChunks()]);
+    // Once this run's dead letters are stored, older ones about documents that now succeed go.
+    if (this.#state.lost === undefined && this.#succeeded.size > 0) {
+      const names = { index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex };
+      for (const record of await clearResolvedFailures(this.#client, names, [...this.#succeeded], this.#startedAt, this.#send)) this.#queueFailure(record);
+      await this.#flushMeta();
+      await this.#state.drained();
+    }
     if (this.#ownsClient) await this.#client.close();
     return this.#state.stats();
   }
 
-  /**
-   * Refresh back on for a chunk index this run created with it off (see mappings/refresh.ts), and
-   * one refresh: both at once, the setting does not need the refresh nor the refresh the setting.
-   */
+  /** One refresh, so a search right after the run sees what it indexed and not what it removed. */
   async #finishChunks(): Promise<void> {
-    const refresh = this.#refreshOnClose && this.#state.indexedCount > 0;
-    await Promise.all([
-      this.#indices.finishBulkLoad().catch(() => undefined),
-      refresh ? this.#client.indices.refresh({ index: this.#index }).catch(() => undefined) : undefined,
-    ]);
+    if (!this.#refreshOnClose || this.#state.lost !== undefined || this.#state.indexedCount + this.#removed === 0) return;
+    await this.#client.indices.refresh({ index: this.#index }).catch(() => undefined);
+  }
+
+  /** Give up on the cluster: later batches go straight to the fallback file, unsent. */
+  #lose(reason: string): void {
+    this.#state.lose(`Elasticsearch at ${this.#where} was lost: ${reason}`);
+  }
+
+  /** Outcomes for a batch not sent because the cluster was lost earlier in the run. */
+  #unsent(count: number): BulkOutcome[] {
+    const outcome: BulkOutcome = { ok: false, code: 'FOLIO_ES_LOST', reason: `not sent: ${this.#state.lost ?? 'the cluster was lost'}` };
+    return new Array<BulkOutcome>(count).fill(outcome);
+  }
+
+  /** A whole request that failed on transport past its retries means the cluster is gone. */
+  #checkLost(outcomes: readonly BulkOutcome[]): void {
+    const transport = outcomes.find((outcome) => !outcome.ok && outcome.code === 'FOLIO_ES_TRANSPORT');
+    if (transport !== undefined && !transport.ok) this.#lose(transport.reason);
   }
 
   #tick(): void {
@@ -230,12 +273,17 @@ class EsSink implements Sink {
     this.#bufferBytes = 0;
     await this.#state.run(async () => {
       let outcomes: BulkOutcome[];
-      try {
-        await this.#indices.chunks();
-        outcomes = await sendBulk(this.#client, batch, this.#send);
-      } catch (error) {
-        // The index could not be created: every chunk of the batch is recorded, none lost.
-        outcomes = batch.map(() => ({ ok: false, code: errorCode(error), reason: describeError(error) }));
+      if (this.#state.lost !== undefined) {
+        outcomes = this.#unsent(batch.length);
+      } else {
+        try {
+          await this.#indices.chunks();
+          outcomes = await sendBulk(this.#client, batch, this.#send);
+          this.#checkLost(outcomes);
+        } catch (error) {
+          // The index could not be created: every chunk of the batch is recorded, none lost.
+          outcomes = batch.map(() => ({ ok: false, code: errorCode(error), reason: describeError(error) }));
+        }
       }
       this.#settleChunks(batch, outcomes);
     });
@@ -272,6 +320,7 @@ class EsSink implements Sink {
     const record = documentRecord(mark, { index: this.#index, failedChunks, ...(reason === undefined ? {} : { reason }) });
     const action = JSON.stringify({ index: { _index: this.#documentsIndex, _id: documentRecordId(this.#index, mark.docId) } });
     this.#meta.push({ payload: `${action}\n${JSON.stringify(record)}`, document: record });
+    if (record.status === 'indexed') this.#succeeded.add(mark.docId);
     const previous = this.#previousChunks.get(mark.docId);
     // Only a document that had more chunks before (or of which we know nothing) can have stale ones.
     if (record.status === 'indexed' && (previous === undefined || (previous !== null && previous > mark.chunks))) {
@@ -286,16 +335,25 @@ class EsSink implements Sink {
     this.#meta = [];
     await this.#state.run(async () => {
       let outcomes: BulkOutcome[];
-      try {
-        await this.#indices.meta();
-        outcomes = await sendBulk(this.#client, batch, this.#send);
-      } catch (error) {
-        outcomes = batch.map(() => ({ ok: false, code: 'FOLIO_ES_MAPPING', reason: describeError(error) }));
+      if (this.#state.lost !== undefined) {
+        outcomes = this.#unsent(batch.length);
+      } else {
+        try {
+          await this.#indices.meta();
+          outcomes = await sendBulk(this.#client, batch, this.#send);
+          this.#checkLost(outcomes);
+        } catch (error) {
+          outcomes = batch.map(() => ({ ok: false, code: 'FOLIO_ES_MAPPING', reason: describeError(error) }));
+        }
       }
       const lost: FailureRecord[] = [];
       batch.forEach((operation, i) => {
         const outcome = outcomes[i];
-        if (outcome === undefined || outcome.ok) return;
+        if (outcome === undefined) return;
+        if (outcome.ok) {
+          if ('failure' in operation) this.#state.stored(`index ${this.#failuresIndex}`, operation.failure.code);
+          return;
+        }
         if ('failure' in operation) {
           lost.push(operation.failure);
         } else {
@@ -308,6 +366,7 @@ class EsSink implements Sink {
         }
       });
       await this.#state.fallback(appendFailures(this.#fallbackFile, lost), this.#fallbackFile, lost.length);
+      for (const record of lost) this.#state.stored(this.#fallbackFile, record.code);
     });
   }
 

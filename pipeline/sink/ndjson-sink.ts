@@ -102,6 +102,7 @@ class NdjsonSink implements Sink {
     this.#open('fail()');
     this.#state.failure(record);
     await this.#put('failures', `${JSON.stringify(record)}\n`);
+    this.#state.stored(join(this.#outDir, NDJSON_FILES.failures), record.code);
   }
 
   async markDocument(doc: DocumentMark): Promise<void> {

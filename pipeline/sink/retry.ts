@@ -1,19 +1,11 @@
-/** Which faults are worth another try and how long to wait. */
-import { errors } from '@elastic/elasticsearch';
-
-/** Statuses the server uses for "not now": overload (429) and an unhealthy or restarting node (5xx). */
-export function isTransientStatus(status: number): boolean {
-  return status === 429 || status >= 500;
-}
-
 /**
- * A whole request failed for a reason that may pass: connection refused or reset, a timeout, no
- * node alive, or a transient status. A 4xx (bad request, too large) will fail the same way again.
+ * The sink's view of the one retry policy (`core/retry.ts`): which Elasticsearch faults are worth
+ * another try, how long to wait, and how a failed request is named in messages.
  */
-export function isTransientError(error: unknown): boolean {
-  if (error instanceof errors.ResponseError) return isTransientStatus(error.statusCode ?? 0);
-  return error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || error instanceof errors.NoLivingConnectionsError;
-}
+import { errors } from '@elastic/elasticsearch';
+import { backoffMs, carriedRetryAfter } from '../../core/retry.ts';
+
+export { isTransientError, isTransientStatus } from '../../core/retry.ts';
 
 /** The HTTP status of a failed request, or the error's class name when there was no response. */
 export function errorKind(error: unknown): string {
@@ -23,12 +15,11 @@ export function errorKind(error: unknown): string {
 }
 
 /**
- * Exponential backoff with jitter: about `base·2^attempt`, capped, between half and all of it so
- * that clients that failed together do not retry together.
+ * The wait before retry `attempt + 1` (0-based `attempt`, as the sink's loops count): the core
+ * policy's jittered exponential backoff, at least a `Retry-After` the error carries.
  */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
-  const full = Math.min(maxMs, baseMs * 2 ** attempt);
-  return Math.round(full / 2 + (Math.random() * full) / 2);
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number, error?: unknown): number {
+  return backoffMs({ retries: 0, baseDelayMs: baseMs, maxDelayMs: maxMs }, attempt + 1, error === undefined ? undefined : carriedRetryAfter(error));
 }
 
 export { sleep } from '../../core/sleep.ts';

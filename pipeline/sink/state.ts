@@ -27,6 +27,8 @@ export class SinkState {
   readonly #documents = new Map<string, DocumentProgress>();
   readonly #failures: Record<string, number> = {};
   readonly #dropped: FailureRecord[] = [];
+  readonly #failuresAt: Record<string, Record<string, number>> = {};
+  #lost: string | undefined;
   #indexed = 0;
   #failed = 0;
   #retries = 0;
@@ -63,6 +65,21 @@ export class SinkState {
 
   failure(record: FailureRecord): void {
     this.#failures[record.code] = (this.#failures[record.code] ?? 0) + 1;
+  }
+
+  /** `count` failure records of `code` are stored at `where`. */
+  stored(where: string, code: string, count = 1): void {
+    const codes = (this.#failuresAt[where] ??= {});
+    codes[code] = (codes[code] ?? 0) + count;
+  }
+
+  get lost(): string | undefined {
+    return this.#lost;
+  }
+
+  /** The store is gone past its retries; the first reason is kept. */
+  lose(reason: string): void {
+    this.#lost ??= reason;
   }
 
   retried(): void {
@@ -126,6 +143,8 @@ export class SinkState {
       bytes: this.#bytes,
       failures: { ...this.#failures },
       dropped: [...this.#dropped],
+      failuresAt: Object.fromEntries(Object.entries(this.#failuresAt).map(([where, codes]) => [where, { ...codes }])),
+      ...(this.#lost === undefined ? {} : { lost: this.#lost }),
     };
   }
 

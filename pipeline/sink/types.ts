@@ -30,6 +30,31 @@ export interface SinkStats {
   readonly failures: Readonly<Record<string, number>>;
   /** The sink's own failure records (chunks it lost), first 1000. */
   readonly dropped: readonly FailureRecord[];
+  /**
+   * Where the failure records went and how many of each code: the failures index
+   * (`index folio-failures`), the fallback file, or the NDJSON folder's `failures.jsonl`.
+   */
+  readonly failuresAt: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /**
+   * Why the sink stopped storing records: the cluster failed past its retries, and what could
+   * not be written went to the fallback file. Undefined while the sink works.
+   */
+  readonly lost?: string | undefined;
+}
+
+/** What a sync may remove: documents recorded under these URI prefixes that `isGone` says are gone. */
+export interface PruneScope {
+  /** `file://` folder prefixes, or exact URIs, under which gone documents can be recorded. */
+  readonly prefixes: readonly string[];
+  readonly isGone: (uri: string) => boolean;
+}
+
+/** What a prune removed. */
+export interface PruneResult {
+  /** Documents whose chunks, record and dead letters were removed. */
+  readonly removed: number;
+  /** Sources of the removed documents, first 100. */
+  readonly sources: readonly string[];
 }
 
 /**
@@ -48,6 +73,16 @@ export interface Sink {
   markDocument(doc: DocumentMark): Promise<void>;
   /** True when the document with this content hash was already fully stored (always false for files). */
   isUnchanged(docId: string, contentHash: string): Promise<boolean>;
+  /**
+   * Set once the sink has failed past its retries (the cluster went away): a run should stop
+   * feeding it new documents. See {@link SinkStats.lost}.
+   */
+  readonly lost?: string | undefined;
+  /**
+   * Remove the documents of `scope` that are gone: their chunks, their sync record and their dead
+   * letters. Only a sink that keeps state between runs has it.
+   */
+  prune?(scope: PruneScope): Promise<PruneResult>;
   /** Flush, wait for everything in flight and release resources. Idempotent. */
   close(): Promise<SinkStats>;
 }

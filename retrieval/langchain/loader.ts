@@ -1,12 +1,15 @@
 /**
  * Folio as a LangChain.js document loader: files or folders in, one `Document` per chunk (or per
- * page) out, streamed by `lazyLoad()`. A document that cannot be read is reported through
- * `onFailure` and skipped; it never fails the load.
+ * page) out, streamed by `lazyLoad()`. A document that cannot be read is reported (through
+ * `onFailure`, or as a warning on stderr) and skipped; it never fails the load. The OCR engine
+ * the `pipeline.ocr` factory creates is created once per load and closed when the load ends, so a
+ * script that loads and returns exits by itself.
  */
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import type { Document } from '@langchain/core/documents';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { Chunk, FailureRecord } from '../../core/types.ts';
+import type { OcrEngine } from '../../inference/engine.ts';
 import type { ProcessOptions } from '../../pipeline/run/index.ts';
 import { chunkToDocument, chunksToPageDocuments } from './metadata.ts';
 import type { FolioDocumentMetadata } from './metadata.ts';
@@ -15,6 +18,8 @@ import { pipelineChunks } from './pipeline-source.ts';
 export interface ChunkSourceContext {
   readonly signal?: AbortSignal;
   readonly onFailure: (failure: FailureRecord) => void;
+  /** The load's one OCR engine (from `pipeline.ocr`), closed by the loader when the load ends. */
+  readonly ocr?: () => Promise<OcrEngine>;
 }
 
 /**
@@ -38,7 +43,10 @@ export interface FolioLoaderOptions {
    * @default {} (text layer where good; pages needing OCR fail without `ocr`)
    */
   readonly pipeline?: Readonly<ProcessOptions>;
-  /** Told about every input, page or chunk that did not make it. @default ignore */
+  /**
+   * Told about every input, page or chunk that did not make it.
+   * @default a `console.warn` line per failure, naming the document and the reason
+   */
   readonly onFailure?: (failure: FailureRecord) => void;
   readonly signal?: AbortSignal;
 }
@@ -54,10 +62,11 @@ export class FolioLoader extends BaseDocumentLoader {
   readonly #chunks: ChunkSource;
   readonly #onFailure: (failure: FailureRecord) => void;
   readonly #signal: AbortSignal | undefined;
+  readonly #ocr: (() => Promise<OcrEngine>) | undefined;
 
   constructor(options: Readonly<FolioLoaderOptions>) {
     super();
-    const { inputs, mode = 'chunk', chunks, pipeline = {}, onFailure = () => {}, signal } = options;
+    const { inputs, mode = 'chunk', chunks, pipeline = {}, onFailure = warnFailure, signal } = options;
     const list = typeof inputs === 'string' ? [inputs] : [...(inputs ?? [])];
     if (list.length === 0 || list.some((input) => typeof input !== 'string' || input === '')) {
       throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`inputs\` to be a path or URL, or a non-empty list of them, got \`${JSON.stringify(inputs)}\``);
@@ -68,13 +77,26 @@ export class FolioLoader extends BaseDocumentLoader {
     this.inputs = list;
     this.mode = mode;
     this.#chunks = chunks ?? ((input, context) => pipelineChunks(input, { ...pipeline, ...context }));
+    this.#ocr = pipeline.ocr;
     this.#onFailure = onFailure;
     this.#signal = signal;
   }
 
   /** Streams Documents as the pipeline produces them; memory stays at one document's chunks. */
   async *lazyLoad(): AsyncGenerator<Document<FolioDocumentMetadata>> {
-    const context: ChunkSourceContext = { onFailure: this.#onFailure, ...(this.#signal ? { signal: this.#signal } : {}) };
+    // One engine for the whole load, however many pages need OCR, closed when the load ends.
+    const factory = this.#ocr;
+    let created: Promise<OcrEngine> | undefined;
+    const ocr = factory === undefined ? undefined : () => (created ??= factory());
+    const context: ChunkSourceContext = { onFailure: this.#onFailure, ...(this.#signal ? { signal: this.#signal } : {}), ...(ocr ? { ocr } : {}) };
+    try {
+      yield* this.#load(context);
+    } finally {
+      if (created !== undefined) await (await created.catch(() => undefined))?.close();
+    }
+  }
+
+  async *#load(context: ChunkSourceContext): AsyncGenerator<Document<FolioDocumentMetadata>> {
     for (const input of this.inputs) {
       this.#signal?.throwIfAborted();
       if (this.mode === 'chunk') {
@@ -100,4 +122,9 @@ export class FolioLoader extends BaseDocumentLoader {
     for await (const doc of this.lazyLoad()) out.push(doc);
     return out;
   }
+}
+
+/** The default `onFailure`: one line per failure, so nothing is dropped without a word. */
+function warnFailure(failure: FailureRecord): void {
+  console.warn(`FolioLoader: skipped ${failure.reason} [${failure.code}] (pass \`onFailure\` to handle failures yourself)`);
 }

@@ -1,18 +1,15 @@
 /**
- * Download and unpack the pinned Elasticsearch once into the cache. Maven does the download (it
- * verifies checksums and honours the machine's mirror settings); where `mvn` is missing we fetch
- * the same file from Maven Central directly and check its SHA-1 ourselves.
+ * Download and unpack the pinned Elasticsearch once into the cache. Maven does the download from
+ * the repositories it is configured with (its settings, mirrors and proxies; it verifies the
+ * checksums), so no repository address lives in this code. Without `mvn` the download stops with
+ * a clear message.
  */
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
 import { ES_ARTIFACT, ES_VERSION } from './config.ts';
 import type { EsLayout } from './config.ts';
 import { exec, tail } from './exec.ts';
-
-/** Where the direct download falls back to. */
-const MAVEN_CENTRAL = 'https://repo1.maven.org/maven2';
 
 export interface InstallOptions {
   readonly layout: EsLayout;
@@ -48,16 +45,14 @@ async function download(zip: string, log: (line: string) => void): Promise<void>
   const folder = dirname(zip);
   mkdirSync(folder, { recursive: true });
   log(`downloading Elasticsearch ${ES_VERSION} (${ES_ARTIFACT}) …`);
-  let result;
-  try {
-    result = await exec('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${ES_ARTIFACT}`, `-DoutputDirectory=${folder}`]);
-  } catch {
-    result = undefined; // mvn is not installed
-  }
+  // Looked up first: spawning a missing command with a timeout leaves Node's kill timer running.
+  const result = onPath('mvn') ? await exec('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${ES_ARTIFACT}`, `-DoutputDirectory=${folder}`]).catch(() => undefined) : undefined;
   if (result === undefined) {
-    log('mvn not found; downloading from Maven Central directly');
-    await fetchFromCentral(zip);
-    return;
+    throw new ConfigurationError(
+      'FOLIO_ES_NO_MAVEN',
+      `Downloading Elasticsearch ${ES_VERSION} needs Maven (\`mvn\` on the PATH), which fetches ${ES_ARTIFACT} from the repositories it is configured with; install Maven (e.g. \`apt-get install maven\`), or set ELASTICSEARCH_URL to a running cluster`,
+      { meta: { artifact: ES_ARTIFACT } },
+    );
   }
   if (result.code !== 0 || !existsSync(zip)) {
     throw new ConfigurationError(
@@ -68,23 +63,17 @@ async function download(zip: string, log: (line: string) => void): Promise<void>
   }
 }
 
-async function fetchFromCentral(zip: string): Promise<void> {
-  const url = `${MAVEN_CENTRAL}/org/elasticsearch/distribution/integ-test-zip/elasticsearch/${ES_VERSION}/elasticsearch-${ES_VERSION}.zip`;
-  try {
-    const [body, sha1] = await Promise.all([
-      fetch(url).then(async (response) => {
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        return new Uint8Array(await response.arrayBuffer());
-      }),
-      fetch(`${url}.sha1`).then(async (response) => (response.ok ? (await response.text()).trim().slice(0, 40) : undefined)),
-    ]);
-    const actual = createHash('sha1').update(body).digest('hex');
-    if (sha1 !== undefined && sha1 !== actual) throw new Error(`SHA-1 mismatch: expected ${sha1}, got ${actual}`);
-    writeFileSync(`${zip}.part`, body);
-    renameSync(`${zip}.part`, zip);
-  } catch (error) {
-    throw new ConfigurationError('FOLIO_ES_DOWNLOAD', `Could not download ${url}: ${(error as Error).message}`, { cause: error });
-  }
+/** Whether `command` is an executable file in a folder of the PATH. */
+function onPath(command: string): boolean {
+  return (process.env['PATH'] ?? '').split(delimiter).some((folder) => {
+    if (folder === '') return false;
+    try {
+      accessSync(join(folder, command), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 async function unpack(layout: EsLayout, javaHome: string, log: (line: string) => void): Promise<void> {

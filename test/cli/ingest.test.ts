@@ -25,7 +25,9 @@ describe('folio ingest (NDJSON, the embedded default)', () => {
   it('should account for every input: good ones written, bad ones recorded with a reason', async () => {
     const out = join(dir, 'out');
     const run = await runFolio(['ingest', dir, join(dir, 'missing.pdf'), '--out', out, '--engine', 'text', '--embed', 'none'], { ELASTICSEARCH_URL: undefined });
-    assert.equal(run.code, 0, run.stderr);
+    // Some inputs failed and were recorded: exit 1, and the summary says where.
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, new RegExp(`in ${join(out, 'failures.jsonl').replace(/[.\\/]/g, '\\$&')}: .*FOLIO_`), run.stderr);
     assert.match(run.stderr, /documents: 6 /, run.stderr);
     const chunks = await lines(join(out, 'chunks.jsonl'));
     assert.ok(chunks.length >= 4, `chunks: ${chunks.length}`);
@@ -45,7 +47,7 @@ describe('folio ingest (NDJSON, the embedded default)', () => {
     const chunksOf = async (workers: string): Promise<string[]> => {
       const out = join(dir, `out-w${workers}`);
       const run = await runFolio(['ingest', ...inputs, '--out', out, '--engine', 'text', '--embed', 'none', '--workers', workers], { ELASTICSEARCH_URL: undefined });
-      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.code, 1, run.stderr);
       assert.match(run.stderr, /documents: 5 \(2 done, 0 unchanged, 3 failed\)/, run.stderr);
       // Workers finish in their own order; the content and ids must not depend on it.
       return (await readFile(join(out, 'chunks.jsonl'), 'utf8')).split('\n').filter(Boolean).toSorted();

@@ -13,6 +13,11 @@ async function scripted(steps: ((req: IncomingMessage, res: ServerResponse) => v
   let i = 0;
   const server = createServer((req, res) => {
     req.resume();
+    // Like vLLM builds without the listing: the engine then asks for its default model.
+    if (req.url === '/v1/models') {
+      res.writeHead(404).end();
+      return;
+    }
     req.on('end', () => (steps[Math.min(i++, steps.length - 1)]!)(req, res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -103,7 +108,11 @@ describe('createRemoteEngine', () => {
     const a = await scripted([ok('from a')]);
     const b = await scripted([ok('from b')]);
     servers.push(a.server, b.server);
-    const dead = 'http://127.0.0.1:9';
+    // A port that was just free: connecting is refused, as with a server that is down.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
     const engine = createRemoteEngine({ urls: [dead, a.url, b.url], retry: FAST });
     const results = await engine.recognize(Array.from({ length: 12 }, (_, i) => page(i + 1)));
     assert.equal(results.length, 12);
