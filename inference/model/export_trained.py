@@ -40,7 +40,7 @@ MODELS = {
     "folio-ocr-math": {
         "input": "page",
         "scope": "formula reader: one view = one cropped formula (128x512 px, squeezed in top-left like a page) -> "
-                 "canonical LaTeX without delimiters; see inference/model/formula/MODEL-CARD.md",
+                 "canonical LaTeX without delimiters; see inference/model/weights/folio-ocr-math/MODEL-CARD.md",
         "summary": "synthetic formulas from a seeded LaTeX grammar (fractions, scripts, roots, big operators with "
                    "limits, functions, Greek, relations, accents, fonts, \\left-\\right, binomials, matrices, "
                    "cases, aligned) plus KaTeX's own test expressions, each KaTeX-checked, typeset by matplotlib "
