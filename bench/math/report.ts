@@ -17,6 +17,11 @@ export function mathMarkdown(result: MathBenchResult): string {
     ['batch', 'K', 'τ', 'decode speed-up over greedy', 'end-to-end speed-up', 'formulas/s (K)', 'lossless'],
     result.speed.map((r) => [r.batch, r.k, r.tau.toFixed(2), `${r.speedup.toFixed(2)}×`, `${r.e2eSpeedup.toFixed(2)}×`, r.formulasPerSecond.toFixed(1), r.lossless ? 'yes' : 'NO']),
   );
+  const c = result.crops;
+  const crops = c ? `Hand-cut formula crops of olmOCR-Bench dev pages (\`bench/math/olmocr-crops.json\`, 150 dpi; boxes stand in for a formula detector, which Folio lacks): ${c.n} crops, render-equal ${percent(c.renderEqual)}, the dataset's math tests among them passed ${c.testsPassed}/${c.tests} (its semantics, \`sameRendering\`), speculative = greedy ${percent(c.identical)}, τ ${c.tau.toFixed(2)} at K=3.
+
+${markdownTable(['truth', 'read (greedy)', 'smallest logit gap'], c.readings.map((r) => [`\`${r.truth}\``, `\`${r.predicted}\``, r.minMargin.toFixed(2)]))}
+` : 'Olmocr dev crops: not measured (the dev PDFs are not beside the checkout).';
   const samples = (result.sets[0]?.samples ?? []).map((s) => `- truth \`${s.truth}\`\n  read  \`${s.predicted}\``).join('\n');
   return `# folio-ocr-math through the TypeScript engine
 
@@ -29,6 +34,8 @@ synthetic views (vision excluded, medians), greedy and K=3 in the same run.
 ${sets}
 
 ${kinds}
+
+${crops}
 
 ${speed}
 

@@ -14,7 +14,9 @@ import type { PageDecode } from '../../inference/onnx/decode.ts';
 import { loadModel } from '../../inference/onnx/load.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
 import { measureDecode, loadPages } from '../decode/run.ts';
-import { renderMathml } from '../olmocr/math.ts';
+import { renderMathml, sameRendering } from '../olmocr/math.ts';
+import { formulaView } from '../../pipeline/formula/view.ts';
+import { loadFormulaCrops } from './crops.ts';
 import { canonicalLatex } from './normalise.ts';
 
 export const MATH_MODEL = fileURLToPath(new URL('../../inference/model/weights/folio-ocr-math/', import.meta.url));
@@ -61,6 +63,17 @@ export interface MathSetResult {
   readonly samples: readonly { truth: string; predicted: string }[];
 }
 
+export interface MathCropsResult {
+  readonly n: number;
+  readonly renderEqual: number;
+  /** The dataset's math tests among the crops, passed with its semantics (`sameRendering`). */
+  readonly tests: number;
+  readonly testsPassed: number;
+  readonly identical: number;
+  readonly tau: number;
+  readonly readings: readonly { truth: string; predicted: string; minMargin: number }[];
+}
+
 export interface MathSpeedRow {
   readonly batch: number;
   readonly k: number;
@@ -76,6 +89,8 @@ export interface MathBenchResult {
   readonly device: Device;
   readonly threads: number;
   readonly sets: readonly MathSetResult[];
+  /** Hand-cut formula crops of olmOCR-Bench dev pages (absent when the dev PDFs are not there). */
+  readonly crops?: MathCropsResult;
   readonly speed: readonly MathSpeedRow[];
   readonly summary: string;
 }
@@ -149,11 +164,29 @@ export async function measureMath(config: Readonly<MathBenchConfig> = {}, log: (
   const { modelDir = MATH_MODEL, viewsDir = MATH_VIEWS, device = 'cpu', threads = 1, k = 3, batches = [1, 16], runs = 3, speedViews = 32 } = config;
   const model = await loadModel({ modelDir, device, threads });
   const sets: MathSetResult[] = [];
+  let crops: MathCropsResult | undefined;
   try {
     for (const set of ['synthetic', 'real']) {
       const result = await scoreSet(model, join(viewsDir, set), set, config, k);
       log(`math ${set}: ${result.n} views, render-equal ${(result.renderEqual * 100).toFixed(1)}%, exact ${(result.exact * 100).toFixed(1)}%, identical ${(result.identical * 100).toFixed(0)}%, tau ${result.tau.toFixed(2)}`);
       sets.push(result);
+    }
+    const cases = await loadFormulaCrops();
+    if (cases.length > 0) {
+      const views = cases.map((c) => formulaView(c.image));
+      const greedy = await decode(model, views, { draftK: 0 });
+      const spec = await decode(model, views, { draftK: k });
+      const same = greedy.filter((g, i) => g.ids.length === spec[i]!.ids.length && g.ids.every((id, j) => id === spec[i]!.ids[j])).length;
+      const tokens = spec.reduce((a, s) => a + Math.max(0, s.ids.length - 1), 0);
+      const steps = spec.reduce((a, s) => a + s.stats.steps, 0);
+      const tests = cases.filter((c) => c.test);
+      crops = {
+        n: cases.length, renderEqual: cases.filter((c, i) => renderEqual(c.latex, greedy[i]!.text.trim())).length / cases.length,
+        tests: tests.length, testsPassed: cases.filter((c, i) => c.test && sameRendering(c.latex, greedy[i]!.text.trim())).length,
+        identical: same / cases.length, tau: tokens / Math.max(1, steps),
+        readings: cases.map((c, i) => ({ truth: c.latex, predicted: greedy[i]!.text.trim(), minMargin: greedy[i]!.stats.minMargin })),
+      };
+      log(`math crops: ${crops.n} crops, render-equal ${(crops.renderEqual * 100).toFixed(1)}%, math tests ${crops.testsPassed}/${crops.tests}, tau ${crops.tau.toFixed(2)}`);
     }
   } finally {
     await model.release();
@@ -165,5 +198,5 @@ export async function measureMath(config: Readonly<MathBenchConfig> = {}, log: (
   const synthetic = sets[0]!;
   const b1 = speed.find((r) => r.batch === 1);
   const summary = `render-equal ${(synthetic.renderEqual * 100).toFixed(1)}% of ${synthetic.n} held-out synthetic formulas (exact ${(synthetic.exact * 100).toFixed(1)}%), τ ${synthetic.tau.toFixed(2)} at K=${k}${b1 ? `, ${b1.speedup.toFixed(2)}× decode speed-up at batch 1` : ''}`;
-  return { model: `${decodeResult.model}`, device, threads, sets, speed, summary };
+  return { model: `${decodeResult.model}`, device, threads, sets, ...(crops ? { crops } : {}), speed, summary };
 }

@@ -29,11 +29,12 @@ function grey(width: number, height: number, pixel: (i: number) => number): Page
 
 describe('pipeline formula', () => {
   describe('formulaView', () => {
-    it('should set a small crop on paper so the engine enlarges it at most 1.5 times', () => {
+    it('should set a small crop on paper so the engine does not enlarge it (or at most maxUpscale times)', () => {
       const crop = grey(30, 20, (i) => (i % 7 === 0 ? 0 : 200));
       const view = formulaView(crop);
-      assert.equal(view.width, Math.ceil(512 / 1.5));
-      assert.equal(view.height, Math.ceil(128 / 1.5));
+      assert.deepEqual([view.width, view.height], [512, 128]);
+      const enlarged = formulaView(crop, { maxUpscale: 1.5 });
+      assert.deepEqual([enlarged.width, enlarged.height], [Math.ceil(512 / 1.5), Math.ceil(128 / 1.5)]);
       assert.equal(view.data[0], 200, 'paper taken from the crop');
       assert.equal(view.data[4 * view.width + 4], 0, 'crop placed after the margin');
     });
