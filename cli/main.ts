@@ -15,7 +15,7 @@ usage: folio <command> [options]        (folio <command> --help for details)
   search "<query>"           hybrid search over the index
   ask "<question>"           the top chunks as a cited context block
   serve                      an OpenAI-compatible OCR server over the local engines
-  bench <suite>              benchmarks: textlayer, parse, olmocr, docling, ocr, decode, retrieval, all
+  bench <suite>              benchmarks: textlayer, parse, olmocr, docling, ocr, decode, math, retrieval, all
 
 ${EXIT_CODES_HELP}`;
 

@@ -17,6 +17,8 @@ export type { RoutePageOptions } from './route/index.ts';
 export { parsePage, splitPages, mergeContinuedTables, renderMarkdown, stripGrounding, latexToText } from './markdown/index.ts';
 export type { ParseOptions, RenderOptions } from './markdown/index.ts';
 export { checkPage, collapseRepetition } from './quality/index.ts';
+export { createFormulaReader, checkReading, formulaView, FORMULA_MODEL } from './formula/index.ts';
+export type { FormulaCrop, FormulaReading, FormulaReader, FormulaReaderOptions } from './formula/index.ts';
 export { chunkDocument, countTokens } from './chunk/index.ts';
 export type { ChunkOptions } from './chunk/index.ts';
 export { createEsSink, createNdjsonSink, chunkToDocument } from './sink/index.ts';

@@ -1,8 +1,12 @@
 """The PyTorch reference for `folio bench decode` on a GPU: greedy decoding of the same views, batches and
 budget as the TypeScript engine, on the same machine in the same run (../shared/guides/GPU.md).
 
-    .venv/bin/python bench/decode/torch_ref.py --ckpt .cache/ocr-run5 --batch 1,32 --runs 5 \
-        --out bench/results/decode-torch.json
+    .venv/bin/python bench/decode/torch_ref.py --batch 1,32 --runs 5 --out bench/results/decode-torch.json
+    .venv/bin/python bench/decode/torch_ref.py --model inference/model/weights/folio-ocr-math --views bench/math/views/synthetic
+
+The weights are the committed model folder's (`--model`, read back from its ONNX files by
+inference/model/folio_ocr/from_onnx.py), so a clone reproduces the comparison; `--ckpt DIR` takes a training
+checkpoint instead.
 
 Measured as the TS bench measures: the vision encoder is not timed (its features are computed once per
 batch, before the clock starts); `ms` runs from the decoder's prefill to the last token, `decode_ms` from the
@@ -89,7 +93,7 @@ def bench_batch(reader, pixels, batch, budget, runs, dev):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--ckpt", default=os.path.join(ROOT, ".cache", "ocr-run5"))
+    ap.add_argument("--ckpt", default=None, help="a training checkpoint folder; default: the --model folder's weights")
     ap.add_argument("--model", default=os.path.join(ROOT, "inference", "model", "weights", "folio-ocr-mini"))
     ap.add_argument("--views", default=os.path.join(ROOT, "bench", "decode", "views"))
     ap.add_argument("--batch", default="1,32")
@@ -101,7 +105,7 @@ def main():
     torch.backends.cudnn.allow_tf32 = False
     config = json.load(open(os.path.join(a.model, "folio-model.json")))
     budget = config["generation"]["max_new_tokens"]
-    reader = load_reader(a.ckpt, os.path.join(a.model, "tokenizer.json"))
+    reader = load_reader(a.ckpt or a.model, os.path.join(a.model, "tokenizer.json"))
     reader.model.to(dev)
     c = reader.model.c
     names, pixels = load_views(a.views, c.view_h, c.view_w)

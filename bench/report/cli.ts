@@ -13,7 +13,7 @@ import { runTextLayerBench } from '../textlayer/run.ts';
 import { collectResults } from './collect.ts';
 import { writeReport } from './write.ts';
 
-export const ALL_USAGE = 'folio bench all [--quick] [--skip olmocr,docling,textlayer,parse,ocr,decode,serve,retrieval] [--engine auto|text|onnx|…] [--es URL] [--results DIR]';
+export const ALL_USAGE = 'folio bench all [--quick] [--skip olmocr,docling,textlayer,parse,ocr,decode,math,serve,retrieval] [--engine auto|text|onnx|…] [--es URL] [--results DIR]';
 
 const DATASET = '../shared/data/olmocr-bench-dev/dataset.jsonl';
 

@@ -115,6 +115,11 @@ function suiteFigures(suites: Readonly<Record<string, unknown>>, decodeCommand: 
     figures.push({ figure: `Speculative decoding on this CPU, ${name} (best K vs greedy, batch 1)`, value: String(decode['summary']), command: decodeCommand });
   }
 
+  const math = suites['math'] as Json;
+  if (typeof math?.['summary'] === 'string') {
+    figures.push({ figure: 'Formula image → LaTeX, folio-ocr-math through the TS engine on this CPU (held-out synthetic, K=3)', value: String(math['summary']), command: 'npx folio bench math' });
+  }
+
   const serve = suites['serve'] as Json;
   for (const level of (serve?.['levels'] as Json[] | undefined) ?? []) {
     figures.push({

@@ -41,8 +41,13 @@ class BlockReader:
 
 def load_reader(ckpt, tokenizer):
     """The checkpoint's model with its weights rounded to fp16, as the exported files hold them, so that the
-    scores measure what ships."""
-    model, _ = load_model(ckpt)
+    scores measure what ships. `ckpt` may also be an exported model folder (folio-model.json beside the ONNX
+    files): the committed weights, read back by `folio_ocr.from_onnx` (greedy decoding only)."""
+    if os.path.exists(os.path.join(ckpt, "folio-model.json")):
+        from folio_ocr.from_onnx import load_folio_onnx
+        model, _ = load_folio_onnx(ckpt)
+    else:
+        model, _ = load_model(ckpt)
     round_weights_fp16(model)
     tok = Tokenizer.from_file(tokenizer)
     return BlockReader(model, tok, prompt_ids(tok, model.c.tokens_per_view), tok.token_to_id("<image>"),

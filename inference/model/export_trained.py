@@ -26,6 +26,31 @@ from folio_ocr.export import export_model, round_weights_fp16  # noqa: E402
 from train import load_ckpt  # noqa: E402
 
 
+# What each model's folio-model.json says about itself (inference/onnx/README.md: what a view holds).
+MODELS = {
+    "folio-ocr-mini": {
+        "input": "text-block",
+        "scope": "text-block reader: one view = one block of 1-4 text lines (128x512 px); pages are read "
+                 "block by block (block boxes from a layout step), see inference/model/README.md",
+        "summary": "synthetic text blocks rendered with PIL from Debian prose (licence and copyright texts; Chinese "
+                   "manpages-zh), fonts DejaVu, Liberation, WenQuanYi Micro Hei; curriculum 1 line -> 1-2 lines -> "
+                   "1-4 lines with headings/lists; 50% scan-like degradation (skew, blur, resolution loss, noise, "
+                   "speckles, contrast)",
+    },
+    "folio-ocr-math": {
+        "input": "page",
+        "scope": "formula reader: one view = one cropped formula (128x512 px, squeezed in top-left like a page) -> "
+                 "canonical LaTeX without delimiters; see inference/model/weights/folio-ocr-math/MODEL-CARD.md",
+        "summary": "synthetic formulas from a seeded LaTeX grammar (fractions, scripts, roots, big operators with "
+                   "limits, functions, Greek, relations, accents, fonts, \\left-\\right, binomials, matrices, "
+                   "cases, aligned) plus KaTeX's own test expressions, each KaTeX-checked, typeset by matplotlib "
+                   "mathtext (5 font sets, 14-32 px) with a compositor for environments; 50% scan-like degradation; "
+                   "warm start from folio-ocr-mini",
+        "max_new_tokens": 128,
+    },
+}
+
+
 def load_model(ckpt):
     state, meta = load_ckpt(ckpt)
     c = FolioConfig.from_dict(meta["config"])
@@ -40,28 +65,28 @@ def main():
     ap.add_argument("--tokenizer", default=".dev/ocr/tokenizer.json")
     ap.add_argument("--out", default="inference/model/weights/folio-ocr-mini")
     ap.add_argument("--results", default=None, help="results.json of the run to embed in folio-model.json")
+    ap.add_argument("--model", choices=sorted(MODELS), default="folio-ocr-mini", help="which model card's fields to write")
     ap.add_argument("--no-steps", action="store_true",
                     help="contract graphs only (no decoder_step/mtp_step, weights inside each file)")
     a = ap.parse_args()
     model, meta = load_model(a.ckpt)
     round_weights_fp16(model)
     tok = Tokenizer.from_file(a.tokenizer)
-    # What one view holds (inference/onnx/README.md): a block of 1-4 lines, not a page.
-    extra = {"input": "text-block",
+    card = MODELS[a.model]
+    extra = {"input": card["input"],
              "params": param_groups(model),
              "training": {"main_steps": meta["step"], "main_seconds": round(meta["elapsed"], 1),
                           "mtp_steps": meta.get("mtp_steps", 0), "hardware": "1x NVIDIA H200",
                           "last_eval": meta["evals"][-1] if meta.get("evals") else None},
-             "scope": "text-block reader: one view = one block of 1-4 text lines (128x512 px); pages are read "
-                      "block by block (block boxes from a layout step), see inference/model/README.md"}
+             "scope": card["scope"]}
+    if "init" in meta:
+        extra["training"]["init"] = meta["init"]
+    if card.get("max_new_tokens"):
+        extra["generation"] = {"max_new_tokens": card["max_new_tokens"], "stop": ["eos"], "greedy": True}
     if a.results and os.path.exists(a.results):
         extra["measured"] = json.load(open(a.results)).get("bench")
-    export_model(model, tok, a.out, fp16_weights=True, name="folio-ocr-mini", version="0.1.0", step_graphs=not a.no_steps,
-                 training_summary="synthetic text blocks rendered with PIL from Debian prose (licence and "
-                                  "copyright texts; Chinese manpages-zh), fonts DejaVu, Liberation, WenQuanYi "
-                                  "Micro Hei; curriculum 1 line -> 1-2 lines -> 1-4 lines with headings/lists; 50% "
-                                  "scan-like degradation (skew, blur, resolution loss, noise, speckles, contrast)",
-                 extra_meta=extra)
+    export_model(model, tok, a.out, fp16_weights=True, name=a.model, version="0.1.0", step_graphs=not a.no_steps,
+                 training_summary=card["summary"], extra_meta=extra)
     tot = 0
     for f in sorted(os.listdir(a.out)):
         sz = os.path.getsize(os.path.join(a.out, f))
