@@ -1,6 +1,6 @@
 /**
  * Where the `onnx` engine finds its default model, folio-ocr-mini (31 MB). A checkout of the
- * repository has it committed under `inference/model/weights/`; the installed package does not
+ * repository has it committed under `inference/models/`; the installed package does not
  * ship it (it would triple the tarball for an engine most runs never use), so a user installs it
  * as its own package, {@link ONNX_MODEL_PACKAGE}, made by `npm run pack:model`.
  */
@@ -21,7 +21,7 @@ export const ONNX_MODEL_PACKAGE = '@folio-ocr/folio-ocr-mini';
  * const engine = await createOnnxEngine({ modelDir: defaultOnnxModelDir() });
  */
 export function defaultOnnxModelDir(): string {
-  const committed = fileURLToPath(new URL('./model/weights/folio-ocr-mini/', import.meta.url));
+  const committed = fileURLToPath(new URL('./models/folio-ocr-mini/', import.meta.url));
   if (existsSync(join(committed, 'folio-model.json'))) return committed;
   try {
     return dirname(fileURLToPath(import.meta.resolve(`${ONNX_MODEL_PACKAGE}/folio-model.json`)));

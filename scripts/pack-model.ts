@@ -2,7 +2,7 @@
  * `npm run pack:model [-- DEST]`: pack folio-ocr-mini (the `onnx` engine's default model, 31 MB)
  * as its own npm package, `@folio-ocr/folio-ocr-mini`, so the Folio package stays small and a
  * user who wants the engine installs the model beside it. The weights stay where training writes
- * them (`inference/model/weights/folio-ocr-mini/`); the package is assembled in a temporary
+ * them (`inference/models/folio-ocr-mini/`); the package is assembled in a temporary
  * folder from the files the model needs (its sample images stay behind). Prints the tarball path.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ONNX_MODEL_PACKAGE } from '../inference/default-model.ts';
 
-const weights = fileURLToPath(new URL('../inference/model/weights/folio-ocr-mini/', import.meta.url));
+const weights = fileURLToPath(new URL('../inference/models/folio-ocr-mini/', import.meta.url));
 const dest = resolve(process.argv[2] ?? '.');
 const config = JSON.parse(await readFile(join(weights, 'folio-model.json'), 'utf8')) as { version: string; licence: string; name: string };
 const files = (await readdir(weights)).filter((name) => /\.(onnx|bin|json)$/.test(name)).sort();

@@ -17,7 +17,7 @@ import sys
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "inference", "model", "synth"))
+sys.path.insert(0, os.path.join(ROOT, "training", "synth"))
 from blocks import Fonts, TextSource, render_block  # noqa: E402
 
 

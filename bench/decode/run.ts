@@ -24,7 +24,7 @@ import type { TorchReference } from './reference.ts';
 import { steeredDraft, steeredStepDraft } from './steer.ts';
 
 export const FIXTURE_MODEL = fileURLToPath(new URL('../../test/fixtures/models/folio-ocr-tiny-random/', import.meta.url));
-export const MINI_MODEL = fileURLToPath(new URL('../../inference/model/weights/folio-ocr-mini/', import.meta.url));
+export const MINI_MODEL = fileURLToPath(new URL('../../inference/models/folio-ocr-mini/', import.meta.url));
 /** Held-out text-block views for folio-ocr-mini (made by `make_views.py`). */
 export const HELD_OUT_VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
 

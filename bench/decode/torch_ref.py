@@ -2,10 +2,10 @@
 budget as the TypeScript engine, on the same machine in the same run (../shared/guides/GPU.md).
 
     .venv/bin/python bench/decode/torch_ref.py --batch 1,32 --runs 5 --out bench/results/decode-torch.json
-    .venv/bin/python bench/decode/torch_ref.py --model inference/model/weights/folio-ocr-math --views bench/math/views/synthetic
+    .venv/bin/python bench/decode/torch_ref.py --model inference/models/folio-ocr-math --views bench/math/views/synthetic
 
 The weights are the committed model folder's (`--model`, read back from its ONNX files by
-inference/model/folio_ocr/from_onnx.py), so a clone reproduces the comparison; `--ckpt DIR` takes a training
+training/folio_ocr/from_onnx.py), so a clone reproduces the comparison; `--ckpt DIR` takes a training
 checkpoint instead.
 
 Measured as the TS bench measures: the vision encoder is not timed (its features are computed once per
@@ -28,7 +28,7 @@ import torch
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "inference", "model"))
+sys.path.insert(0, os.path.join(ROOT, "training"))
 from block_reader import load_reader  # noqa: E402
 from folio_ocr import decode as D  # noqa: E402
 from folio_ocr import preprocess as pp  # noqa: E402
@@ -94,7 +94,7 @@ def bench_batch(reader, pixels, batch, budget, runs, dev):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ckpt", default=None, help="a training checkpoint folder; default: the --model folder's weights")
-    ap.add_argument("--model", default=os.path.join(ROOT, "inference", "model", "weights", "folio-ocr-mini"))
+    ap.add_argument("--model", default=os.path.join(ROOT, "training", "weights", "folio-ocr-mini"))
     ap.add_argument("--views", default=os.path.join(ROOT, "bench", "decode", "views"))
     ap.add_argument("--batch", default="1,32")
     ap.add_argument("--runs", type=int, default=5)

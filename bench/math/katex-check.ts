@@ -1,6 +1,6 @@
 /**
  * KaTeX's verdict on a list of formulas, for the training data of folio-ocr-math
- * (`inference/model/formula/corpus.py` calls it): one LaTeX formula per input line, one JSON line
+ * (`training/formula/corpus.py` calls it): one LaTeX formula per input line, one JSON line
  * out per formula, `{"ok":true}` or `{"ok":false,"error":"…"}`. The check is the pipeline's own
  * (`makeFormula`, display mode, `throwOnError`), so a formula kept for training is one the pipeline
  * would accept.

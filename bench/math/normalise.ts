@@ -1,6 +1,6 @@
 /**
  * The canonical spelling of a LaTeX formula, as folio-ocr-math was trained on it
- * (`inference/model/formula/latex.py`, `canonical`): whitespace dropped outside text groups
+ * (`training/formula/latex.py`, `canonical`): whitespace dropped outside text groups
  * (collapsed to one space inside `\text{…}`, `\mathrm{…}`, `\operatorname{…}`), one space kept after
  * a control word that a letter follows. Two spellings of one source compare equal after it.
  */

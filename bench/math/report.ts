@@ -26,7 +26,7 @@ ${markdownTable(['truth', 'read (greedy)', 'smallest logit gap'], c.readings.map
   return `# folio-ocr-math through the TypeScript engine
 
 Model: ${result.model}; device: ${result.device}, ${result.threads} onnxruntime thread(s). Views: held-out
-formulas (never drawn in training) rendered by \`inference/model/formula/make_views.py\`, 128×512 grey.
+formulas (never drawn in training) rendered by \`training/formula/make_views.py\`, 128×512 grey.
 Render-equal: KaTeX renders truth and output to the same MathML (source annotation dropped). Exact: the
 same string after \`canonicalLatex\`. Speed rows: \`bench/decode\`'s round-robin measurement on the first
 synthetic views (vision excluded, medians), greedy and K=3 in the same run.

@@ -19,8 +19,8 @@ import { formulaView } from '../../pipeline/formula/view.ts';
 import { loadFormulaCrops } from './crops.ts';
 import { canonicalLatex } from './normalise.ts';
 
-export const MATH_MODEL = fileURLToPath(new URL('../../inference/model/weights/folio-ocr-math/', import.meta.url));
-/** Held-out views made by `inference/model/formula/make_views.py`: `synthetic/`, `real/`, each with `truth.tsv`. */
+export const MATH_MODEL = fileURLToPath(new URL('../../inference/models/folio-ocr-math/', import.meta.url));
+/** Held-out views made by `training/formula/make_views.py`: `synthetic/`, `real/`, each with `truth.tsv`. */
 export const MATH_VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
 
 export interface MathBenchConfig {
@@ -103,7 +103,7 @@ interface Truth {
 
 async function readTruth(dir: string): Promise<Truth[]> {
   const text = await readFile(join(dir, 'truth.tsv'), 'utf8').catch((cause: unknown) => {
-    throw new ConfigurationError('FOLIO_BENCH_DATASET', `${join(dir, 'truth.tsv')}: cannot read the views' truth (make it with inference/model/formula/make_views.py)`, { cause });
+    throw new ConfigurationError('FOLIO_BENCH_DATASET', `${join(dir, 'truth.tsv')}: cannot read the views' truth (make it with training/formula/make_views.py)`, { cause });
   });
   return text.split('\n').slice(1).filter((l) => l.trim() !== '').map((l) => {
     const [file = '', kind = '', ...rest] = l.split('\t');

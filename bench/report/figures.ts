@@ -79,7 +79,7 @@ export function headlineFigures(results: CollectedResults): Figure[] {
   const decode = results.suites['decode'] as { model?: string | { name?: string } } | undefined;
   // The recorded run names its model ("folio-ocr-mini 0.1.0"); the command must load the same one.
   const modelName = typeof decode?.model === 'string' ? decode.model.split(' ')[0] : decode?.model?.name;
-  const decodeCommand = modelName && modelName !== 'folio-ocr-tiny-random' ? `npx folio bench decode --model inference/model/weights/${modelName} --batch 1,8` : 'npx folio bench decode';
+  const decodeCommand = modelName && modelName !== 'folio-ocr-tiny-random' ? `npx folio bench decode --model inference/models/${modelName} --batch 1,8` : 'npx folio bench decode';
   for (const { k, speedup } of decodeSpeedups(decode)) {
     figures.push({ figure: `Speculative decoding speed-up on this CPU, K=${k} (batch 1)`, value: `${speedup.toFixed(2)}×`, command: decodeCommand });
   }

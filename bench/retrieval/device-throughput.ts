@@ -14,7 +14,7 @@ import { measureThroughput } from './throughput.ts';
 
 const { values } = parseArgs({ options: { devices: { type: 'string', default: 'cpu' }, chunks: { type: 'string', default: '512' }, 'batch-size': { type: 'string', default: '32' }, out: { type: 'string', default: 'bench/results/embed-devices.md' } } });
 const paragraphs: string[] = [];
-for (const file of ['README.md', 'inference/model/README.md', 'bench/README.md', 'mappings/README.md']) {
+for (const file of ['README.md', 'training/README.md', 'bench/README.md', 'mappings/README.md']) {
   const text = await readFile(file, 'utf8').catch(() => '');
   paragraphs.push(...text.split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p.length > 80));
 }

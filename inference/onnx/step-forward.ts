@@ -1,6 +1,6 @@
 /**
  * One pass of each optional step graph (folio-model.json → `onnx.decoder_step`, `onnx.mtp_step`;
- * written by inference/model/folio_ocr/onnx_steps.py) over fixed-capacity {@link KvBuffers}: the
+ * written by training/folio_ocr/onnx_steps.py) over fixed-capacity {@link KvBuffers}: the
  * buffers go in as they are, the rows the pass wrote come back (`written`) for the caller to put
  * into a buffer. Callers see plain arrays; tensors stay inside this file, `kv-buffer.ts` and
  * `runtime/ort.ts`.

@@ -15,7 +15,7 @@ import type { FormulaGuardOptions } from './guard.ts';
 import { formulaView, inkContrast } from './view.ts';
 import type { FormulaViewOptions } from './view.ts';
 
-export const FORMULA_MODEL = fileURLToPath(new URL('../../inference/model/weights/folio-ocr-math/', import.meta.url));
+export const FORMULA_MODEL = fileURLToPath(new URL('../../inference/models/folio-ocr-math/', import.meta.url));
 
 export interface FormulaCrop {
   /** The region's pixels (any size; grey, RGB or RGBA). */

@@ -7,7 +7,7 @@ import { loadPages } from '../../../bench/decode/run.ts';
 import { decode } from '../../../inference/onnx/decode.ts';
 import { loadModel } from '../../../inference/onnx/load.ts';
 
-const HELD_OUT = fileURLToPath(new URL('../../../inference/model/formula/data/heldout-synthetic.tsv', import.meta.url));
+const HELD_OUT = fileURLToPath(new URL('../../../training/formula/data/heldout-synthetic.tsv', import.meta.url));
 
 describe('bench math', () => {
   describe('canonicalLatex', () => {

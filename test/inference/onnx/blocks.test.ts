@@ -13,7 +13,7 @@ import type { OcrModel } from '../../../inference/onnx/load.ts';
 import { OCR_SCANS, renderFirstPage } from '../../support/pages.ts';
 import { MODEL_DIR } from './fixture.ts';
 
-const TRAINED = new URL('../../../inference/model/weights/folio-ocr-mini/', import.meta.url).pathname;
+const TRAINED = new URL('../../../inference/models/folio-ocr-mini/', import.meta.url).pathname;
 /** The memo's text as examples/make-docs.ts draws it. */
 const MEMO = `# Memo: Quarterly Archive Review
 

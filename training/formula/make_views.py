@@ -1,6 +1,6 @@
 """The benchmark's formula views (`npx folio bench math`): held-out formulas rendered once, with their truth.
 
-    .venv/bin/python inference/model/formula/make_views.py --out bench/math/views --n 200
+    .venv/bin/python training/formula/make_views.py --out bench/math/views --n 200
 
 Writes OUT/synthetic/NNN.png (the first N held-out synthetic formulas) and OUT/real/NNN.png (the held-out
 real formulas), each folder with truth.tsv (file, kind, canonical LaTeX). Views are rendered exactly as the

@@ -1,6 +1,6 @@
 """Run the exported ONNX files with onnxruntime and compare with PyTorch.
 
-    .venv/bin/python inference/model/check_onnx.py --model inference/model/weights/folio-ocr-mini \
+    .venv/bin/python training/check_onnx.py --model inference/models/folio-ocr-mini \
         --ckpt .cache/ocr-run3 --assets .dev/ocr --n 4
 
 Reports max abs differences (visual embeddings, prefill logits, per-step logits), whether onnxruntime
@@ -32,7 +32,7 @@ from blocks import TextSource, Fonts, render_block  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--model", default="inference/model/weights/folio-ocr-mini")
+    ap.add_argument("--model", default="inference/models/folio-ocr-mini")
     ap.add_argument("--ckpt", default=None)
     ap.add_argument("--assets", default=".dev/ocr")
     ap.add_argument("--n", type=int, default=4)

@@ -5,7 +5,7 @@ limits with their bounds, functions, Greek letters, relations, accents, font com
 pairs, binomials, matrices (`matrix`, `pmatrix`, `bmatrix`, `vmatrix`), `cases` and `aligned`. Every
 formula is written in the canonical spelling of `latex.canonical`.
 
-    python3 inference/model/formula/grammar.py --n 5 --seed 1
+    python3 training/formula/grammar.py --n 5 --seed 1
 """
 from __future__ import annotations
 

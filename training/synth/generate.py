@@ -1,6 +1,6 @@
 """Synthetic document pages with target Markdown and olmOCR-Bench-style unit tests (JinaOCRSynth-like).
 
-    python3 inference/model/synth/generate.py --out DIR --n N --seed S [--assets .dev/ocr] [--held-out]
+    python3 training/synth/generate.py --out DIR --n N --seed S [--assets .dev/ocr] [--held-out]
 
 Per page it writes DIR/pages/page-XXXXX.png, DIR/pages/page-XXXXX.md (target Markdown: tables as HTML,
 formulas as LaTeX $$...$$, no page header/footer), DIR/pages/page-XXXXX.grounded.md (DeepSeek-OCR-style

@@ -1,7 +1,7 @@
 """Train folio-ocr-mini on the GPU machine: main model (next-token loss, curriculum), then the FastMTP
 draft head by self-distillation (K=3, beta=0.6), with held-out CER, acceptance and throughput figures.
 
-    python3 inference/model/train.py --assets .dev/ocr --out $OUT --main-seconds 420 [--resume DIR]
+    python3 training/train.py --assets .dev/ocr --out $OUT --main-seconds 420 [--resume DIR]
         [--mtp-seconds 120] [--bench]
 
 Checkpoints are fp16 state-dict parts of <=15 MB (ckpt-*.pt) so they come back through $OUT; the

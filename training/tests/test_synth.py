@@ -1,4 +1,4 @@
-"""pytest inference/model/tests -q   (needs .dev/ocr assets: python3 inference/model/synth/corpus.py + fonts)"""
+"""pytest training/tests -q   (needs .dev/ocr assets: python3 training/synth/corpus.py + fonts)"""
 import json
 import os
 import subprocess
@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "inference", "model", "synth"))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "training", "synth"))
 ASSETS = os.path.join(ROOT, ".dev", "ocr")
 
 pytestmark = pytest.mark.skipif(not os.path.exists(os.path.join(ASSETS, "corpus", "en.txt")),
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(os.path.join(ASSETS, "corpus"
 
 def test_generate_pages_and_tests(tmp_path):
     out = tmp_path / "synth"
-    subprocess.run([sys.executable, os.path.join(ROOT, "inference/model/synth/generate.py"), "--out", str(out),
+    subprocess.run([sys.executable, os.path.join(ROOT, "training/synth/generate.py"), "--out", str(out),
                     "--n", "4", "--seed", "3", "--assets", ASSETS], check=True)
     tests = [json.loads(l) for l in open(out / "dataset.jsonl")]
     assert tests and {"present", "absent"} <= {t["type"] for t in tests}
@@ -38,6 +38,6 @@ def test_generate_pages_and_tests(tmp_path):
 
 def test_deterministic(tmp_path):
     for d in ("a", "b"):
-        subprocess.run([sys.executable, os.path.join(ROOT, "inference/model/synth/generate.py"), "--out",
+        subprocess.run([sys.executable, os.path.join(ROOT, "training/synth/generate.py"), "--out",
                         str(tmp_path / d), "--n", "2", "--seed", "5", "--assets", ASSETS], check=True)
     assert open(tmp_path / "a" / "dataset.jsonl").read() == open(tmp_path / "b" / "dataset.jsonl").read()

@@ -5,7 +5,7 @@ from the mini's weights, formulas rendered on the fly by CPU workers, half degra
 FastMTP draft head by self-distillation on the frozen model, then held-out figures (exact match after
 canonicalisation, tau at K=3, speculative = greedy, PyTorch throughput at batch 1 and 16).
 
-    python3 inference/model/train_math.py --assets .dev/math --out $OUT --resume INIT_OR_RUN \
+    python3 training/train_math.py --assets .dev/math --out $OUT --resume INIT_OR_RUN \
         --main-seconds 400 --plan-seconds 700 [--mtp-seconds 150] [--bench]
 
 Checkpoints: fp16 state-dict parts of <= 15 MB (ckpt-*.pt), optimizer state not kept (train.py's format).

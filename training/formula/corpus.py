@@ -9,7 +9,7 @@
 - a sample of the training stream, KaTeX-checked, for the pass rate and the counts by kind;
 - the byte-level BPE tokenizer (vocabulary `--vocab`) trained on that sample and the real formulas.
 
-    python3 inference/model/formula/corpus.py --out .dev/math --list-dir inference/model/formula/data
+    python3 training/formula/corpus.py --out .dev/math --list-dir training/formula/data
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from grammar import Gen, kinds_of  # noqa: E402
 from latex import canonical  # noqa: E402
 from render import render_view  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+ROOT = os.path.dirname(os.path.dirname(HERE))
 HELDOUT_SEED = 20261201
 SPEC = "node_modules/katex/contrib/render-a11y-string/test/render-a11y-string-spec.ts"
 

@@ -1,6 +1,6 @@
 """Tiny randomly initialised folio-ocr export for the TypeScript engine's tests.
 
-    .venv/bin/python inference/model/make_tiny.py --out test/fixtures/models/folio-ocr-tiny-random
+    .venv/bin/python training/make_tiny.py --out test/fixtures/models/folio-ocr-tiny-random
 
 Writes vision/embed_tokens/decoder/mtp .onnx (fp16-stored weights, fp32 compute), the optional step
 graphs decoder_step/mtp_step .onnx, weights.bin (the text networks' weights, shared), tokenizer.json,

@@ -1,7 +1,7 @@
 """olmOCR-Bench dev score of the block reader, for honesty (measurement only; never used for tuning).
 
     mkdir -p .cache/olm && for f in PDFS; do pdftoppm -r 150 -f 1 -l 1 -gray -png $f .cache/olm/NAME; done
-    .venv/bin/python inference/model/eval_olmocr.py --pngs .cache/olm --bench ../shared/data/olmocr-bench-dev
+    .venv/bin/python training/eval_olmocr.py --pngs .cache/olm --bench ../shared/data/olmocr-bench-dev
 
 The model reads text views, not pages, and has no layout detector; this script uses a crude one
 (binarise, horizontal smearing, connected components = text lines; lines wider than the view are cut
@@ -68,7 +68,7 @@ def main():
     ap.add_argument("--ckpt", default=".cache/ocr-run3")
     ap.add_argument("--tokenizer", default=".dev/ocr/tokenizer.json")
     ap.add_argument("--max-views", type=int, default=90)
-    ap.add_argument("--out", default="inference/model/runs/folio-ocr-mini/olmocr_dev.json")
+    ap.add_argument("--out", default="training/runs/folio-ocr-mini/olmocr_dev.json")
     a = ap.parse_args()
     reader = load_reader(a.ckpt, a.tokenizer)
     c = reader.model.c

@@ -7,10 +7,10 @@ source's rows for the same byte-level strings (a string the source lacks: the me
 under the source's tokenizer; with the source's own tokenizer every row is copied). The draft head is not
 taken: it is trained last, on the frozen model (train_math.py --mtp-seconds).
 
-    python3 inference/model/formula/from_mini.py --mini inference/model/weights/folio-ocr-mini \
+    python3 training/formula/from_mini.py --mini inference/models/folio-ocr-mini \
         --tokenizer .dev/math/tokenizer.json --out /tmp/math/init
-    python3 inference/model/formula/from_mini.py --mini inference/model/weights/folio-ocr-math \
-        --tokenizer inference/model/weights/folio-ocr-math/tokenizer.json --out /tmp/math/init   # resume
+    python3 training/formula/from_mini.py --mini inference/models/folio-ocr-math \
+        --tokenizer inference/models/folio-ocr-math/tokenizer.json --out /tmp/math/init   # resume
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from folio_ocr.from_onnx import load_folio_onnx  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--mini", default="inference/model/weights/folio-ocr-mini")
+    ap.add_argument("--mini", default="inference/models/folio-ocr-mini")
     ap.add_argument("--tokenizer", required=True)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()

@@ -1,7 +1,7 @@
 """Read held-out synthetic pages with the block reader and score them (CER and the pages' own unit tests).
 
-    .venv/bin/python inference/model/synth/generate.py --out .cache/synth-eval --n 12 --seed 77 --held-out
-    .venv/bin/python inference/model/eval_pages.py --pages .cache/synth-eval --ckpt .cache/ocr-run3
+    .venv/bin/python training/synth/generate.py --out .cache/synth-eval --n 12 --seed 77 --held-out
+    .venv/bin/python training/eval_pages.py --pages .cache/synth-eval --ckpt .cache/ocr-run3
 
 folio-ocr-mini reads text blocks, not whole pages: the page's text blocks (title, headings, paragraphs,
 lists) are cut into groups of up to 3 lines using the generator's layout boxes (standing in for a

@@ -7,7 +7,7 @@ affine, the summed row/column position table, transposed MatMul weights). The te
 `decoder_step.onnx` / `embed_tokens.onnx` (named, [in, out]); the draft head is not read back (it is
 re-trained on the frozen model, see train_math.py), so a rebuilt model decodes greedily.
 
-    model, config = load_folio_onnx("inference/model/weights/folio-ocr-math")
+    model, config = load_folio_onnx("inference/models/folio-ocr-math")
 """
 from __future__ import annotations
 

@@ -4,9 +4,9 @@ Writes the contract graphs (vision, embed_tokens, decoder, mtp), the optional st
 (decoder_step, mtp_step: the CPU fast path, see folio_ocr/onnx_steps.py) and weights.bin, which holds
 the text networks' weights once for all of them. Reproducible: the same checkpoint gives the same files.
 
-    .venv/bin/python inference/model/export_trained.py --ckpt .cache/ocr-run3 \
-        --tokenizer .dev/ocr/tokenizer.json --out inference/model/weights/folio-ocr-mini
-    .venv/bin/python inference/model/check_onnx.py --model inference/model/weights/folio-ocr-mini \
+    .venv/bin/python training/export_trained.py --ckpt .cache/ocr-run3 \
+        --tokenizer .dev/ocr/tokenizer.json --out inference/models/folio-ocr-mini
+    .venv/bin/python training/check_onnx.py --model inference/models/folio-ocr-mini \
         --ckpt .cache/ocr-run3 --assets .dev/ocr
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ MODELS = {
     "folio-ocr-mini": {
         "input": "text-block",
         "scope": "text-block reader: one view = one block of 1-4 text lines (128x512 px); pages are read "
-                 "block by block (block boxes from a layout step), see inference/model/README.md",
+                 "block by block (block boxes from a layout step), see training/README.md",
         "summary": "synthetic text blocks rendered with PIL from Debian prose (licence and copyright texts; Chinese "
                    "manpages-zh), fonts DejaVu, Liberation, WenQuanYi Micro Hei; curriculum 1 line -> 1-2 lines -> "
                    "1-4 lines with headings/lists; 50% scan-like degradation (skew, blur, resolution loss, noise, "
@@ -40,7 +40,7 @@ MODELS = {
     "folio-ocr-math": {
         "input": "page",
         "scope": "formula reader: one view = one cropped formula (128x512 px, squeezed in top-left like a page) -> "
-                 "canonical LaTeX without delimiters; see inference/model/weights/folio-ocr-math/MODEL-CARD.md",
+                 "canonical LaTeX without delimiters; see inference/models/folio-ocr-math/MODEL-CARD.md",
         "summary": "synthetic formulas from a seeded LaTeX grammar (fractions, scripts, roots, big operators with "
                    "limits, functions, Greek, relations, accents, fonts, \\left-\\right, binomials, matrices, "
                    "cases, aligned) plus KaTeX's own test expressions, each KaTeX-checked, typeset by matplotlib "
@@ -63,7 +63,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ckpt", required=True)
     ap.add_argument("--tokenizer", default=".dev/ocr/tokenizer.json")
-    ap.add_argument("--out", default="inference/model/weights/folio-ocr-mini")
+    ap.add_argument("--out", default="inference/models/folio-ocr-mini")
     ap.add_argument("--results", default=None, help="results.json of the run to embed in folio-model.json")
     ap.add_argument("--model", choices=sorted(MODELS), default="folio-ocr-mini", help="which model card's fields to write")
     ap.add_argument("--no-steps", action="store_true",

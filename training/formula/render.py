@@ -6,7 +6,7 @@ here from their cells, each cell typeset by mathtext, with stretched delimiter g
 uint8 image of the model's size with the formula at a random place, size, font set and ink/paper tone, placed
 as `preprocess.fit_view` would place a crop (it never needs resizing there).
 
-    python3 inference/model/formula/render.py --out /tmp/formula-samples --n 16
+    python3 training/formula/render.py --out /tmp/formula-samples --n 16
 """
 from __future__ import annotations
 

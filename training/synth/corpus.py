@@ -3,7 +3,7 @@
 English: /usr/share/common-licenses/* and /usr/share/doc/*/copyright (licence and copyright prose).
 Chinese: the zh_CN manual pages of the Debian package manpages-zh (roff macros stripped).
 
-    python3 inference/model/synth/corpus.py --out .dev/corpus
+    python3 training/synth/corpus.py --out .dev/corpus
 """
 from __future__ import annotations
 
