@@ -176,3 +176,25 @@ export interface FailureRecord {
   readonly reason: string;
   readonly at: string;
 }
+
+/** A rendered page: interleaved 8-bit pixels, top-left origin. */
+export interface PageImage {
+  /** Names the page in errors and stats. */
+  readonly docId: string;
+  readonly source: string;
+  readonly pageNumber: number;
+  readonly data: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  /** 1 (grey), 3 (RGB) or 4 (RGBA). */
+  readonly channels: 1 | 3 | 4;
+}
+
+/** What an OCR engine returns for one page (see `inference/engine.ts`). */
+export interface OcrPageResult {
+  readonly markdown: string;
+  /** The engine's name, e.g. `paddle`, `onnx`, `remote`. */
+  readonly engine: string;
+  /** Figures per page: `tokens`, `steps`, `ms`, `retries`, … */
+  readonly stats: Readonly<Record<string, number>>;
+}

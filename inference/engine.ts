@@ -8,26 +8,9 @@
  * treated alike.
  */
 
-/** A rendered page: interleaved 8-bit pixels, top-left origin. */
-export interface PageImage {
-  /** Names the page in errors and stats. */
-  readonly docId: string;
-  readonly source: string;
-  readonly pageNumber: number;
-  readonly data: Uint8Array;
-  readonly width: number;
-  readonly height: number;
-  /** 1 (grey), 3 (RGB) or 4 (RGBA). */
-  readonly channels: 1 | 3 | 4;
-}
-
-export interface OcrPageResult {
-  readonly markdown: string;
-  /** The engine's name, e.g. `paddle`, `onnx`, `remote`. */
-  readonly engine: string;
-  /** Figures per page: `tokens`, `steps`, `ms`, `retries`, … */
-  readonly stats: Readonly<Record<string, number>>;
-}
+// The records that cross stages live in core/; engines re-export them for their callers.
+import type { OcrPageResult, PageImage } from '../core/types.ts';
+export type { OcrPageResult, PageImage } from '../core/types.ts';
 
 export interface RecognizeOptions {
   readonly signal?: AbortSignal;

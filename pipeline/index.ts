@@ -4,7 +4,7 @@
  * `ingest` and `convert` run the stages together.
  */
 export { processDocument, ingest, convert, outputName, DEAD_LETTER_SCORE } from './run/index.ts';
-export type { ProcessedDocument, PageSummary, IngestOptions, ChunkSink, ChunkEmbedder, ConvertOptions, ProcessOptions, EngineChoice, RunSummary, SourceItem, SourceProblem } from './run/index.ts';
+export type { ProcessedDocument, PageSummary, IngestOptions, ChunkSink, ChunkEmbedder, ConvertOptions, ProcessOptions, EngineChoice, RunSummary, SourceItem, UnreadSource } from './run/index.ts';
 export { processInParallel } from './parallel/index.ts';
 export type { ParallelOptions } from './parallel/index.ts';
 export { openPdf } from './pdf/index.ts';

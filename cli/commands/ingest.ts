@@ -3,7 +3,8 @@ import { SourceListing, sourcesFrom } from '../../connector/index.ts';
 import { ConfigurationError } from '../../core/errors.ts';
 // From the module itself, not the folder's index: the index would load the whole reading
 // pipeline on this thread, which only hands documents to worker threads.
-import { ingest, type ChunkEmbedder } from '../../pipeline/run/ingest.ts';
+import type { Embedder } from '../../inference/embed/index.ts';
+import { ingest } from '../../pipeline/run/ingest.ts';
 import { createEsSink, createNdjsonSink } from '../../pipeline/sink/index.ts';
 import { parse, PIPELINE_FLAGS, pipelineOptions } from '../options.ts';
 import { Progress } from '../progress.ts';
@@ -46,12 +47,6 @@ const INGEST_FLAGS = {
   prune: { type: 'boolean', default: true },
 } as const;
 
-interface Embedder extends ChunkEmbedder {
-  readonly dims: number;
-  readonly maxTokens: number;
-  countTokens(text: string): number;
-  close(): Promise<void>;
-}
 
 async function createEmbedder(mode: string, model: string | undefined): Promise<Embedder | undefined> {
   if (mode === 'none') return undefined;

@@ -7,5 +7,5 @@ export { readEmbedModelConfig, DEFAULT_MODEL_DIR } from './config.ts';
 export type { EmbedModelConfig, Pooling } from './config.ts';
 export { pool, l2normalize } from './pooling.ts';
 export type { PoolOptions } from './pooling.ts';
-export { loadTokenizer } from './tokenize.ts';
-export type { TextTokenizer, TokenBatch } from './tokenize.ts';
+export { loadEmbeddingTokenizer } from './tokenize.ts';
+export type { EmbeddingTokenizer, TokenBatch } from './tokenize.ts';

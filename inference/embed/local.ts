@@ -9,7 +9,7 @@ import { DEVICES, OnnxSession, tensor } from '../runtime/ort.ts';
 import type { Device, Tensor } from '../runtime/ort.ts';
 import { DEFAULT_MODEL_DIR, readEmbedModelConfig } from './config.ts';
 import { pool } from './pooling.ts';
-import { loadTokenizer } from './tokenize.ts';
+import { loadEmbeddingTokenizer } from './tokenize.ts';
 import type { EmbedCallOptions, Embedder } from './types.ts';
 
 export interface LocalEmbedderOptions {
@@ -44,7 +44,7 @@ export async function createLocalEmbedder(options: Readonly<LocalEmbedderOptions
   }
   const dir = resolve(modelDir);
   const config = await readEmbedModelConfig(dir);
-  const tokenizer = await loadTokenizer(dir, config.maxTokens);
+  const tokenizer = await loadEmbeddingTokenizer(dir, config.maxTokens);
   const session = await OnnxSession.create(join(dir, config.onnx), { device, threads });
   if (!session.outputNames.includes(config.output)) {
     await session.release();

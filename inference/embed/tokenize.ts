@@ -17,7 +17,8 @@ export interface TokenBatch {
   readonly length: number;
 }
 
-export interface TextTokenizer {
+/** The embedding model's tokenizer: ids with special tokens, truncated, and padded batches (the OCR decoder's tokenizer is `TextTokenizer` in `inference/tokenizer`). */
+export interface EmbeddingTokenizer {
   /** Token ids with special tokens, truncated to `maxTokens` (the final separator kept). */
   encode(text: string): number[];
   /** Untruncated count, special tokens included. */
@@ -32,7 +33,7 @@ interface HfTokenizer {
 }
 
 /** Loads `tokenizer.json` (and `tokenizer_config.json` when present) from `modelDir`. */
-export async function loadTokenizer(modelDir: string, maxTokens: number): Promise<TextTokenizer> {
+export async function loadEmbeddingTokenizer(modelDir: string, maxTokens: number): Promise<EmbeddingTokenizer> {
   const { Tokenizer } = await import('@huggingface/tokenizers');
   let json: unknown;
   let config: unknown = {};

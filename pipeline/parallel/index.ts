@@ -6,10 +6,10 @@
  *
  * @example
  * for await (const item of processInParallel(sourcesFrom(['docs/']), { engine: 'text', workers: 2 })) {
- *   if (!isSourceFailure(item)) console.log(item.doc.uri, item.pages.length);
+ *   if (!isUnreadSource(item)) console.log(item.doc.uri, item.pages.length);
  * }
  */
-export { processInParallel, isSourceFailure } from './process-in-parallel.ts';
-export type { SourceFailure } from './process-in-parallel.ts';
+export { processInParallel, isUnreadSource } from './process-in-parallel.ts';
+export type { UnreadSource } from './process-in-parallel.ts';
 export { resolveParallelOptions } from './options.ts';
 export type { ParallelOptions, WorkerProcessOptions } from './options.ts';

@@ -6,11 +6,11 @@ import { compiledPdfium } from '../pdf/pdfium.ts';
 import { chunkProcessed } from '../run/chunk-processed.ts';
 import type { ProcessedDocument } from '../run/process-document.ts';
 import { validateProcessOptions } from '../run/options.ts';
-import { isDocument, isSourceFailure, sourceFailureRecord, type SourceFailure, type SourceItem } from '../run/sources.ts';
+import { isDocument, isUnreadSource, sourceFailureRecord, type UnreadSource, type SourceItem } from '../run/sources.ts';
 import { resolveParallelOptions, type ParallelOptions } from './options.ts';
 import { WorkerPool, type JobOutcome } from './pool.ts';
 
-export { isSourceFailure, type SourceFailure } from '../run/sources.ts';
+export { isUnreadSource, type UnreadSource } from '../run/sources.ts';
 
 function toProcessed(doc: SourceDocument, outcome: JobOutcome): ProcessedDocument {
   if (outcome.ok) return { ...outcome.result, doc };
@@ -19,7 +19,7 @@ function toProcessed(doc: SourceDocument, outcome: JobOutcome): ProcessedDocumen
 }
 
 /**
- * `processDocument` on `workers` threads. Source problems come out as {@link SourceFailure}s,
+ * `processDocument` on `workers` threads. Source problems come out as {@link UnreadSource}s,
  * documents as {@link ProcessedDocument}s in the order they finish; a worker that dies fails
  * only its document (`FOLIO_WORKER_CRASHED`). The source is read only as far as
  * `workers + queueSize` documents ahead of the consumer. Workers end when the iteration ends,
@@ -27,11 +27,11 @@ function toProcessed(doc: SourceDocument, outcome: JobOutcome): ProcessedDocumen
  *
  * @example
  * for await (const item of processInParallel(sourcesFrom(['docs/']), { engine: 'auto', ocrEngine: 'paddle' })) {
- *   if (isSourceFailure(item)) console.error(item.failure.reason);
+ *   if (isUnreadSource(item)) console.error(item.failure.reason);
  *   else console.log(item.doc.uri, item.chunks.length);
  * }
  */
-export async function* processInParallel(sources: AsyncIterable<SourceItem>, options: Readonly<ParallelOptions> = {}): AsyncGenerator<ProcessedDocument | SourceFailure> {
+export async function* processInParallel(sources: AsyncIterable<SourceItem>, options: Readonly<ParallelOptions> = {}): AsyncGenerator<ProcessedDocument | UnreadSource> {
   const settings = resolveParallelOptions(options);
   validateProcessOptions(settings.process);
   const { signal, onPage, onStarted, resourceLimits, ocr, countTokens } = options ?? {};
@@ -62,10 +62,10 @@ export async function* processInParallel(sources: AsyncIterable<SourceItem>, opt
   onStarted?.();
   // The token counter is a function of this thread: chunk here what the workers only read, as the
   // consumer takes it, so a counter that throws rejects the iteration as it would in-thread.
-  const chunked = (item: ProcessedDocument | SourceFailure): ProcessedDocument | SourceFailure =>
-    countTokens === undefined || isSourceFailure(item) ? item : chunkProcessed(item, { maxTokens: settings.process.maxTokens, overlapTokens: settings.process.overlapTokens, countTokens });
+  const chunked = (item: ProcessedDocument | UnreadSource): ProcessedDocument | UnreadSource =>
+    countTokens === undefined || isUnreadSource(item) ? item : chunkProcessed(item, { maxTokens: settings.process.maxTokens, overlapTokens: settings.process.overlapTokens, countTokens });
   const limit = settings.workers + settings.queueSize;
-  const ready: (ProcessedDocument | SourceFailure)[] = [];
+  const ready: (ProcessedDocument | UnreadSource)[] = [];
   let inFlight = 0;
   let reading = true;
   let stopped = false;

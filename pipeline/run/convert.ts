@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ProcessedDocument } from './process-document.ts';
 import { processSources, validateWorkers, type ProcessSourcesOptions } from './process-sources.ts';
-import { isSourceFailure, type SourceItem } from './sources.ts';
+import { isUnreadSource, type SourceItem } from './sources.ts';
 import { SummaryBuilder, type RunSummary } from './summary.ts';
 
 export interface ConvertOptions extends ProcessSourcesOptions {
@@ -31,7 +31,7 @@ export async function convert(sources: AsyncIterable<SourceItem>, options: Reado
   validateWorkers(workers);
   const summary = new SummaryBuilder();
   for await (const result of processSources(sources, options)) {
-    if (isSourceFailure(result)) {
+    if (isUnreadSource(result)) {
       summary.sourceFailed(result.failure);
       continue;
     }

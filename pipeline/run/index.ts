@@ -10,5 +10,5 @@ export type { ProcessOptions, EngineChoice } from './options.ts';
 export { SummaryBuilder } from './summary.ts';
 export type { RunSummary } from './summary.ts';
 export { BLANK_INK_SHARE, hasInk, inkShare } from './ink.ts';
-export { isSourceFailure } from './sources.ts';
-export type { SourceItem, SourceProblem, SourceFailure } from './sources.ts';
+export { isUnreadSource } from './sources.ts';
+export type { SourceItem, UnreadSource } from './sources.ts';

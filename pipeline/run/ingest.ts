@@ -7,20 +7,16 @@ import { describeError } from '../../core/errors.ts';
 import type { Chunk } from '../../core/types.ts';
 import type { ProcessedDocument } from './process-document.ts';
 import { processSources, validateWorkers, type ProcessSourcesOptions } from './process-sources.ts';
-import { isDocument, isSourceFailure, type SourceItem } from './sources.ts';
+import { isDocument, isUnreadSource, type SourceItem } from './sources.ts';
+import type { Embedder } from '../../inference/embed/types.ts';
+import type { Sink } from '../sink/types.ts';
 import { SummaryBuilder, type RunSummary } from './summary.ts';
 
-/** Where chunks go: see `pipeline/sink`. */
-export interface ChunkSink {
-  write(chunk: Chunk): Promise<void>;
-  fail(record: import('../../core/types.ts').FailureRecord): Promise<void>;
-  markDocument(doc: { docId: string; source: string; contentHash: string; pages: number; chunks: number; status: 'indexed' | 'failed'; reason?: string }): Promise<void>;
-  isUnchanged?(docId: string, contentHash: string): Promise<boolean>;
-  /** Set once the sink failed past its retries: the run stops feeding it new documents. */
-  readonly lost?: string | undefined;
-  /** Remove gone documents (see `pipeline/sink`'s `Sink.prune`). */
-  prune?(scope: { readonly prefixes: readonly string[]; readonly isGone: (uri: string) => boolean }): Promise<{ readonly removed: number; readonly sources: readonly string[] }>;
-}
+/**
+ * Where chunks go: the run's view of a `pipeline/sink` {@link Sink} (the caller closes it, and a
+ * sink that keeps no state between runs may leave `isUnchanged` out).
+ */
+export type ChunkSink = Pick<Sink, 'write' | 'fail' | 'markDocument' | 'lost' | 'prune'> & Partial<Pick<Sink, 'isUnchanged'>>;
 
 /** What the connectors found of the inputs (see `connector/listing.ts`): what a sync may prune. */
 export interface RunListing {
@@ -30,10 +26,8 @@ export interface RunListing {
   isGone(uri: string): boolean;
 }
 
-/** Turns chunk texts into vectors: see `inference/embed`. */
-export interface ChunkEmbedder {
-  embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
-}
+/** Turns chunk texts into vectors: the one method of an `inference/embed` {@link Embedder} the run needs. */
+export type ChunkEmbedder = Pick<Embedder, 'embed'>;
 
 export interface IngestOptions extends ProcessSourcesOptions {
   /**
@@ -133,7 +127,7 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
 
   try {
     for await (const result of processSources(changed(), { ...options, onStarted: runStarted })) {
-      if (isSourceFailure(result)) {
+      if (isUnreadSource(result)) {
         await (await ready).fail(result.failure);
         summary.sourceFailed(result.failure);
         continue;

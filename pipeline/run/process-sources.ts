@@ -7,7 +7,7 @@ import { ConfigurationError } from '../../core/errors.ts';
 import type { ProcessOptions } from './options.ts';
 import type { ProcessedDocument } from './process-document.ts';
 import { readAhead } from './read-ahead.ts';
-import { isDocument, sourceFailureRecord, type SourceFailure, type SourceItem } from './sources.ts';
+import { isDocument, sourceFailureRecord, type UnreadSource, type SourceItem } from './sources.ts';
 
 export interface ProcessSourcesOptions extends ProcessOptions {
   /**
@@ -37,11 +37,11 @@ export function validateWorkers(workers: unknown): number {
  *
  * @example
  * for await (const item of processSources(sourcesFrom(['docs/']), { engine: 'text', workers: 2 })) {
- *   if (isSourceFailure(item)) console.error(item.failure.reason);
+ *   if (isUnreadSource(item)) console.error(item.failure.reason);
  *   else console.log(item.doc.uri, item.chunks.length);
  * }
  */
-export async function* processSources(sources: AsyncIterable<SourceItem>, options: Readonly<ProcessSourcesOptions> = {}): AsyncGenerator<ProcessedDocument | SourceFailure> {
+export async function* processSources(sources: AsyncIterable<SourceItem>, options: Readonly<ProcessSourcesOptions> = {}): AsyncGenerator<ProcessedDocument | UnreadSource> {
   const { workers = 0, signal, onStarted } = options;
   validateWorkers(workers);
   if (workers > 0) {

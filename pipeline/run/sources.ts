@@ -1,29 +1,27 @@
 import type { FailureRecord, SourceDocument } from '../../core/types.ts';
+import type { SourceFailure, SourceItem } from '../../connector/types.ts';
 
-/** What a connector yields: a document, or why an input could not be read. */
-export interface SourceProblem {
-  readonly source: string;
-  readonly code: string;
-  readonly reason: string;
-}
-
-export type SourceItem = SourceDocument | SourceProblem;
+export type { SourceItem } from '../../connector/types.ts';
 
 export function isDocument(item: SourceItem): item is SourceDocument {
   return 'bytes' in item;
 }
 
-export function sourceFailureRecord(problem: SourceProblem): FailureRecord {
+/** The dead letter of an input the connector could not read (its own record, stamped now). */
+export function sourceFailureRecord(problem: SourceFailure): FailureRecord {
   return { source: problem.source, stage: 'source', code: problem.code, reason: problem.reason, at: new Date().toISOString() };
 }
 
-/** An input that never became a document (missing path, unreachable URL), with its failure record. */
-export interface SourceFailure {
-  readonly problem: SourceProblem;
+/**
+ * In a stream of processed documents: an input that never became a document (missing path,
+ * unreachable URL), with its failure record.
+ */
+export interface UnreadSource {
+  readonly problem: SourceFailure;
   readonly failure: FailureRecord;
 }
 
-/** Tells a {@link SourceFailure} from a processed document in a stream of both. */
-export function isSourceFailure(item: object): item is SourceFailure {
+/** Tells an {@link UnreadSource} from a processed document in a stream of both. */
+export function isUnreadSource(item: object): item is UnreadSource {
   return 'problem' in item && 'failure' in item;
 }

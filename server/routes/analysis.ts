@@ -5,7 +5,7 @@
  */
 import type { Element, SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
-import { isSourceFailure, processSources, type ProcessedDocument } from '../../pipeline/run/index.ts';
+import { isUnreadSource, processSources, type ProcessedDocument } from '../../pipeline/run/index.ts';
 import type { Box, ChunkView, ElementView, FailureView, PageView } from './api-types.ts';
 
 export interface AnalyseOptions {
@@ -23,7 +23,7 @@ export async function analyse(doc: SourceDocument, options: Readonly<AnalyseOpti
     yield doc;
   }
   for await (const item of processSources(one(), { engine: 'auto', ocr: async () => engine, onPage, signal })) {
-    if (isSourceFailure(item)) return { doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [item.failure] };
+    if (isUnreadSource(item)) return { doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [item.failure] };
     return item;
   }
   throw new Error(`${doc.uri}: the pipeline returned nothing`);

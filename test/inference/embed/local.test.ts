@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createLocalEmbedder, loadTokenizer, DEFAULT_MODEL_DIR } from '../../../inference/embed/index.ts';
-import type { Embedder, TextTokenizer } from '../../../inference/embed/index.ts';
+import { createLocalEmbedder, loadEmbeddingTokenizer, DEFAULT_MODEL_DIR } from '../../../inference/embed/index.ts';
+import type { Embedder, EmbeddingTokenizer } from '../../../inference/embed/index.ts';
 
 interface Reference {
   sentences: { text: string; ids: number[]; vector: number[] }[];
@@ -16,10 +16,10 @@ const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   return s;
 };
 
-describe('loadTokenizer', () => {
-  let tokenizer: TextTokenizer;
+describe('loadEmbeddingTokenizer', () => {
+  let tokenizer: EmbeddingTokenizer;
   before(async () => {
-    tokenizer = await loadTokenizer(DEFAULT_MODEL_DIR, 256);
+    tokenizer = await loadEmbeddingTokenizer(DEFAULT_MODEL_DIR, 256);
   });
 
   it('should produce the exact token ids of the Python tokenizer', () => {

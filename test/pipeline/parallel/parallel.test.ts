@@ -1,10 +1,11 @@
+import { sourceFailure } from '../../../connector/index.ts';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { InferenceError } from '../../../core/errors.ts';
 import type { SourceDocument } from '../../../core/types.ts';
 import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
-import { isSourceFailure, processInParallel, resolveParallelOptions } from '../../../pipeline/parallel/index.ts';
+import { isUnreadSource, processInParallel, resolveParallelOptions } from '../../../pipeline/parallel/index.ts';
 import type { ParallelOptions } from '../../../pipeline/parallel/index.ts';
 import { WorkerPool } from '../../../pipeline/parallel/pool.ts';
 import { processDocument } from '../../../pipeline/run/index.ts';
@@ -31,7 +32,7 @@ async function* from(items: readonly SourceItem[]): AsyncGenerator<SourceItem> {
   for (const item of items) yield item;
 }
 
-async function collect(items: readonly SourceItem[], options: ParallelOptions): Promise<(ProcessedDocument | import('../../../pipeline/parallel/index.ts').SourceFailure)[]> {
+async function collect(items: readonly SourceItem[], options: ParallelOptions): Promise<(ProcessedDocument | import('../../../pipeline/parallel/index.ts').UnreadSource)[]> {
   const out = [];
   for await (const result of processInParallel(from(items), options)) out.push(result);
   return out;
@@ -55,7 +56,7 @@ describe('processInParallel', () => {
     const pages: string[] = [];
     const results = await collect(docs, { engine: 'text', workers: 2, onPage: (e) => pages.push(`${e.source}#${e.pageNumber}`) });
     assert.equal(results.length, docs.length);
-    const byUri = new Map(results.filter((r) => !isSourceFailure(r)).map((r) => [(r as ProcessedDocument).doc.uri, r as ProcessedDocument]));
+    const byUri = new Map(results.filter((r) => !isUnreadSource(r)).map((r) => [(r as ProcessedDocument).doc.uri, r as ProcessedDocument]));
     for (const want of expected) {
       const got = byUri.get(want.doc.uri);
       assert.ok(got, `missing ${want.doc.uri}`);
@@ -67,11 +68,11 @@ describe('processInParallel', () => {
   });
 
   it('should pass source problems through as failures', async () => {
-    const results = await collect([{ source: 'missing.pdf', code: 'FOLIO_NOT_FOUND', reason: 'missing.pdf: no such file' }, docOf('b.pdf', reportPdf('Beta', 1))], { engine: 'text', workers: 1 });
-    const failures = results.filter(isSourceFailure);
+    const results = await collect([sourceFailure('missing.pdf', 'FOLIO_NOT_FOUND', 'missing.pdf: no such file'), docOf('b.pdf', reportPdf('Beta', 1))], { engine: 'text', workers: 1 });
+    const failures = results.filter(isUnreadSource);
     assert.equal(failures.length, 1);
     assert.equal(failures[0]?.failure.code, 'FOLIO_NOT_FOUND');
-    assert.equal(results.filter((r) => !isSourceFailure(r) && r.ok).length, 1);
+    assert.equal(results.filter((r) => !isUnreadSource(r) && r.ok).length, 1);
   });
 
   it('should record a worker that runs out of memory as that document\'s failure, not end the run', async () => {
@@ -83,7 +84,7 @@ describe('processInParallel', () => {
     });
     assert.equal(results.length, 2);
     for (const result of results) {
-      assert.ok(!isSourceFailure(result));
+      assert.ok(!isUnreadSource(result));
       assert.equal(result.ok, false);
       assert.equal(result.failures[0]?.code, 'FOLIO_WORKER_CRASHED');
       assert.match(result.failures[0]?.reason ?? '', /file:\/\/\/test\/[ab]\.pdf: the worker processing it died/);

@@ -1,7 +1,8 @@
+import { sourceFailure } from '../../../connector/index.ts';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { Chunk, FailureRecord, SourceDocument } from '../../../core/types.ts';
-import { ingest, convert, processSources, isSourceFailure } from '../../../pipeline/run/index.ts';
+import { ingest, convert, processSources, isUnreadSource } from '../../../pipeline/run/index.ts';
 import type { ChunkSink, SourceItem } from '../../../pipeline/run/index.ts';
 import { makePdf, paragraph } from '../text-layer/make-pdf.ts';
 
@@ -46,7 +47,7 @@ class MemorySink implements ChunkSink {
 
 const inputs = (): SourceItem[] => [
   docOf('a.pdf', reportPdf('Alpha', 3)),
-  { source: 'missing.pdf', code: 'FOLIO_NOT_FOUND', reason: 'missing.pdf: no such file or folder' },
+  sourceFailure('missing.pdf', 'FOLIO_NOT_FOUND', 'missing.pdf: no such file or folder'),
   docOf('b.pdf', reportPdf('Beta', 1)),
   docOf('truncated.pdf', new Uint8Array([37, 80, 68, 70, 45, 49])),
   docOf('c.md', new TextEncoder().encode('# Notes\n\nSome markdown text that is long enough to index.\n'), 'text/markdown'),
@@ -148,7 +149,7 @@ describe('processSources', () => {
     for (const workers of [0, 2]) {
       const out: string[] = [];
       for await (const item of processSources(from(inputs()), { engine: 'text', workers })) {
-        out.push(isSourceFailure(item) ? `failed ${item.problem.source}` : `${item.ok ? 'read' : 'failed'} ${item.doc.relativePath}`);
+        out.push(isUnreadSource(item) ? `failed ${item.problem.source}` : `${item.ok ? 'read' : 'failed'} ${item.doc.relativePath}`);
       }
       assert.deepEqual(out.toSorted(), ['failed missing.pdf', 'failed truncated.pdf', 'read a.pdf', 'read b.pdf', 'read c.md', 'read d.pdf'], `workers ${workers}`);
     }
