@@ -10,6 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { ConfigurationError } from '../core/errors.ts';
 import type { OcrEngine } from '../inference/engine.ts';
 import { Batcher } from './batcher.ts';
+import { createConvertRoute, type ConvertEmbedder } from './convert.ts';
+import type { FetchGuardOptions } from './fetch-guard.ts';
+import openapi from './openapi.json' with { type: 'json' };
 import { HttpError } from './http-error.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { parseOcrRequest } from './request.ts';
@@ -34,6 +37,12 @@ export interface OcrServerOptions {
   readonly queueLimit?: number;
   /** @default jsonLogger */
   readonly log?: Logger;
+  /** Vectors for `POST /v1/convert` with `embed: true`. @default none (such requests are a 400) */
+  readonly embedder?: ConvertEmbedder;
+  /** URL fetching for `/v1/convert`: allowed hosts and limits. @default undefined (off) */
+  readonly fetch?: Readonly<FetchGuardOptions>;
+  /** Documents converting at once before 429. @default 8 */
+  readonly convertLimit?: number;
   /** How long `close()` waits for in-flight requests before cutting connections, in ms. @default 60000 */
   readonly closeTimeoutMs?: number;
 }
@@ -48,9 +57,11 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
   const {
     engine, models = [`folio-${engine.name}`], port = 8000, host = '127.0.0.1', token,
     maxBodyBytes = 50 * 1024 * 1024, maxPixels = 40_000_000, batchSize = 8, queueLimit = 64, log = jsonLogger, closeTimeoutMs = 60_000,
+    embedder, fetch, convertLimit,
   } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`port\` to be an integer from 0 to 65535, got \`${port}\``);
   const batcher = new Batcher(engine, { batchSize, queueLimit });
+  const convert = createConvertRoute({ engineName: engine.name, batcher, maxBodyBytes, ...(embedder ? { embedder } : {}), ...(fetch ? { fetch } : {}), ...(convertLimit ? { convertLimit } : {}) });
   const started = Date.now();
   let closing = false;
 
@@ -101,6 +112,10 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
       send(res, closing ? 503 : 200, { status: closing ? 'closing' : 'ok', engine: engine.name, load: batcher.load, uptime_s: Math.round((Date.now() - started) / 1000) });
       return res.statusCode;
     }
+    if (req.method === 'GET' && path === '/openapi.json') {
+      send(res, 200, openapi);
+      return 200;
+    }
     if (!authorised(req)) throw new HttpError(401, 'invalid_api_key', 'missing or wrong bearer token');
     if (req.method === 'GET' && path === '/v1/models') {
       send(res, 200, { object: 'list', data: models.map((m) => ({ id: m, object: 'model', owned_by: 'folio', created: Math.floor(started / 1000) })) });
@@ -110,6 +125,10 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
       if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'use POST for /v1/chat/completions');
       if (closing) throw new HttpError(503, 'server_closing', 'the server is shutting down', { 'retry-after': '1' });
       return completions(req, res, id);
+    }
+    if (path === '/v1/convert') {
+      if (closing) throw new HttpError(503, 'server_closing', 'the server is shutting down', { 'retry-after': '1' });
+      return convert.handle(req, res);
     }
     throw new HttpError(404, 'not_found', `no route for ${req.method} ${path}`);
   }

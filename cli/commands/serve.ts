@@ -6,9 +6,10 @@ import { DEVICES, type Device } from '../../inference/runtime/ort.ts';
 
 export const SERVE_USAGE = `folio serve [--port N] [--host H] [--engine paddle|onnx] [options]
 
-An OpenAI-compatible OCR server over a local engine: POST /v1/chat/completions with the page as
-an image_url data URL, GET /v1/models, GET /health. Set FOLIO_SERVE_TOKEN to require a bearer
-token. SIGINT/SIGTERM finish in-flight requests before exiting.
+Documents and pages over HTTP: POST /v1/convert (a document in, Markdown, elements, chunks and
+page routes out; the Elasticsearch plugin's backend), an OpenAI-compatible OCR route
+POST /v1/chat/completions, GET /v1/models, GET /health, GET /openapi.json. Set FOLIO_SERVE_TOKEN
+to require a bearer token. SIGINT/SIGTERM finish in-flight requests before exiting.
 
   --port N          (default 8000)
   --host H          (default 127.0.0.1)
@@ -17,7 +18,13 @@ token. SIGINT/SIGTERM finish in-flight requests before exiting.
   --model DIR       folio-ocr model folder for onnx
   --batch N         pages per engine call (default 8)
   --queue N         requests queued before 429 (default 64)
-  --max-pixels N    largest image accepted (default 40000000)`;
+  --max-pixels N    largest image accepted (default 40000000)
+  --embed MODE      local (bundled all-MiniLM-L6-v2) lets /v1/convert embed chunks; none (default)
+  --convert-limit N documents converting at once before 429 (default 8)
+  --fetch-hosts H   comma-separated hosts (or *.suffix) /v1/convert may fetch a \`url\` from;
+                    off by default. Loopback, private and link-local addresses are refused,
+                    also after redirects, unless listed in --fetch-addresses
+  --fetch-addresses A  comma-separated exact addresses allowed despite being private`;
 
 export async function serveCommand(argv: readonly string[]): Promise<number> {
   const { values } = parse(argv, {
@@ -30,6 +37,10 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     batch: { type: 'string', default: '8' },
     queue: { type: 'string', default: '64' },
     'max-pixels': { type: 'string', default: '40000000' },
+    embed: { type: 'string', default: 'none' },
+    'convert-limit': { type: 'string', default: '8' },
+    'fetch-hosts': { type: 'string' },
+    'fetch-addresses': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -38,7 +49,11 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   }
   if (values.engine !== 'paddle' && values.engine !== 'onnx') throw new ConfigurationError('FOLIO_UNKNOWN_ENGINE', `Expected \`--engine\` to be paddle or onnx, got \`${values.engine}\``);
   if (!DEVICES.includes(values.device as Device)) throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${values.device}\``);
+  if (values.embed !== 'none' && values.embed !== 'local') throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--embed\` to be local or none, got \`${values.embed}\``);
+  const list = (value: string | undefined): string[] => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  const allowHosts = list(values['fetch-hosts']);
   const engine = await createEngine(values.engine, { device: values.device as Device, modelDir: values.model, draftK: integer('draft-k', values['draft-k'], 0) });
+  const embedder = values.embed === 'local' ? await (await import('../../inference/embed/index.ts')).createLocalEmbedder({}) : undefined;
   const server = await startOcrServer({
     engine,
     port: integer('port', values.port, 0),
@@ -47,6 +62,9 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     batchSize: integer('batch', values.batch, 1),
     queueLimit: integer('queue', values.queue, 1),
     maxPixels: integer('max-pixels', values['max-pixels'], 1),
+    convertLimit: integer('convert-limit', values['convert-limit'], 1),
+    ...(embedder ? { embedder } : {}),
+    ...(allowHosts.length > 0 ? { fetch: { allowHosts, allowAddresses: list(values['fetch-addresses']) } } : {}),
   });
   console.log(server.url);
   await new Promise<void>((resolve) => {
@@ -56,5 +74,6 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   });
   await server.close();
   await engine.close();
+  await embedder?.close();
   return 0;
 }
