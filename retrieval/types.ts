@@ -64,5 +64,10 @@ export interface HybridSearchOptions {
   readonly rrfK?: number;
   /** Text fields BM25 searches, with optional `^boost`. @default ['text'] */
   readonly fields?: readonly string[];
+  /**
+   * The path of a `nested` chunks field, for an index of whole documents (what the Elasticsearch
+   * plugin writes: `folio.chunks`); the hits are then the matching chunks. @default undefined (one chunk per document)
+   */
+  readonly nested?: string;
   readonly signal?: AbortSignal;
 }

@@ -13,6 +13,7 @@ import type { EsLayout } from './config.ts';
 import { exec, tail } from './exec.ts';
 import { clusterHealth, isReady } from './health.ts';
 import { installElasticsearch } from './install.ts';
+import { buildPlugin, installPlugin, pluginSourceHash } from './plugin.ts';
 import { chownTo, ensureServerUser, isRoot, reachableLayout } from './user.ts';
 import type { RunAs } from './user.ts';
 
@@ -27,6 +28,11 @@ export interface StartOptions {
   readonly log?: (line: string) => void;
   /** @default esLayout() */
   readonly layout?: EsLayout;
+  /**
+   * Build (cached by source hash) and install Folio's ingest plugin before the server starts; a
+   * running server with an older build is restarted. @default true
+   */
+  readonly plugin?: boolean;
 }
 
 export interface RunningElasticsearch {
@@ -49,7 +55,7 @@ export interface RunningElasticsearch {
  * const { url, started } = await startElasticsearch({ log: (line) => console.error(line) })
  */
 export async function startElasticsearch(options: Readonly<StartOptions> = {}): Promise<RunningElasticsearch> {
-  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, layout: base = esLayout() } = options;
+  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, layout: base = esLayout(), plugin = true } = options;
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) {
     throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`port\` to be an integer from 1 to 65535, got \`${port}\` (${typeof port})`);
   }
@@ -58,7 +64,13 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   }
 
   const reused = await reuse(base, timeoutMs, log);
-  if (reused !== undefined) return reused;
+  if (reused !== undefined) {
+    // A server someone else started (no pidfile of ours) is used as it is.
+    const ours = readState(base.pidFile) !== undefined;
+    if (!ours || readState(pluginFile(base)) === (plugin ? pluginSourceHash() : undefined)) return reused;
+    log(plugin ? 'the running server has another build of the plugin (or none); restarting it' : 'the running server has the plugin; restarting it without');
+    await stopElasticsearch({ layout: base, log });
+  }
 
   // An explicit port that is taken fails now, before any download.
   const httpPort = await choosePort(port);
@@ -72,6 +84,9 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   for (const dir of [layout.run, layout.data, layout.logs, join(layout.serverPidFile, '..')]) mkdirSync(dir, { recursive: true });
   rmSync(layout.serverPidFile, { force: true });
   if (user !== undefined) await chownTo(user, [layout.home, layout.data, layout.logs, join(layout.serverPidFile, '..')]);
+  rmSync(pluginFile(base), { force: true });
+  const built = plugin ? await buildPlugin({ javaHome, log }) : undefined;
+  if (built !== undefined) await installPlugin({ layout, ...built, javaHome, user, log });
 
   const url = `http://127.0.0.1:${httpPort}`;
   log(`starting Elasticsearch ${ES_VERSION} on ${url} (heap ${heapMb} MiB, Java ${javaHome}) …`);
@@ -89,6 +104,7 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
     await sleep(250);
   }
   writeFileSync(layout.urlFile, `${url}\n`);
+  if (built !== undefined) writeFileSync(pluginFile(base), `${built.hash}\n`);
   const startMs = Date.now() - began;
   log(`Elasticsearch ${ES_VERSION} is green on ${url} after ${(startMs / 1000).toFixed(1)} s (pid ${pid})`);
   return { url, started: true, version: ES_VERSION, pid, startMs };
@@ -264,6 +280,11 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Which plugin build the running server holds (absent: none). */
+function pluginFile(layout: EsLayout): string {
+  return join(layout.run, 'plugin');
 }
 
 function readState(path: string): string | undefined {

@@ -43,7 +43,7 @@ public final class FolioPlugin extends Plugin implements IngestPlugin {
             FolioSettings.TIMEOUT.get(settings),
             Resumer.of(parameters.threadContext, parameters.genericExecutor)
         );
-        return Map.of(FolioProcessor.TYPE, factory);
+        return Map.of(FolioProcessor.TYPE, factory, FolioFailedProcessor.TYPE, new FolioFailedProcessor.Factory());
     }
 
     @Override
