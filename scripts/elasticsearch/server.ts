@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
+import { sha256 } from '../../core/hash.ts';
 import { CLUSTER_NAME, ES_VERSION, esLayout, findJavaHome } from './config.ts';
 import type { EsLayout } from './config.ts';
 import { exec, tail } from './exec.ts';
@@ -33,6 +34,8 @@ export interface StartOptions {
    * running server with an older build is restarted. @default true
    */
   readonly plugin?: boolean;
+  /** Install this plugin zip instead of building one (a test installs a broken build this way). */
+  readonly pluginZip?: string;
 }
 
 export interface RunningElasticsearch {
@@ -55,7 +58,7 @@ export interface RunningElasticsearch {
  * const { url, started } = await startElasticsearch({ log: (line) => console.error(line) })
  */
 export async function startElasticsearch(options: Readonly<StartOptions> = {}): Promise<RunningElasticsearch> {
-  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, layout: base = esLayout(), plugin = true } = options;
+  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, layout: base = esLayout(), plugin = true, pluginZip } = options;
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) {
     throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`port\` to be an integer from 1 to 65535, got \`${port}\` (${typeof port})`);
   }
@@ -85,7 +88,7 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   rmSync(layout.serverPidFile, { force: true });
   if (user !== undefined) await chownTo(user, [layout.home, layout.data, layout.logs, join(layout.serverPidFile, '..')]);
   rmSync(pluginFile(base), { force: true });
-  const built = plugin ? await buildPlugin({ javaHome, log }) : undefined;
+  const built = pluginZip !== undefined ? { zip: pluginZip, hash: sha256(readFileSync(pluginZip)).slice(0, 16) } : plugin ? await buildPlugin({ javaHome, log }) : undefined;
   if (built !== undefined) await installPlugin({ layout, ...built, javaHome, user, log });
 
   const url = `http://127.0.0.1:${httpPort}`;
