@@ -7,3 +7,4 @@ export type { ClusterHealth } from './health.ts';
 export { startElasticsearch, stopElasticsearch, runningUrl } from './server.ts';
 export { buildPlugin, installPlugin, pluginSourceHash, PLUGIN_DIR, PLUGIN_NAME } from './plugin.ts';
 export type { StartOptions, StopOptions, RunningElasticsearch } from './server.ts';
+export { clusterLayout, MULTI_NODE_CLUSTER_NAME } from './cluster.ts';

@@ -15,6 +15,7 @@ import { exec, tail } from './exec.ts';
 import { clusterHealth, isReady } from './health.ts';
 import { installElasticsearch } from './install.ts';
 import { buildPlugin, installPlugin, pluginSourceHash } from './plugin.ts';
+import { clusterLayout, nodeLayout, nodeSettings } from './cluster.ts';
 import { chownTo, ensureServerUser, isRoot, reachableLayout } from './user.ts';
 import type { RunAs } from './user.ts';
 
@@ -36,6 +37,11 @@ export interface StartOptions {
   readonly plugin?: boolean;
   /** Install this plugin zip instead of building one (a test installs a broken build this way). */
   readonly pluginZip?: string;
+  /**
+   * Nodes in the cluster. More than one starts a cluster on loopback with its own state (see
+   * `cluster.ts`); `port` is then the first node's. @default 1
+   */
+  readonly nodes?: number;
 }
 
 export interface RunningElasticsearch {
@@ -48,6 +54,10 @@ export interface RunningElasticsearch {
   readonly pid?: number;
   /** Milliseconds from spawn to ready, when we started it. */
   readonly startMs?: number;
+  /** Every node's URL (one for a single node). */
+  readonly urls: readonly string[];
+  /** Every node's pid, in the order of `urls`, when we started them. */
+  readonly pids?: readonly number[];
 }
 
 /**
@@ -58,7 +68,11 @@ export interface RunningElasticsearch {
  * const { url, started } = await startElasticsearch({ log: (line) => console.error(line) })
  */
 export async function startElasticsearch(options: Readonly<StartOptions> = {}): Promise<RunningElasticsearch> {
-  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, layout: base = esLayout(), plugin = true, pluginZip } = options;
+  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, plugin = true, pluginZip, nodes = 1 } = options;
+  if (!Number.isInteger(nodes) || nodes < 1 || nodes > 9) {
+    throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`nodes\` to be an integer from 1 to 9, got \`${nodes}\` (${typeof nodes})`);
+  }
+  const base = nodes === 1 ? options.layout ?? esLayout() : clusterLayout(options.layout ?? esLayout());
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) {
     throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`port\` to be an integer from 1 to 65535, got \`${port}\` (${typeof port})`);
   }
@@ -70,7 +84,7 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   if (reused !== undefined) {
     // A server someone else started (no pidfile of ours) is used as it is.
     const ours = readState(base.pidFile) !== undefined;
-    if (!ours || readState(pluginFile(base)) === (plugin ? pluginSourceHash() : undefined)) return reused;
+    if (!ours || readState(pluginFile(base)) === (plugin ? pluginSourceHash() : undefined)) return { ...reused, urls: readState(urlsFile(base))?.split('\n') ?? [reused.url] };
     log(plugin ? 'the running server has another build of the plugin (or none); restarting it' : 'the running server has the plugin; restarting it without');
     await stopElasticsearch({ layout: base, log });
   }
@@ -91,35 +105,60 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   const built = pluginZip !== undefined ? { zip: pluginZip, hash: sha256(readFileSync(pluginZip)).slice(0, 16) } : plugin ? await buildPlugin({ javaHome, log }) : undefined;
   if (built !== undefined) await installPlugin({ layout, ...built, javaHome, user, log });
 
-  const url = `http://127.0.0.1:${httpPort}`;
-  log(`starting Elasticsearch ${ES_VERSION} on ${url} (heap ${heapMb} MiB, Java ${javaHome}) …`);
+  const nodeLayouts = nodes === 1 ? [layout] : Array.from({ length: nodes }, (_, i) => nodeLayout(layout, i + 1));
+  const httpPorts = [httpPort, ...await Promise.all(nodeLayouts.slice(1).map(() => freePort()))];
+  const transportPorts = nodes === 1 ? [] : await Promise.all(nodeLayouts.map(() => freePort()));
+  for (const node of nodeLayouts.slice(nodes === 1 ? 1 : 0)) {
+    for (const dir of [node.data, node.logs, join(node.serverPidFile, '..')]) mkdirSync(dir, { recursive: true });
+    rmSync(node.serverPidFile, { force: true });
+    if (user !== undefined) await chownTo(user, [join(node.data, '..')]);
+  }
+  const urls = httpPorts.map((p) => `http://127.0.0.1:${p}`);
+  const url = urls[0]!;
+  log(`starting Elasticsearch ${ES_VERSION} on ${urls.join(', ')} (heap ${heapMb} MiB${nodes > 1 ? ' per node' : ''}, Java ${javaHome}) …`);
   const began = Date.now();
-  const pid = await launch({ layout, javaHome, heapMb, httpPort, user, timeoutMs });
-  writeFileSync(layout.pidFile, `${pid}\n`);
+  // All at once: a node of a new cluster waits for the others to elect a master.
+  const launched = await Promise.allSettled(nodeLayouts.map((node, i) =>
+    launch({ layout: node, javaHome, heapMb, httpPort: httpPorts[i]!, user, timeoutMs, ...(nodes === 1 ? {} : { cluster: nodeSettings(i + 1, transportPorts) }) })));
+  const pids = launched.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  writeFileSync(layout.pidFile, `${pids.join('\n')}\n`);
+  const failed = launched.find((r) => r.status === 'rejected');
+  if (failed !== undefined) {
+    await stopElasticsearch({ layout: base });
+    throw failed.reason;
+  }
+  const pid = pids[0]!;
 
   const deadline = began + timeoutMs;
-  while (!isReady(await clusterHealth(url))) {
-    if (!isAlive(pid)) throw startFailure(layout, `Elasticsearch (pid ${pid}) exited during startup`);
+  for (;;) {
+    const health = await clusterHealth(url);
+    if (isReady(health) && health!.number_of_nodes >= nodes) break;
+    const dead = pids.findIndex((p) => !isAlive(p));
+    if (dead >= 0) {
+      await stopElasticsearch({ layout: base });
+      throw startFailure(nodeLayouts[dead]!, `Elasticsearch (pid ${pids[dead]}) exited during startup`);
+    }
     if (Date.now() > deadline) {
       await stopElasticsearch({ layout: base });
-      throw startFailure(layout, `Elasticsearch on ${url} was not green after ${timeoutMs} ms`, 'FOLIO_ES_START_TIMEOUT');
+      throw startFailure(nodeLayouts[0]!, `Elasticsearch on ${url} was not green with ${nodes} node(s) after ${timeoutMs} ms`, 'FOLIO_ES_START_TIMEOUT');
     }
     await sleep(250);
   }
   writeFileSync(layout.urlFile, `${url}\n`);
+  writeFileSync(urlsFile(base), `${urls.join('\n')}\n`);
   if (built !== undefined) writeFileSync(pluginFile(base), `${built.hash}\n`);
   const startMs = Date.now() - began;
-  log(`Elasticsearch ${ES_VERSION} is green on ${url} after ${(startMs / 1000).toFixed(1)} s (pid ${pid})`);
-  return { url, started: true, version: ES_VERSION, pid, startMs };
+  log(`Elasticsearch ${ES_VERSION} is green on ${urls.join(', ')} after ${(startMs / 1000).toFixed(1)} s (pid ${pids.join(', ')})`);
+  return { url, urls, pids, started: true, version: ES_VERSION, pid, startMs };
 }
 
 /** A live, ready server the URL file names; waits while one is still starting. */
 async function reuse(layout: EsLayout, timeoutMs: number, log: (line: string) => void): Promise<RunningElasticsearch | undefined> {
   const url = readState(layout.urlFile);
-  const pid = Number(readState(layout.pidFile) ?? Number.NaN);
+  const pid = readPids(layout)[0] ?? Number.NaN;
   if (url !== undefined && isReady(await clusterHealth(url))) {
     log(`reusing Elasticsearch on ${url}`);
-    return { url, started: false, version: ES_VERSION, ...(Number.isInteger(pid) ? { pid } : {}) };
+    return { url, urls: [url], started: false, version: ES_VERSION, ...(Number.isInteger(pid) ? { pid } : {}) };
   }
   if (Number.isInteger(pid) && isAlive(pid)) {
     // A server we launched is alive but not ready: another launcher (a second test run) is still
@@ -128,7 +167,7 @@ async function reuse(layout: EsLayout, timeoutMs: number, log: (line: string) =>
     const deadline = Date.now() + timeoutMs;
     while (isAlive(pid) && Date.now() < deadline) {
       const current = readState(layout.urlFile);
-      if (current !== undefined && isReady(await clusterHealth(current))) return { url: current, started: false, version: ES_VERSION, pid };
+      if (current !== undefined && isReady(await clusterHealth(current))) return { url: current, urls: [current], started: false, version: ES_VERSION, pid };
       await sleep(500);
     }
     if (isAlive(pid)) {
@@ -151,12 +190,14 @@ interface LaunchOptions {
   readonly httpPort: number;
   readonly user: RunAs | undefined;
   readonly timeoutMs: number;
+  /** Settings that make the node one of a cluster (instead of `discovery.type: single-node`). */
+  readonly cluster?: Readonly<Record<string, string>>;
 }
 
 /** Run `bin/elasticsearch -d`: it daemonizes once the node is up and writes the server's pid. */
 async function launch(options: LaunchOptions): Promise<number> {
-  const { layout, javaHome, heapMb, httpPort, user, timeoutMs } = options;
-  const settings = {
+  const { layout, javaHome, heapMb, httpPort, user, timeoutMs, cluster } = options;
+  const single = {
     'cluster.name': CLUSTER_NAME,
     'node.name': 'folio-local',
     'discovery.type': 'single-node',
@@ -168,6 +209,8 @@ async function launch(options: LaunchOptions): Promise<number> {
     // Small CI disks would otherwise flip indices to read-only at 95% full.
     'cluster.routing.allocation.disk.threshold_enabled': 'false',
   };
+  const { 'discovery.type': _single, ...multi } = single;
+  const settings = cluster === undefined ? single : { ...multi, ...cluster };
   const args = ['-d', '-p', layout.serverPidFile, ...Object.entries(settings).flatMap(([key, value]) => ['-E', `${key}=${value}`])];
   const env: NodeJS.ProcessEnv = {
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
@@ -239,17 +282,18 @@ export interface StopOptions {
  */
 export async function stopElasticsearch(options: Readonly<StopOptions> = {}): Promise<boolean> {
   const { layout = esLayout(), timeoutMs = 60_000, log = () => {} } = options;
-  const pid = Number(readState(layout.pidFile) ?? Number.NaN);
+  const pids = readPids(layout).filter((pid) => isAlive(pid));
   rmSync(layout.urlFile, { force: true });
-  if (!Number.isInteger(pid) || !isAlive(pid)) {
+  rmSync(urlsFile(layout), { force: true });
+  if (pids.length === 0) {
     rmSync(layout.pidFile, { force: true });
     return false;
   }
-  log(`stopping Elasticsearch (pid ${pid}) …`);
-  process.kill(pid, 'SIGTERM');
+  log(`stopping Elasticsearch (pid ${pids.join(', ')}) …`);
+  for (const pid of pids) process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid) && Date.now() < deadline) await sleep(200);
-  if (isAlive(pid)) {
+  while (pids.some(isAlive) && Date.now() < deadline) await sleep(200);
+  for (const pid of pids.filter(isAlive)) {
     log(`pid ${pid} ignored SIGTERM for ${timeoutMs} ms; killing it`);
     process.kill(pid, 'SIGKILL');
     while (isAlive(pid)) await sleep(100);
@@ -285,9 +329,19 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Every node's URL, one a line. */
+function urlsFile(layout: EsLayout): string {
+  return join(layout.run, 'urls');
+}
+
 /** Which plugin build the running server holds (absent: none). */
 function pluginFile(layout: EsLayout): string {
   return join(layout.run, 'plugin');
+}
+
+/** The pids in the pidfile, one a line (a cluster has several). */
+function readPids(layout: EsLayout): number[] {
+  return (readState(layout.pidFile) ?? '').split('\n').map(Number).filter((pid) => Number.isInteger(pid) && pid > 0);
 }
 
 function readState(path: string): string | undefined {
