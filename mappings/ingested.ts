@@ -70,6 +70,8 @@ export interface InstallIngestedOptions {
   readonly defaultPipeline?: string;
   /** @default 0 */
   readonly replicas?: number;
+  /** @default 1 */
+  readonly shards?: number;
 }
 
 /**
@@ -79,9 +81,9 @@ export interface InstallIngestedOptions {
  * await installIngestedTemplate(client, { name: 'docs', indexPatterns: ['docs'], defaultPipeline: 'docs' })
  */
 export async function installIngestedTemplate(client: Client, options: Readonly<InstallIngestedOptions>): Promise<void> {
-  const { name, indexPatterns, dims = DEFAULT_DIMS, defaultPipeline, replicas = 0 } = options;
+  const { name, indexPatterns, dims = DEFAULT_DIMS, defaultPipeline, replicas = 0, shards = 1 } = options;
   if (indexPatterns.length === 0) throw new ConfigurationError('FOLIO_ES_BAD_OPTION', 'Expected `indexPatterns` to name at least one pattern, got none');
   const template = ingestedTemplateBody(dims);
-  const settings = { ...template.settings, number_of_replicas: replicas, ...(defaultPipeline === undefined ? {} : { default_pipeline: defaultPipeline }) };
+  const settings = { ...template.settings, number_of_shards: shards, number_of_replicas: replicas, ...(defaultPipeline === undefined ? {} : { default_pipeline: defaultPipeline }) };
   await client.indices.putIndexTemplate({ name, index_patterns: [...indexPatterns], priority: 200, template: { ...template, settings }, _meta: { folio: { role: 'ingested' } } });
 }

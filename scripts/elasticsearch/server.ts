@@ -72,7 +72,8 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   if (!Number.isInteger(nodes) || nodes < 1 || nodes > 9) {
     throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`nodes\` to be an integer from 1 to 9, got \`${nodes}\` (${typeof nodes})`);
   }
-  const base = nodes === 1 ? options.layout ?? esLayout() : clusterLayout(options.layout ?? esLayout());
+  const single = options.layout ?? esLayout();
+  const base = nodes === 1 ? single : clusterLayout(single);
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) {
     throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`port\` to be an integer from 1 to 65535, got \`${port}\` (${typeof port})`);
   }
@@ -95,7 +96,8 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   const user = isRoot() ? await ensureServerUser() : undefined;
   // The probe below needs the folder to exist: a missing one reads as unreachable.
   mkdirSync(base.root, { recursive: true });
-  const layout = await reachableLayout(base, user);
+  const reachable = await reachableLayout(single, user);
+  const layout = nodes === 1 ? reachable : clusterLayout(reachable);
   if (layout.serverRoot !== base.serverRoot) log(`${base.root} is not reachable by ${user?.name}; running the server from ${layout.serverRoot}`);
   await installElasticsearch({ layout, javaHome, log });
   for (const dir of [layout.run, layout.data, layout.logs, join(layout.serverPidFile, '..')]) mkdirSync(dir, { recursive: true });
@@ -112,6 +114,12 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
     for (const dir of [node.data, node.logs, join(node.serverPidFile, '..')]) mkdirSync(dir, { recursive: true });
     rmSync(node.serverPidFile, { force: true });
     if (user !== undefined) await chownTo(user, [join(node.data, '..')]);
+  }
+  // Nodes started together would each create the missing keystore, and trip over each other.
+  if (nodes > 1 && !existsSync(join(layout.home, 'config', 'elasticsearch.keystore'))) {
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: layout.serverRoot, ES_JAVA_HOME: javaHome };
+    const created = await exec(join(layout.home, 'bin', 'elasticsearch-keystore'), ['create'], { cwd: layout.home, env, ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }) });
+    if (created.code !== 0) throw startFailure(layout, `elasticsearch-keystore create exited with ${created.code}: ${tail(created.output, 10)}`);
   }
   const urls = httpPorts.map((p) => `http://127.0.0.1:${p}`);
   const url = urls[0]!;

@@ -3,7 +3,7 @@
  * second server, cannot open a connection to folio serve (Elasticsearch 9 entitlements).
  */
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
@@ -40,6 +40,7 @@ describe('the plugin without its entitlement policy', function () {
     const broken = join(root, 'folio-ingest-no-policy.zip');
     assert.equal((await exec(join(javaHome, 'bin', 'jar'), ['-c', '-M', '-f', broken, '-C', unpacked, '.'])).code, 0);
     // The second server reuses the suite's download instead of fetching it again.
+    await chmod(root, 0o755);
     layout = esLayout({ root });
     const cached = esLayout();
     await mkdir(join(layout.zip, '..'), { recursive: true });
