@@ -30,10 +30,11 @@ function sourceFiles(dir: string): string[] {
   return files.sort();
 }
 
-/** A short hash of the plugin's sources (paths and contents). */
+/** A short hash of what the build reads (`pom.xml` and `src/`, paths and contents): a README edit changes nothing. */
 export function pluginSourceHash(dir: string = PLUGIN_DIR): string {
   const hash = createHash('sha256');
-  for (const file of sourceFiles(dir)) hash.update(relative(dir, file)).update('\0').update(readFileSync(file)).update('\0');
+  const inputs = [join(dir, 'pom.xml'), ...(existsSync(join(dir, 'src')) ? sourceFiles(join(dir, 'src')) : [])];
+  for (const file of inputs) hash.update(relative(dir, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
