@@ -50,7 +50,7 @@ async function startServe(): Promise<{ url: string; child: ChildProcess }> {
 
 /** One timed run of the pipeline path: read, base64, bulk (4 documents a request, 4 requests in flight), refresh; then count pages. */
 async function pipelineOnce(client: Client, serve: string, paths: readonly string[], run: string): Promise<{ ms: number; pages: number; failed: number }> {
-  const index = `folio-bench-plugin-${run}`;
+  const index = `folio-bench-plugin-${run}-${Date.now().toString(36)}`;
   const deadLetter = `${index}-failed`;
   await client.ingest.putPipeline({ id: index, ...folioPipeline({ servers: [serve], deadLetterIndex: deadLetter, embed: false, processor: { timeout: '600s', properties: ['markdown', 'pages', 'chunks'] } }) });
   await installIngestedTemplate(client, { name: index, indexPatterns: [index], defaultPipeline: index });

@@ -4,20 +4,20 @@
  * all find the same server.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
 import { sha256 } from '../../core/hash.ts';
-import { CLUSTER_NAME, ES_VERSION, esLayout, findJavaHome } from './config.ts';
+import { ES_VERSION, esLayout, findJavaHome } from './config.ts';
 import type { EsLayout } from './config.ts';
 import { exec, tail } from './exec.ts';
 import { clusterHealth, isReady } from './health.ts';
 import { installElasticsearch } from './install.ts';
 import { buildPlugin, installPlugin, pluginSourceHash } from './plugin.ts';
 import { clusterLayout, nodeLayout, nodeSettings } from './cluster.ts';
+import { choosePort, freePort, launch } from './launch.ts';
+import { isAlive, pluginFile, readPids, readState, startFailure, urlsFile } from './state.ts';
 import { chownTo, ensureServerUser, isRoot, reachableLayout } from './user.ts';
-import type { RunAs } from './user.ts';
 
 export interface StartOptions {
   /** HTTP port. A port that is taken is an error. @default 9200 when free, else any free port */
@@ -191,87 +191,6 @@ async function reuse(layout: EsLayout, timeoutMs: number, log: (line: string) =>
   return undefined;
 }
 
-interface LaunchOptions {
-  readonly layout: EsLayout;
-  readonly javaHome: string;
-  readonly heapMb: number;
-  readonly httpPort: number;
-  readonly user: RunAs | undefined;
-  readonly timeoutMs: number;
-  /** Settings that make the node one of a cluster (instead of `discovery.type: single-node`). */
-  readonly cluster?: Readonly<Record<string, string>>;
-}
-
-/** Run `bin/elasticsearch -d`: it daemonizes once the node is up and writes the server's pid. */
-async function launch(options: LaunchOptions): Promise<number> {
-  const { layout, javaHome, heapMb, httpPort, user, timeoutMs, cluster } = options;
-  const single = {
-    'cluster.name': CLUSTER_NAME,
-    'node.name': 'folio-local',
-    'discovery.type': 'single-node',
-    'network.host': '127.0.0.1',
-    'http.port': String(httpPort),
-    'xpack.security.enabled': 'false',
-    'path.data': layout.data,
-    'path.logs': layout.logs,
-    // Small CI disks would otherwise flip indices to read-only at 95% full.
-    'cluster.routing.allocation.disk.threshold_enabled': 'false',
-  };
-  const { 'discovery.type': _single, ...multi } = single;
-  const settings = cluster === undefined ? single : { ...multi, ...cluster };
-  const args = ['-d', '-p', layout.serverPidFile, ...Object.entries(settings).flatMap(([key, value]) => ['-E', `${key}=${value}`])];
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    LANG: 'C.UTF-8',
-    HOME: user === undefined ? (process.env['HOME'] ?? layout.serverRoot) : layout.serverRoot,
-    ES_JAVA_HOME: javaHome,
-    ES_JAVA_OPTS: `-Xms${heapMb}m -Xmx${heapMb}m`,
-  };
-  const result = await exec(join(layout.home, 'bin', 'elasticsearch'), args, {
-    cwd: layout.home,
-    env,
-    timeoutMs,
-    ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
-  });
-  writeFileSync(layout.launcherLog, result.output);
-  if (result.code !== 0) throw startFailure(layout, `bin/elasticsearch exited with ${result.code ?? 'a signal'}`);
-  const pid = Number(readState(layout.serverPidFile));
-  if (!Number.isInteger(pid)) throw startFailure(layout, `bin/elasticsearch -d wrote no pid to ${layout.serverPidFile}`);
-  return pid;
-}
-
-/** 9200 when free, else whatever the OS hands out; an explicit port must be free. */
-async function choosePort(port: number | undefined): Promise<number> {
-  if (port !== undefined) {
-    if (!(await portFree(port))) {
-      throw new ConfigurationError('FOLIO_ES_PORT_IN_USE', `Port ${port} on 127.0.0.1 is already in use; pick another with --port or FOLIO_ES_PORT`, { meta: { port } });
-    }
-    return port;
-  }
-  if (await portFree(9200)) return 9200;
-  return await freePort();
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolvePromise) => {
-    const server = createServer();
-    server.once('error', () => resolvePromise(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolvePromise(true)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolvePromise(port));
-    });
-  });
-}
-
 export interface StopOptions {
   /** @default esLayout() */
   readonly layout?: EsLayout;
@@ -314,59 +233,5 @@ export async function stopElasticsearch(options: Readonly<StopOptions> = {}): Pr
 export async function runningUrl(layout: EsLayout = esLayout()): Promise<string | undefined> {
   const url = readState(layout.urlFile);
   return url !== undefined && isReady(await clusterHealth(url)) ? url : undefined;
-}
-
-/**
- * Alive and an Elasticsearch: a stale pidfile may name a pid the OS has since given to some
- * other process, which we must never signal.
- */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  const cmdline = `/proc/${pid}/cmdline`;
-  if (!existsSync(cmdline)) return true; // no procfs: trust the pid
-  try {
-    // The server JVM's command line names its main module (org.elasticsearch.server); the
-    // launcher's names org.elasticsearch too.
-    return readFileSync(cmdline, 'utf8').includes('org.elasticsearch');
-  } catch {
-    return false;
-  }
-}
-
-/** Every node's URL, one a line. */
-function urlsFile(layout: EsLayout): string {
-  return join(layout.run, 'urls');
-}
-
-/** Which plugin build the running server holds (absent: none). */
-function pluginFile(layout: EsLayout): string {
-  return join(layout.run, 'plugin');
-}
-
-/** The pids in the pidfile, one a line (a cluster has several). */
-function readPids(layout: EsLayout): number[] {
-  return (readState(layout.pidFile) ?? '').split('\n').map(Number).filter((pid) => Number.isInteger(pid) && pid > 0);
-}
-
-function readState(path: string): string | undefined {
-  try {
-    const text = readFileSync(path, 'utf8').trim();
-    return text === '' ? undefined : text;
-  } catch {
-    return undefined;
-  }
-}
-
-function startFailure(layout: EsLayout, what: string, code = 'FOLIO_ES_START'): ConfigurationError {
-  const parts = [what];
-  for (const [name, path] of [['launcher output', layout.launcherLog], ['server log', layout.serverLog]] as const) {
-    const text = readState(path);
-    if (text !== undefined) parts.push(`--- ${name} (${path}), last lines ---\n${tail(text, 25)}`);
-  }
-  return new ConfigurationError(code, parts.join('\n'), { meta: { home: layout.home } });
 }
 
