@@ -150,7 +150,7 @@ async function write(dir: string, results: readonly PathResult[], rounds: number
   const md = [
     '# Elasticsearch ingest plugin vs `folio ingest`',
     '',
-    'The same documents, same machine, same run, rounds interleaved. *pipeline*: bulk with the index\'s default pipeline (the `folio` processor, one `folio serve --engine paddle`), 4 documents a request, 4 requests in flight, until the index is refreshed. *ingest*: `folio ingest --engine auto --embed none` as a child process, start-up to exit (paddle in process where a page needs OCR), so its figure includes its start-up (module loading, engine creation, index setup), while the pipeline's `folio serve` is already running, as it is in production. No embeddings on either path. Medians of few rounds on a shared 2-core machine: read the ratios, not the absolute rates.',
+    'The same documents, same machine, same run, rounds interleaved. *pipeline*: bulk with the index\'s default pipeline (the `folio` processor, one `folio serve --engine paddle`), 4 documents a request, 4 requests in flight, until the index is refreshed. *ingest*: `folio ingest --engine auto --embed none` as a child process, start-up to exit (paddle in process where a page needs OCR), so its figure includes its start-up (module loading, engine creation, index setup), while the pipeline\'s `folio serve` is already running, as it is in production. No embeddings on either path. Medians of few rounds on a shared 2-core machine: read the ratios, not the absolute rates.',
     '',
     markdownTable(['set', 'path', 'documents', 'pages', 'failed', 'ms per round', 'pages/s (median)'], rows),
     '',
