@@ -12,6 +12,8 @@ export interface ConvertRequest {
   readonly url?: string;
   /** A name for the document in errors and chunk sources (helps sniff `.md`). */
   readonly filename?: string;
+  /** The Content-Type of a raw body; undefined for JSON. */
+  readonly contentType?: string;
   /** `auto`, `text`, or the served OCR engine's name. */
   readonly engine: string;
   readonly chunks: boolean;
@@ -61,6 +63,7 @@ export function parseConvertRequest(req: IncomingMessage, body: Buffer): Convert
   const filename = text('filename', query.get('filename') ?? undefined);
   return {
     bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+    contentType: type,
     ...(filename === undefined ? {} : { filename }),
     engine: text('engine', query.get('engine') ?? undefined) ?? 'auto',
     chunks: flag('chunks', query.get('chunks') ?? undefined, true),

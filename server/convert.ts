@@ -77,9 +77,12 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): Conv
     if (bytes === undefined || bytes.length === 0) throw new HttpError(400, 'invalid_request_error', `the document ${uri} is empty (0 bytes)`);
     const name = request.filename ?? new URL(uri, 'upload:/').pathname.split('/').pop() ?? '';
     // A name without an extension (an Elasticsearch `index/id`) cannot say "Markdown": UTF-8 text
-    // that is no other type is taken as Markdown, the one text type Folio reads.
+    // that is no other type is taken as Markdown, the one text type Folio reads, unless the
+    // client declared a binary type (then text is a broken document, not Markdown).
     const sniffed = sniffMime(bytes, name);
-    const mime = sniffed === 'application/octet-stream' ? sniffMime(bytes, `${name}.md`) : sniffed;
+    const declared = request.contentType;
+    const textAllowed = declared === undefined || declared === 'application/octet-stream' || declared.startsWith('text/');
+    const mime = sniffed === 'application/octet-stream' && textAllowed ? sniffMime(bytes, `${name}.md`) : sniffed;
     return { id: stableId(uri), uri, relativePath: name || uri, mime, bytes, contentHash: sha256(bytes) };
   }
 
