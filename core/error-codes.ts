@@ -121,6 +121,8 @@ export const ERROR_CODES = {
   FOLIO_README_MARKERS: 'the README has no figures block to fill',
   FOLIO_README_MISSING: 'the README cannot be read',
   FOLIO_ES_DOWNLOAD: 'the local Elasticsearch cannot be downloaded',
+  FOLIO_ES_PLUGIN_BUILD: 'the Elasticsearch plugin could not be built with Maven (the message has its output)',
+  FOLIO_ES_PLUGIN_INSTALL: 'the built plugin could not be installed into the local Elasticsearch',
   FOLIO_ES_NO_MAVEN: 'Maven (`mvn`), which fetches the local Elasticsearch, is not installed',
   FOLIO_ES_NO_JAVA: 'no JDK 21 or newer for the local Elasticsearch',
   FOLIO_ES_PORT_IN_USE: 'the local Elasticsearch\'s port is taken',

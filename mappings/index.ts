@@ -5,3 +5,5 @@ export {
   indexBody, MAPPING_VERSION, DEFAULT_CHUNKS_INDEX, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX, DEFAULT_DIMS,
 } from './definitions.ts';
 export type { IndexBody, IndexRole } from './definitions.ts';
+export { folioPipeline, ingestedTemplateBody, installIngestedTemplate, INGESTED_CHUNKS_PATH, INGESTED_TARGET } from './ingested.ts';
+export type { FolioPipelineOptions, InstallIngestedOptions } from './ingested.ts';

@@ -46,3 +46,20 @@ export function toSearchHit(hit: RawHit, ranks: SearchHit['ranks'] = {}, score?:
     ranks,
   };
 }
+
+interface NestedHit extends RawHit {
+  readonly _nested?: { readonly offset?: number };
+}
+
+/**
+ * The chunks of a document hit from a nested query (`inner_hits.chunks`), best first, as chunk
+ * hits: ids are the chunk's own `id` when stored, else `<document _id>#<offset>`.
+ */
+export function innerChunkHits(hit: RawHit & { inner_hits?: unknown }): RawHit[] {
+  const inner = (hit.inner_hits as { chunks?: { hits?: { hits?: NestedHit[] } } } | undefined)?.chunks?.hits?.hits ?? [];
+  return inner.map((chunk) => {
+    const source = (chunk._source ?? {}) as Record<string, unknown>;
+    const id = typeof source['id'] === 'string' ? source['id'] : `${hit._id ?? ''}#${chunk._nested?.offset ?? 0}`;
+    return { _id: id, _score: chunk._score ?? hit._score ?? 0, _source: source };
+  });
+}

@@ -7,23 +7,24 @@ type Clause = Record<string, unknown>;
 const list = (value: string | readonly string[]): string[] => (typeof value === 'string' ? [value] : [...value]);
 
 /** Filter clauses for `bool.filter` and `knn.filter`; an empty array means no filter. */
-export function filterClauses(filters: Readonly<SearchFilters> = {}): Clause[] {
+export function filterClauses(filters: Readonly<SearchFilters> = {}, prefix = ''): Clause[] {
   const clauses: Clause[] = [];
-  const { source, kind, pages, docId } = filters;
-  if (source !== undefined) clauses.push({ terms: { source: list(source) } });
-  if (kind !== undefined) clauses.push({ terms: { kind: list(kind) } });
-  if (docId !== undefined) clauses.push({ terms: { doc_id: list(docId) } });
-  if (pages !== undefined) {
-    if (typeof pages === 'number') {
-      clauses.push({ term: { pages } });
-    } else if (Array.isArray(pages)) {
-      clauses.push({ terms: { pages: [...pages] } });
+  const { source, kind, pages: pageFilter, docId } = filters;
+  const pages = `${prefix}pages`;
+  if (source !== undefined) clauses.push({ terms: { [`${prefix}source`]: list(source) } });
+  if (kind !== undefined) clauses.push({ terms: { [`${prefix}kind`]: list(kind) } });
+  if (docId !== undefined) clauses.push({ terms: { [`${prefix}doc_id`]: list(docId) } });
+  if (pageFilter !== undefined) {
+    if (typeof pageFilter === 'number') {
+      clauses.push({ term: { [pages]: pageFilter } });
+    } else if (Array.isArray(pageFilter)) {
+      clauses.push({ terms: { [pages]: [...pageFilter] } });
     } else {
-      const { from, to } = pages as { from?: number; to?: number };
+      const { from, to } = pageFilter as { from?: number; to?: number };
       if (from === undefined && to === undefined) {
         throw new ConfigurationError('FOLIO_BAD_OPTION', 'Expected `filters.pages` range to have `from` or `to`, got neither');
       }
-      clauses.push({ range: { pages: { ...(from !== undefined ? { gte: from } : {}), ...(to !== undefined ? { lte: to } : {}) } } });
+      clauses.push({ range: { [pages]: { ...(from !== undefined ? { gte: from } : {}), ...(to !== undefined ? { lte: to } : {}) } } });
     }
   }
   return clauses;
@@ -73,5 +74,44 @@ export function knnBody(options: Readonly<KnnBodyOptions>): Clause {
     size,
     _source: HIT_SOURCE_FIELDS,
     knn: { field, query_vector: Array.from(vector), k: size, num_candidates: Math.max(numCandidates, size), ...(filter.length > 0 ? { filter } : {}) },
+  };
+}
+
+/**
+ * The two bodies for an index whose chunks sit in a `nested` field of each document (what the
+ * Elasticsearch plugin writes, `mappings/ingested.json`): the queries run inside the nested
+ * path and the matching chunks come back as `inner_hits`, named `chunks`.
+ */
+export function nestedBm25Body(options: Readonly<Bm25BodyOptions & { path: string }>): Clause {
+  const { query, size, filters, fields = ['text'], path } = options;
+  return {
+    size,
+    _source: false,
+    query: {
+      nested: {
+        path,
+        score_mode: 'max',
+        query: { bool: { must: [{ multi_match: { query, fields: fields.map((f) => `${path}.${f}`) } }], filter: filterClauses(filters, `${path}.`) } },
+        inner_hits: { name: 'chunks', size: 3, _source: HIT_SOURCE_FIELDS.map((f) => `${path}.${f}`) },
+      },
+    },
+  };
+}
+
+export function nestedKnnBody(options: Readonly<KnnBodyOptions & { path: string }>): Clause {
+  const { vector, size, numCandidates, filters, path } = options;
+  const filter = filterClauses(filters, `${path}.`);
+  return {
+    size,
+    _source: false,
+    knn: {
+      field: `${path}.vector`,
+      query_vector: Array.from(vector),
+      k: size,
+      num_candidates: Math.max(numCandidates, size),
+      // Filters on the nested chunk fields apply to the chunks themselves (not their parents).
+      ...(filter.length > 0 ? { filter } : {}),
+      inner_hits: { name: 'chunks', size: 3, _source: HIT_SOURCE_FIELDS.map((f) => `${path}.${f}`) },
+    },
   };
 }

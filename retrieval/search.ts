@@ -6,9 +6,9 @@ import { ConfigurationError, IndexingError } from '../core/errors.ts';
 import { createLocalEmbedder } from '../inference/embed/index.ts';
 import type { Embedder } from '../inference/embed/index.ts';
 import { withClient } from './client.ts';
-import { toSearchHit } from './hits.ts';
+import { innerChunkHits, toSearchHit } from './hits.ts';
 import type { RawHit } from './hits.ts';
-import { bm25Body, knnBody } from './query.ts';
+import { bm25Body, knnBody, nestedBm25Body, nestedKnnBody } from './query.ts';
 import { reciprocalRankFusion } from './rrf.ts';
 import { QUERY_SYNTAXES, SEARCH_MODES } from './types.ts';
 import type { HybridSearchOptions, SearchHit } from './types.ts';
@@ -30,7 +30,7 @@ function checkPositive(name: string, value: unknown): void {
  * for (const hit of hits) console.log(hit.source, hit.pages, hit.headingPath.join(' > '));
  */
 export async function hybridSearch(options: Readonly<HybridSearchOptions>): Promise<SearchHit[]> {
-  const { url, client, index = DEFAULT_INDEX, query, k = 10, embedder, filters, mode = 'hybrid', rrfK = 60, fields, syntax = 'plain', signal } = options;
+  const { url, client, index = DEFAULT_INDEX, query, k = 10, embedder, filters, mode = 'hybrid', rrfK = 60, fields, syntax = 'plain', signal, nested } = options;
   if (typeof query !== 'string' || query.trim() === '') {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`query\` to be a non-empty string, got \`${String(query)}\``);
   }
@@ -61,7 +61,9 @@ export async function hybridSearch(options: Readonly<HybridSearchOptions>): Prom
     const run = async (body: Record<string, unknown>, list: 'bm25' | 'knn'): Promise<SearchHit[]> => {
       try {
         const response = await es.search({ index, ...body }, { signal });
-        return (response.hits.hits as RawHit[]).map((hit, i) => ({ ...toSearchHit(hit, { [list]: i + 1 }), scores: { [list]: hit._score ?? 0 } }));
+        // A nested index answers with documents; their matching chunks are the hits.
+        const hits = nested === undefined ? response.hits.hits as RawHit[] : (response.hits.hits as RawHit[]).flatMap(innerChunkHits);
+        return hits.map((hit, i) => ({ ...toSearchHit(hit, { [list]: i + 1 }), scores: { [list]: hit._score ?? 0 } }));
       } catch (cause) {
         const reason = (cause as { meta?: { body?: { error?: { reason?: string; root_cause?: { reason?: string }[] } } } }).meta?.body?.error;
         const detail = reason?.root_cause?.[0]?.reason ?? reason?.reason ?? (cause instanceof Error ? cause.message : String(cause));
@@ -70,8 +72,8 @@ export async function hybridSearch(options: Readonly<HybridSearchOptions>): Prom
       }
     };
     const [bm25, knn] = await Promise.all([
-      mode === 'knn' ? [] : run(bm25Body({ query, size: window, filters, fields, syntax }), 'bm25'),
-      vector ? run(knnBody({ vector, size: window, numCandidates, filters }), 'knn') : [],
+      mode === 'knn' ? [] : run(nested === undefined ? bm25Body({ query, size: window, filters, fields, syntax }) : nestedBm25Body({ query, size: window, filters, fields, path: nested }), 'bm25'),
+      vector ? run(nested === undefined ? knnBody({ vector, size: window, numCandidates, filters }) : nestedKnnBody({ vector, size: window, numCandidates, filters, path: nested }), 'knn') : [],
     ]);
     if (mode === 'bm25') return bm25.slice(0, k);
     if (mode === 'knn') return knn.slice(0, k);

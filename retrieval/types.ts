@@ -71,5 +71,10 @@ export interface HybridSearchOptions {
   readonly fields?: readonly string[];
   /** `lucene` parses the query as a Lucene query string; a syntax error then rejects with Elasticsearch's reason. @default 'plain' */
   readonly syntax?: QuerySyntax;
+  /**
+   * The path of a `nested` chunks field, for an index of whole documents (what the Elasticsearch
+   * plugin writes: `folio.chunks`); the hits are then the matching chunks. @default undefined (one chunk per document)
+   */
+  readonly nested?: string;
   readonly signal?: AbortSignal;
 }

@@ -3,11 +3,15 @@
  * tests. `start` prints only the URL on stdout (so `export ELASTICSEARCH_URL=$(npm run -s es:start)`
  * works) and progress on stderr; it returns once the cluster is green.
  *
+ * `start --nodes N` (or FOLIO_ES_NODES) starts an N-node cluster on loopback instead, with the
+ * plugin on every node; `stop` stops both kinds.
+ *
  * Environment: FOLIO_ES_PORT (default 9200 when free), FOLIO_ES_HEAP_MB (default 512),
  * FOLIO_ES_TIMEOUT_MS (default 180000), ES_JAVA_HOME (default: a JDK ≥ 21 under /usr/lib/jvm).
  */
 import { describeError, errorCode } from '../core/errors.ts';
-import { runningUrl, startElasticsearch, stopElasticsearch } from './elasticsearch/index.ts';
+import { parseArgs } from 'node:util';
+import { clusterLayout, esLayout, runningUrl, startElasticsearch, stopElasticsearch } from './elasticsearch/index.ts';
 
 const log = (line: string): void => {
   process.stderr.write(`es: ${line}\n`);
@@ -18,9 +22,11 @@ function numberFromEnv(name: string): number | undefined {
   return raw === undefined || raw === '' ? undefined : Number(raw);
 }
 
-async function main(command: string | undefined): Promise<number> {
+async function main(command: string | undefined, rest: readonly string[]): Promise<number> {
   switch (command) {
     case 'start': {
+      const { values } = parseArgs({ args: [...rest], options: { nodes: { type: 'string' } }, strict: true });
+      const nodes = values.nodes === undefined ? numberFromEnv('FOLIO_ES_NODES') : Number(values.nodes);
       const port = numberFromEnv('FOLIO_ES_PORT');
       const heapMb = numberFromEnv('FOLIO_ES_HEAP_MB');
       const timeoutMs = numberFromEnv('FOLIO_ES_TIMEOUT_MS');
@@ -29,12 +35,14 @@ async function main(command: string | undefined): Promise<number> {
         ...(port === undefined ? {} : { port }),
         ...(heapMb === undefined ? {} : { heapMb }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(nodes === undefined ? {} : { nodes }),
       });
-      process.stdout.write(`${running.url}\n`);
+      process.stdout.write(`${running.urls.join(',')}\n`);
       return 0;
     }
     case 'stop': {
-      const stopped = await stopElasticsearch({ log });
+      const single = await stopElasticsearch({ log });
+      const stopped = (await stopElasticsearch({ layout: clusterLayout(esLayout()), log })) || single;
       log(stopped ? 'stopped' : 'no Elasticsearch of ours was running');
       return 0;
     }
@@ -54,7 +62,7 @@ async function main(command: string | undefined): Promise<number> {
 }
 
 try {
-  process.exitCode = await main(process.argv[2]);
+  process.exitCode = await main(process.argv[2], process.argv.slice(3));
 } catch (error) {
   log(`${errorCode(error)}: ${describeError(error)}`);
   process.exitCode = 1;

@@ -48,8 +48,13 @@ export class Batcher {
     return this.#waiting.length + this.#running;
   }
 
-  submit(image: PageImage): Promise<OcrPageResult> {
-    if (this.load >= this.#queueLimit) {
+  /**
+   * Queue one page. `admitted` pages belong to a request already let in (a document of
+   * `/v1/convert`, bounded by its own limit): they skip the queue bound, or a document could be
+   * turned away half-read.
+   */
+  submit(image: PageImage, options: Readonly<{ admitted?: boolean }> = {}): Promise<OcrPageResult> {
+    if (options.admitted !== true && this.load >= this.#queueLimit) {
       return Promise.reject(new HttpError(429, 'rate_limit_exceeded', `the server is busy (${this.load} pages queued); retry after ${this.#retryAfter} s`, { 'retry-after': String(this.#retryAfter) }));
     }
     return new Promise((resolve, reject) => {

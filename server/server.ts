@@ -10,6 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { ConfigurationError } from '../core/errors.ts';
 import type { OcrEngine } from '../inference/engine.ts';
 import { Batcher } from './batcher.ts';
+import { createConvertRoute, type ConvertEmbedder } from './convert.ts';
+import type { FetchGuardOptions } from './fetch-guard.ts';
+import openapi from './openapi.json' with { type: 'json' };
 import { HttpError } from './http-error.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { parseOcrRequest } from './request.ts';
@@ -35,6 +38,12 @@ export interface OcrServerOptions {
   readonly queueLimit?: number;
   /** @default jsonLogger */
   readonly log?: Logger;
+  /** Vectors for `POST /v1/convert` with `embed: true`. @default none (such requests are a 400) */
+  readonly embedder?: ConvertEmbedder;
+  /** URL fetching for `/v1/convert`: allowed hosts and limits. @default undefined (off) */
+  readonly fetch?: Readonly<FetchGuardOptions>;
+  /** Documents converting at once before 429. @default 8 */
+  readonly convertLimit?: number;
   /** How long `close()` waits for in-flight requests before cutting connections, in ms. @default 60000 */
   readonly closeTimeoutMs?: number;
   /** Serve the web app at `/` and its API under `/api/` (see server/routes). @default undefined (no app) */
@@ -51,10 +60,12 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
   const {
     engine, models = [`folio-${engine.name}`], port = 8000, host = '127.0.0.1', token,
     maxBodyBytes = 50 * 1024 * 1024, maxPixels = 40_000_000, batchSize = 8, queueLimit = 64, log = jsonLogger, closeTimeoutMs = 60_000,
+    embedder, fetch, convertLimit,
   } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`port\` to be an integer from 0 to 65535, got \`${port}\``);
   const batcher = new Batcher(engine, { batchSize, queueLimit });
   const app = options.app ? await createWebApp({ ...options.app, engine }) : undefined;
+  const convert = createConvertRoute({ engineName: engine.name, batcher, maxBodyBytes, ...(embedder ? { embedder } : {}), ...(fetch ? { fetch } : {}), ...(convertLimit ? { convertLimit } : {}) });
   const started = Date.now();
   let closing = false;
 
@@ -106,6 +117,10 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
       return res.statusCode;
     }
     if (app?.ownsAsset(path ?? '') && req.method === 'GET') return app.asset(res, path ?? '/');
+    if (req.method === 'GET' && path === '/openapi.json') {
+      send(res, 200, openapi);
+      return 200;
+    }
     if (!authorised(req)) throw new HttpError(401, 'invalid_api_key', 'missing or wrong bearer token');
     if (app && path?.startsWith('/api/')) return app.api(req, res, new URL(req.url ?? '/', 'http://localhost'));
     if (req.method === 'GET' && path === '/v1/models') {
@@ -116,6 +131,10 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
       if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'use POST for /v1/chat/completions');
       if (closing) throw new HttpError(503, 'server_closing', 'the server is shutting down', { 'retry-after': '1' });
       return completions(req, res, id);
+    }
+    if (path === '/v1/convert') {
+      if (closing) throw new HttpError(503, 'server_closing', 'the server is shutting down', { 'retry-after': '1' });
+      return convert.handle(req, res);
     }
     throw new HttpError(404, 'not_found', `no route for ${req.method} ${path}`);
   }

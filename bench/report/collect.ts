@@ -54,7 +54,7 @@ export async function collectResults({ resultsDir = 'bench/results' }: Readonly<
   }
   const textlayer = await readJson<TextLayerBenchResult>(path.join(resultsDir, 'textlayer.json'));
   const suites: Record<string, unknown> = {};
-  for (const suite of ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'embeddings']) {
+  for (const suite of ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'embeddings', 'plugin']) {
     const r = await readJson<unknown>(path.join(resultsDir, `${suite}.json`));
     if (r !== undefined) suites[suite] = r;
   }

@@ -129,6 +129,19 @@ function suiteFigures(suites: Readonly<Record<string, unknown>>, decodeCommand: 
     });
   }
 
+  const plugin = suites['plugin'] as Json;
+  for (const set of ['text', 'scans']) {
+    const rows = ((plugin?.['results'] as Json[] | undefined) ?? []).filter((r) => r?.['set'] === set);
+    const rate = (path: string): string => (num(rows.find((r) => r?.['path'] === path)?.['pagesPerSecond']) ?? 0).toFixed(2);
+    if (rows.length === 0) continue;
+    const cluster = rows.some((r) => r?.['path'] === 'pipeline-3-nodes') ? `; 3-node cluster ${rate('pipeline-3-nodes')} pages/s` : '';
+    figures.push({
+      figure: `Elasticsearch ingest plugin (bulk ?pipeline=, folio serve paddle) vs folio ingest, ${set === 'text' ? 'text-layer PDFs' : 'scans'} (${num(rows[0]?.['pages'])} pages)`,
+      value: `pipeline ${rate('pipeline')} pages/s vs ingest ${rate('ingest')} (time per page ×${String((plugin?.['ratios'] as Json)?.[set] ?? 'n/a')}, target ≤ 1.5)${cluster}`,
+      command: 'npx folio bench plugin',
+    });
+  }
+
   const retrieval = suites['retrieval'] as Json;
   for (const mode of (retrieval?.['quality'] as Json[] | undefined) ?? []) {
     figures.push({ figure: `Retrieval on docling-dev questions, ${String(mode?.['mode'])}`, value: `recall@5 ${(num(mode?.['recallAtK']) ?? 0).toFixed(3)}, MRR ${(num(mode?.['mrr']) ?? 0).toFixed(3)}`, command: 'npx folio bench retrieval --es URL' });

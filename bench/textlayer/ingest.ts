@@ -31,6 +31,8 @@ export interface IngestOnceOptions {
   /** `--workers`; the command's own default when absent. */
   readonly workers?: number;
   readonly timeoutMs: number;
+  /** `--engine`. @default 'text' */
+  readonly engine?: string;
 }
 
 /** What the run's summary (stderr) says: pages read and failure records by code. */
@@ -49,7 +51,7 @@ export function parseSummary(stderr: string): { pages: number; failures: number 
  * const sample = await ingestOnce(['a.pdf'], { es: 'http://127.0.0.1:9200', timeoutMs: 600_000 })
  */
 export async function ingestOnce(files: readonly string[], options: Readonly<IngestOnceOptions>): Promise<IngestSample> {
-  const { es, workers, timeoutMs } = options;
+  const { es, workers, timeoutMs, engine = 'text' } = options;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-bench-ingest-'));
   const index = `folio-bench-${process.pid}-${Date.now()}`;
   // With --es, --out only holds the fallback file for failure records the cluster refuses.
@@ -57,7 +59,7 @@ export async function ingestOnce(files: readonly string[], options: Readonly<Ing
   const meter = es ? await elasticsearchMeter(es) : undefined;
   const esBefore = await meter?.cpuSeconds();
   try {
-    const args = [FOLIO, 'ingest', ...files, '--engine', 'text', '--embed', 'none', ...(workers === undefined ? [] : ['--workers', String(workers)]), ...target];
+    const args = [FOLIO, 'ingest', ...files, '--engine', engine, '--embed', 'none', ...(workers === undefined ? [] : ['--workers', String(workers)]), ...target];
     // An empty ELASTICSEARCH_URL keeps the NDJSON run from indexing into the bench's own cluster.
     const run = await runChild({ command: process.execPath, args, measureMemory: true, timeoutMs, captureStdout: false, env: { ELASTICSEARCH_URL: es ?? '' } });
     const esAfter = await meter?.cpuSeconds();

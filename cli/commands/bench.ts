@@ -10,7 +10,7 @@ interface BenchModule {
 
 export async function benchCommand(argv: readonly string[]): Promise<number> {
   const [suite, ...rest] = argv;
-  if (!suite) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', 'bench needs a suite: textlayer, parse, olmocr, docling, ocr, decode, serve, retrieval, all');
+  if (!suite) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', 'bench needs a suite: textlayer, parse, olmocr, docling, ocr, decode, math, serve, retrieval, plugin, all');
   // The benchmarks read the repository's data sets, tools and results folder, so they run from a
   // checkout (`npx folio bench` there), not from the installed package, which does not ship them.
   const entry = siblingModule('../../bench/index', import.meta.url);

@@ -14,6 +14,8 @@ answer from an OpenAI-compatible chat endpoint (key in FOLIO_LLM_API_KEY).
   --mode M        hybrid | bm25 | knn (default hybrid)
   --source S      only chunks of this source
   --kind K        only chunks holding this element kind (table, formula, …)
+  --nested PATH   the index holds whole documents with chunks nested at PATH (what the
+                  Elasticsearch plugin writes: folio.chunks)
   --embed MODE    local | none | an OpenAI-compatible base URL (default local)
   --llm URL       ask: OpenAI-compatible base URL (e.g. http://127.0.0.1:8000/v1) for an answer
   --llm-model M   ask: model name at that endpoint
@@ -26,6 +28,7 @@ const SEARCH_FLAGS = {
   mode: { type: 'string', default: 'hybrid' },
   source: { type: 'string' },
   kind: { type: 'string' },
+  nested: { type: 'string' },
   embed: { type: 'string', default: 'local' },
   'embed-model': { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -64,6 +67,7 @@ export async function searchCommand(argv: readonly string[], ask = false): Promi
       embedder,
       mode: embedder ? mode : 'bm25',
       filters: { source: values.source, kind: values.kind },
+      ...(values.nested ? { nested: values.nested } : {}),
     } as const;
     if (ask) {
       if (values.llm && !values['llm-model']) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', '`--llm URL` needs `--llm-model NAME`');

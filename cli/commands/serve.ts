@@ -7,11 +7,12 @@ import type { Embedder } from '../../inference/embed/index.ts';
 
 export const SERVE_USAGE = `folio serve [--port N] [--host H] [--engine paddle|onnx] [options]
 
-An OpenAI-compatible OCR server over a local engine: POST /v1/chat/completions with the page as
-an image_url data URL, GET /v1/models, GET /health. At / a web app searches the index (with
---es), shows each page with its element boxes, converts dropped files and asks with citations.
-Set FOLIO_SERVE_TOKEN to require a bearer token (the app asks for it). SIGINT/SIGTERM finish
-in-flight requests before exiting.
+Documents and pages over HTTP: POST /v1/convert (a document in, Markdown, elements, chunks and
+page routes out; the Elasticsearch plugin's backend), an OpenAI-compatible OCR route
+POST /v1/chat/completions, GET /v1/models, GET /health, GET /openapi.json. At / a web app
+searches the index (with --es), shows each page with its element boxes, converts dropped files
+and asks with citations. Set FOLIO_SERVE_TOKEN to require a bearer token (the app asks for it).
+SIGINT/SIGTERM finish in-flight requests before exiting.
 
   --port N          (default 8000)
   --host H          (default 127.0.0.1)
@@ -23,9 +24,15 @@ in-flight requests before exiting.
   --max-pixels N    largest image accepted (default 40000000)
   --es URL          Elasticsearch for the app's search, ask and document views (default: $ELASTICSEARCH_URL)
   --index NAME      chunk index the app reads (default folio-chunks)
-  --embed MODE      query embedder: local | none | an OpenAI-compatible base URL (default local)
+  --embed MODE      query embedder of the app and chunk vectors of /v1/convert: local (bundled
+                    all-MiniLM-L6-v2) | none | an OpenAI-compatible base URL (default local)
   --llm URL         OpenAI-compatible chat endpoint that answers the app's ask
-  --llm-model M     model name at that endpoint`;
+  --llm-model M     model name at that endpoint
+  --convert-limit N documents converting at once before 429 (default 8)
+  --fetch-hosts H   comma-separated hosts (or *.suffix) /v1/convert may fetch a \`url\` from;
+                    off by default. Loopback, private and link-local addresses are refused,
+                    also after redirects, unless listed in --fetch-addresses
+  --fetch-addresses A  comma-separated exact addresses allowed despite being private`;
 
 export async function serveCommand(argv: readonly string[]): Promise<number> {
   const { values } = parse(argv, {
@@ -44,6 +51,9 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     'embed-model': { type: 'string' },
     llm: { type: 'string' },
     'llm-model': { type: 'string' },
+    'convert-limit': { type: 'string', default: '8' },
+    'fetch-hosts': { type: 'string' },
+    'fetch-addresses': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -53,7 +63,11 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   if (values.engine !== 'paddle' && values.engine !== 'onnx') throw new ConfigurationError('FOLIO_UNKNOWN_ENGINE', `Expected \`--engine\` to be paddle or onnx, got \`${values.engine}\``);
   if (!DEVICES.includes(values.device as Device)) throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${values.device}\``);
   if (values.llm && !values['llm-model']) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', '`--llm URL` needs `--llm-model NAME`');
+  const list = (value: string | undefined): string[] => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  const allowHosts = list(values['fetch-hosts']);
   const engine = await createEngine(values.engine, { device: values.device as Device, modelDir: values.model, draftK: integer('draft-k', values['draft-k'], 0) });
+  // One embedder for the app's queries and /v1/convert's chunk vectors, loaded before the port opens.
+  const embedder = await createEmbedder(values.embed, values['embed-model']);
   const server = await startOcrServer({
     engine,
     port: integer('port', values.port, 0),
@@ -65,9 +79,12 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     app: {
       esUrl: values.es ?? (process.env.ELASTICSEARCH_URL || undefined),
       index: values.index,
-      embedder: queryEmbedder(values.embed, values['embed-model']),
+      embedder,
       llm: values.llm ? { url: values.llm, model: values['llm-model']! } : undefined,
     },
+    convertLimit: integer('convert-limit', values['convert-limit'], 1),
+    ...(embedder ? { embedder } : {}),
+    ...(allowHosts.length > 0 ? { fetch: { allowHosts, allowAddresses: list(values['fetch-addresses']) } } : {}),
   });
   console.log(server.url);
   await new Promise<void>((resolve) => {
@@ -77,12 +94,15 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   });
   await server.close();
   await engine.close();
+  await embedder?.close();
   return 0;
 }
 
-/** The app's query embedder, loaded on the first kNN or hybrid search rather than at start. */
-function queryEmbedder(mode: string, model: string | undefined): (() => Promise<Embedder>) | undefined {
+/** The embedder `--embed` names: none, the bundled model, or an OpenAI-compatible endpoint. */
+async function createEmbedder(mode: string, model: string | undefined): Promise<Embedder | undefined> {
   if (mode === 'none') return undefined;
-  if (mode === 'local') return async () => (await import('../../inference/embed/index.ts')).createLocalEmbedder({});
-  return async () => (await import('../../inference/embed/index.ts')).createRemoteEmbedder({ url: mode, model: model ?? '', apiKey: process.env.FOLIO_EMBED_API_KEY });
+  const embed = await import('../../inference/embed/index.ts');
+  if (mode === 'local') return embed.createLocalEmbedder({});
+  if (!/^https?:\/\//.test(mode)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--embed\` to be local, none or an http(s) URL, got \`${mode}\``);
+  return embed.createRemoteEmbedder({ url: mode, model: model ?? '', apiKey: process.env.FOLIO_EMBED_API_KEY });
 }

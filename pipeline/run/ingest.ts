@@ -154,7 +154,8 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
   return summary.build();
 }
 
-async function embedChunks(chunks: readonly Chunk[], embedder: ChunkEmbedder, batchSize: number, signal?: AbortSignal): Promise<Chunk[]> {
+/** Vectors for `chunks`, `batchSize` texts per call, in order (`ingest` and `POST /v1/convert` share it). */
+export async function embedChunks(chunks: readonly Chunk[], embedder: ChunkEmbedder, batchSize: number, signal?: AbortSignal): Promise<Chunk[]> {
   const out: Chunk[] = [];
   for (let i = 0; i < chunks.length; i += batchSize) {
     const batch = chunks.slice(i, i + batchSize);

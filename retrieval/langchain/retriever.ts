@@ -22,6 +22,8 @@ export interface FolioRetrieverOptions extends BaseRetrieverInput {
   /** @default 'hybrid' */
   readonly mode?: SearchMode;
   readonly filters?: SearchFilters;
+  /** The nested chunks path of a plugin-ingested index (`folio.chunks`). @default undefined (a Folio chunk index) */
+  readonly nested?: string;
   /** Embeds queries; a {@link FolioEmbeddings} or a Folio embedder. @default a shared FolioEmbeddings (local model) */
   readonly embeddings?: FolioEmbeddings | Embedder;
 }

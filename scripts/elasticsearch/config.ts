@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../../core/errors.ts';
 
 /**
- * The server version, pinned. The newest 9.4.x integ-test-zip on Maven Central as of 2026-11
- * (9.5.x also exists), chosen to match the minor of the installed JS client (9.4.3).
+ * The server version, pinned: one version for the test server, the launcher, the JS client's
+ * minor (9.5.x) and the ingest plugin, which must be built for the exact server it runs in. Maven
+ * Central has the server jar for 9.5.x but for no 9.4.x, so the plugin forces 9.5.
  */
-export const ES_VERSION = '9.4.6';
+export const ES_VERSION = '9.5.3';
 
 /** The Maven coordinates of the minimal distribution (no bundled JDK, x-pack-core only). */
 export const ES_ARTIFACT = `org.elasticsearch.distribution.integ-test-zip:elasticsearch:${ES_VERSION}:zip`;

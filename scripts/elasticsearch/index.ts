@@ -5,4 +5,6 @@ export type { InstallOptions } from './install.ts';
 export { clusterHealth, isReady, serverVersion } from './health.ts';
 export type { ClusterHealth } from './health.ts';
 export { startElasticsearch, stopElasticsearch, runningUrl } from './server.ts';
+export { buildPlugin, installPlugin, pluginSourceHash, PLUGIN_DIR, PLUGIN_NAME } from './plugin.ts';
 export type { StartOptions, StopOptions, RunningElasticsearch } from './server.ts';
+export { clusterLayout, MULTI_NODE_CLUSTER_NAME } from './cluster.ts';

@@ -4,18 +4,20 @@
  * all find the same server.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
-import type { FolioErrorCode } from '../../core/error-codes.ts';
-import { CLUSTER_NAME, ES_VERSION, esLayout, findJavaHome } from './config.ts';
+import { sha256 } from '../../core/hash.ts';
+import { ES_VERSION, esLayout, findJavaHome } from './config.ts';
 import type { EsLayout } from './config.ts';
 import { exec, tail } from './exec.ts';
 import { clusterHealth, isReady } from './health.ts';
 import { installElasticsearch } from './install.ts';
+import { buildPlugin, installPlugin, pluginSourceHash } from './plugin.ts';
+import { clusterLayout, nodeLayout, nodeSettings } from './cluster.ts';
+import { choosePort, freePort, launch } from './launch.ts';
+import { isAlive, pluginFile, readPids, readState, startFailure, urlsFile } from './state.ts';
 import { chownTo, ensureServerUser, isRoot, reachableLayout } from './user.ts';
-import type { RunAs } from './user.ts';
 
 export interface StartOptions {
   /** HTTP port. A port that is taken is an error. @default 9200 when free, else any free port */
@@ -28,6 +30,18 @@ export interface StartOptions {
   readonly log?: (line: string) => void;
   /** @default esLayout() */
   readonly layout?: EsLayout;
+  /**
+   * Build (cached by source hash) and install Folio's ingest plugin before the server starts; a
+   * running server with an older build is restarted. @default true
+   */
+  readonly plugin?: boolean;
+  /** Install this plugin zip instead of building one (a test installs a broken build this way). */
+  readonly pluginZip?: string;
+  /**
+   * Nodes in the cluster. More than one starts a cluster on loopback with its own state (see
+   * `cluster.ts`); `port` is then the first node's. @default 1
+   */
+  readonly nodes?: number;
 }
 
 export interface RunningElasticsearch {
@@ -40,6 +54,10 @@ export interface RunningElasticsearch {
   readonly pid?: number;
   /** Milliseconds from spawn to ready, when we started it. */
   readonly startMs?: number;
+  /** Every node's URL (one for a single node). */
+  readonly urls: readonly string[];
+  /** Every node's pid, in the order of `urls`, when we started them. */
+  readonly pids?: readonly number[];
 }
 
 /**
@@ -50,7 +68,12 @@ export interface RunningElasticsearch {
  * const { url, started } = await startElasticsearch({ log: (line) => console.error(line) })
  */
 export async function startElasticsearch(options: Readonly<StartOptions> = {}): Promise<RunningElasticsearch> {
-  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, layout: base = esLayout() } = options;
+  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, plugin = true, pluginZip, nodes = 1 } = options;
+  if (!Number.isInteger(nodes) || nodes < 1 || nodes > 9) {
+    throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`nodes\` to be an integer from 1 to 9, got \`${nodes}\` (${typeof nodes})`);
+  }
+  const single = options.layout ?? esLayout();
+  const base = nodes === 1 ? single : clusterLayout(single);
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) {
     throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`port\` to be an integer from 1 to 65535, got \`${port}\` (${typeof port})`);
   }
@@ -59,7 +82,13 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   }
 
   const reused = await reuse(base, timeoutMs, log);
-  if (reused !== undefined) return reused;
+  if (reused !== undefined) {
+    // A server someone else started (no pidfile of ours) is used as it is.
+    const ours = readState(base.pidFile) !== undefined;
+    if (!ours || readState(pluginFile(base)) === (plugin ? pluginSourceHash() : undefined)) return { ...reused, urls: readState(urlsFile(base))?.split('\n') ?? [reused.url] };
+    log(plugin ? 'the running server has another build of the plugin (or none); restarting it' : 'the running server has the plugin; restarting it without');
+    await stopElasticsearch({ layout: base, log });
+  }
 
   // An explicit port that is taken fails now, before any download.
   const httpPort = await choosePort(port);
@@ -67,41 +96,77 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   const user = isRoot() ? await ensureServerUser() : undefined;
   // The probe below needs the folder to exist: a missing one reads as unreachable.
   mkdirSync(base.root, { recursive: true });
-  const layout = await reachableLayout(base, user);
+  const reachable = await reachableLayout(single, user);
+  const layout = nodes === 1 ? reachable : clusterLayout(reachable);
   if (layout.serverRoot !== base.serverRoot) log(`${base.root} is not reachable by ${user?.name}; running the server from ${layout.serverRoot}`);
   await installElasticsearch({ layout, javaHome, log });
   for (const dir of [layout.run, layout.data, layout.logs, join(layout.serverPidFile, '..')]) mkdirSync(dir, { recursive: true });
   rmSync(layout.serverPidFile, { force: true });
   if (user !== undefined) await chownTo(user, [layout.home, layout.data, layout.logs, join(layout.serverPidFile, '..')]);
+  rmSync(pluginFile(base), { force: true });
+  const built = pluginZip !== undefined ? { zip: pluginZip, hash: sha256(readFileSync(pluginZip)).slice(0, 16) } : plugin ? await buildPlugin({ javaHome, log }) : undefined;
+  if (built !== undefined) await installPlugin({ layout, ...built, javaHome, user, log });
 
-  const url = `http://127.0.0.1:${httpPort}`;
-  log(`starting Elasticsearch ${ES_VERSION} on ${url} (heap ${heapMb} MiB, Java ${javaHome}) …`);
+  const nodeLayouts = nodes === 1 ? [layout] : Array.from({ length: nodes }, (_, i) => nodeLayout(layout, i + 1));
+  const httpPorts = [httpPort, ...await Promise.all(nodeLayouts.slice(1).map(() => freePort()))];
+  const transportPorts = nodes === 1 ? [] : await Promise.all(nodeLayouts.map(() => freePort()));
+  for (const node of nodeLayouts.slice(nodes === 1 ? 1 : 0)) {
+    for (const dir of [node.data, node.logs, join(node.serverPidFile, '..')]) mkdirSync(dir, { recursive: true });
+    rmSync(node.serverPidFile, { force: true });
+    if (user !== undefined) await chownTo(user, [join(node.data, '..')]);
+  }
+  // Nodes started together would each create the missing keystore, and trip over each other.
+  if (nodes > 1 && !existsSync(join(layout.home, 'config', 'elasticsearch.keystore'))) {
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: layout.serverRoot, ES_JAVA_HOME: javaHome };
+    const created = await exec(join(layout.home, 'bin', 'elasticsearch-keystore'), ['create'], { cwd: layout.home, env, ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }) });
+    if (created.code !== 0) throw startFailure(layout, `elasticsearch-keystore create exited with ${created.code}: ${tail(created.output, 10)}`);
+  }
+  const urls = httpPorts.map((p) => `http://127.0.0.1:${p}`);
+  const url = urls[0]!;
+  log(`starting Elasticsearch ${ES_VERSION} on ${urls.join(', ')} (heap ${heapMb} MiB${nodes > 1 ? ' per node' : ''}, Java ${javaHome}) …`);
   const began = Date.now();
-  const pid = await launch({ layout, javaHome, heapMb, httpPort, user, timeoutMs });
-  writeFileSync(layout.pidFile, `${pid}\n`);
+  // All at once: a node of a new cluster waits for the others to elect a master.
+  const launched = await Promise.allSettled(nodeLayouts.map((node, i) =>
+    launch({ layout: node, javaHome, heapMb, httpPort: httpPorts[i]!, user, timeoutMs, ...(nodes === 1 ? {} : { cluster: nodeSettings(i + 1, transportPorts) }) })));
+  const pids = launched.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  writeFileSync(layout.pidFile, `${pids.join('\n')}\n`);
+  const failed = launched.find((r) => r.status === 'rejected');
+  if (failed !== undefined) {
+    await stopElasticsearch({ layout: base });
+    throw failed.reason;
+  }
+  const pid = pids[0]!;
 
   const deadline = began + timeoutMs;
-  while (!isReady(await clusterHealth(url))) {
-    if (!isAlive(pid)) throw startFailure(layout, `Elasticsearch (pid ${pid}) exited during startup`);
+  for (;;) {
+    const health = await clusterHealth(url);
+    if (isReady(health) && health!.number_of_nodes >= nodes) break;
+    const dead = pids.findIndex((p) => !isAlive(p));
+    if (dead >= 0) {
+      await stopElasticsearch({ layout: base });
+      throw startFailure(nodeLayouts[dead]!, `Elasticsearch (pid ${pids[dead]}) exited during startup`);
+    }
     if (Date.now() > deadline) {
       await stopElasticsearch({ layout: base });
-      throw startFailure(layout, `Elasticsearch on ${url} was not green after ${timeoutMs} ms`, 'FOLIO_ES_START_TIMEOUT');
+      throw startFailure(nodeLayouts[0]!, `Elasticsearch on ${url} was not green with ${nodes} node(s) after ${timeoutMs} ms`, 'FOLIO_ES_START_TIMEOUT');
     }
     await sleep(250);
   }
   writeFileSync(layout.urlFile, `${url}\n`);
+  writeFileSync(urlsFile(base), `${urls.join('\n')}\n`);
+  if (built !== undefined) writeFileSync(pluginFile(base), `${built.hash}\n`);
   const startMs = Date.now() - began;
-  log(`Elasticsearch ${ES_VERSION} is green on ${url} after ${(startMs / 1000).toFixed(1)} s (pid ${pid})`);
-  return { url, started: true, version: ES_VERSION, pid, startMs };
+  log(`Elasticsearch ${ES_VERSION} is green on ${urls.join(', ')} after ${(startMs / 1000).toFixed(1)} s (pid ${pids.join(', ')})`);
+  return { url, urls, pids, started: true, version: ES_VERSION, pid, startMs };
 }
 
 /** A live, ready server the URL file names; waits while one is still starting. */
 async function reuse(layout: EsLayout, timeoutMs: number, log: (line: string) => void): Promise<RunningElasticsearch | undefined> {
   const url = readState(layout.urlFile);
-  const pid = Number(readState(layout.pidFile) ?? Number.NaN);
+  const pid = readPids(layout)[0] ?? Number.NaN;
   if (url !== undefined && isReady(await clusterHealth(url))) {
     log(`reusing Elasticsearch on ${url}`);
-    return { url, started: false, version: ES_VERSION, ...(Number.isInteger(pid) ? { pid } : {}) };
+    return { url, urls: [url], started: false, version: ES_VERSION, ...(Number.isInteger(pid) ? { pid } : {}) };
   }
   if (Number.isInteger(pid) && isAlive(pid)) {
     // A server we launched is alive but not ready: another launcher (a second test run) is still
@@ -110,7 +175,7 @@ async function reuse(layout: EsLayout, timeoutMs: number, log: (line: string) =>
     const deadline = Date.now() + timeoutMs;
     while (isAlive(pid) && Date.now() < deadline) {
       const current = readState(layout.urlFile);
-      if (current !== undefined && isReady(await clusterHealth(current))) return { url: current, started: false, version: ES_VERSION, pid };
+      if (current !== undefined && isReady(await clusterHealth(current))) return { url: current, urls: [current], started: false, version: ES_VERSION, pid };
       await sleep(500);
     }
     if (isAlive(pid)) {
@@ -124,83 +189,6 @@ async function reuse(layout: EsLayout, timeoutMs: number, log: (line: string) =>
   rmSync(layout.urlFile, { force: true });
   rmSync(layout.pidFile, { force: true });
   return undefined;
-}
-
-interface LaunchOptions {
-  readonly layout: EsLayout;
-  readonly javaHome: string;
-  readonly heapMb: number;
-  readonly httpPort: number;
-  readonly user: RunAs | undefined;
-  readonly timeoutMs: number;
-}
-
-/** Run `bin/elasticsearch -d`: it daemonizes once the node is up and writes the server's pid. */
-async function launch(options: LaunchOptions): Promise<number> {
-  const { layout, javaHome, heapMb, httpPort, user, timeoutMs } = options;
-  const settings = {
-    'cluster.name': CLUSTER_NAME,
-    'node.name': 'folio-local',
-    'discovery.type': 'single-node',
-    'network.host': '127.0.0.1',
-    'http.port': String(httpPort),
-    'xpack.security.enabled': 'false',
-    'path.data': layout.data,
-    'path.logs': layout.logs,
-    // Small CI disks would otherwise flip indices to read-only at 95% full.
-    'cluster.routing.allocation.disk.threshold_enabled': 'false',
-  };
-  const args = ['-d', '-p', layout.serverPidFile, ...Object.entries(settings).flatMap(([key, value]) => ['-E', `${key}=${value}`])];
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    LANG: 'C.UTF-8',
-    HOME: user === undefined ? (process.env['HOME'] ?? layout.serverRoot) : layout.serverRoot,
-    ES_JAVA_HOME: javaHome,
-    ES_JAVA_OPTS: `-Xms${heapMb}m -Xmx${heapMb}m`,
-  };
-  const result = await exec(join(layout.home, 'bin', 'elasticsearch'), args, {
-    cwd: layout.home,
-    env,
-    timeoutMs,
-    ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
-  });
-  writeFileSync(layout.launcherLog, result.output);
-  if (result.code !== 0) throw startFailure(layout, `bin/elasticsearch exited with ${result.code ?? 'a signal'}`);
-  const pid = Number(readState(layout.serverPidFile));
-  if (!Number.isInteger(pid)) throw startFailure(layout, `bin/elasticsearch -d wrote no pid to ${layout.serverPidFile}`);
-  return pid;
-}
-
-/** 9200 when free, else whatever the OS hands out; an explicit port must be free. */
-async function choosePort(port: number | undefined): Promise<number> {
-  if (port !== undefined) {
-    if (!(await portFree(port))) {
-      throw new ConfigurationError('FOLIO_ES_PORT_IN_USE', `Port ${port} on 127.0.0.1 is already in use; pick another with --port or FOLIO_ES_PORT`, { meta: { port } });
-    }
-    return port;
-  }
-  if (await portFree(9200)) return 9200;
-  return await freePort();
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolvePromise) => {
-    const server = createServer();
-    server.once('error', () => resolvePromise(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolvePromise(true)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolvePromise(port));
-    });
-  });
 }
 
 export interface StopOptions {
@@ -221,17 +209,18 @@ export interface StopOptions {
  */
 export async function stopElasticsearch(options: Readonly<StopOptions> = {}): Promise<boolean> {
   const { layout = esLayout(), timeoutMs = 60_000, log = () => {} } = options;
-  const pid = Number(readState(layout.pidFile) ?? Number.NaN);
+  const pids = readPids(layout).filter((pid) => isAlive(pid));
   rmSync(layout.urlFile, { force: true });
-  if (!Number.isInteger(pid) || !isAlive(pid)) {
+  rmSync(urlsFile(layout), { force: true });
+  if (pids.length === 0) {
     rmSync(layout.pidFile, { force: true });
     return false;
   }
-  log(`stopping Elasticsearch (pid ${pid}) …`);
-  process.kill(pid, 'SIGTERM');
+  log(`stopping Elasticsearch (pid ${pids.join(', ')}) …`);
+  for (const pid of pids) process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid) && Date.now() < deadline) await sleep(200);
-  if (isAlive(pid)) {
+  while (pids.some(isAlive) && Date.now() < deadline) await sleep(200);
+  for (const pid of pids.filter(isAlive)) {
     log(`pid ${pid} ignored SIGTERM for ${timeoutMs} ms; killing it`);
     process.kill(pid, 'SIGKILL');
     while (isAlive(pid)) await sleep(100);
@@ -244,44 +233,5 @@ export async function stopElasticsearch(options: Readonly<StopOptions> = {}): Pr
 export async function runningUrl(layout: EsLayout = esLayout()): Promise<string | undefined> {
   const url = readState(layout.urlFile);
   return url !== undefined && isReady(await clusterHealth(url)) ? url : undefined;
-}
-
-/**
- * Alive and an Elasticsearch: a stale pidfile may name a pid the OS has since given to some
- * other process, which we must never signal.
- */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  const cmdline = `/proc/${pid}/cmdline`;
-  if (!existsSync(cmdline)) return true; // no procfs: trust the pid
-  try {
-    // The server JVM's command line names its main module (org.elasticsearch.server); the
-    // launcher's names org.elasticsearch too.
-    return readFileSync(cmdline, 'utf8').includes('org.elasticsearch');
-  } catch {
-    return false;
-  }
-}
-
-function readState(path: string): string | undefined {
-  try {
-    const text = readFileSync(path, 'utf8').trim();
-    return text === '' ? undefined : text;
-  } catch {
-    return undefined;
-  }
-}
-
-function startFailure(layout: EsLayout, what: string, code: FolioErrorCode = 'FOLIO_ES_START'): ConfigurationError {
-  const parts = [what];
-  for (const [name, path] of [['launcher output', layout.launcherLog], ['server log', layout.serverLog]] as const) {
-    const text = readState(path);
-    if (text !== undefined) parts.push(`--- ${name} (${path}), last lines ---\n${tail(text, 25)}`);
-  }
-  return new ConfigurationError(code, parts.join('\n'), { meta: { home: layout.home } });
 }
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
-  ES_VERSION, REPO_ROOT, clusterHealth, esLayout, findJavaHome, isReady, javaMajor, startElasticsearch, stopElasticsearch,
+  ES_VERSION, REPO_ROOT, clusterHealth, esLayout, findJavaHome, isReady, javaMajor, pluginSourceHash, startElasticsearch, stopElasticsearch,
 } from '../../scripts/elasticsearch/index.ts';
 import type { EsLayout } from '../../scripts/elasticsearch/index.ts';
 import { esUrl } from '../support/elasticsearch.ts';
@@ -77,6 +77,7 @@ describe('startElasticsearch', () => {
   it('should name the option and value when invalid', async () => {
     await assert.rejects(startElasticsearch({ layout, heapMb: 64 }), /Expected `heapMb` to be an integer of at least 128, got `64` \(number\)/);
     await assert.rejects(startElasticsearch({ layout, port: 70000 }), /Expected `port` to be an integer from 1 to 65535, got `70000`/);
+    await assert.rejects(startElasticsearch({ layout, nodes: 0 }), /Expected `nodes` to be an integer from 1 to 9, got `0`/);
   });
 });
 
@@ -110,5 +111,25 @@ describe('scripts/es.ts', () => {
       assert.match(error.stderr ?? '', /usage: node scripts\/es.ts start\|stop\|status \(got `bogus`\)/);
       return true;
     });
+  });
+});
+
+describe('pluginSourceHash', () => {
+  it('should change with a source file and ignore the build output', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'folio-plugin-hash-'));
+    try {
+      await mkdir(join(dir, 'src'), { recursive: true });
+      await writeFile(join(dir, 'pom.xml'), '<project/>');
+      await writeFile(join(dir, 'src', 'A.java'), 'class A {}');
+      const first = pluginSourceHash(dir);
+      await mkdir(join(dir, 'target'));
+      await writeFile(join(dir, 'target', 'x.zip'), 'built');
+      await writeFile(join(dir, 'README.md'), 'docs');
+      assert.equal(pluginSourceHash(dir), first, 'target/ and the README are not sources');
+      await writeFile(join(dir, 'src', 'A.java'), 'class A { int x; }');
+      assert.notEqual(pluginSourceHash(dir), first);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

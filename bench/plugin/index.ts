@@ -1,0 +1,165 @@
+/**
+ * `folio bench plugin`: the same documents through the Elasticsearch ingest pipeline (bulk with
+ * `?pipeline=`, the `folio` processor calling a `folio serve` with the paddle engine) and through
+ * `folio ingest` (engine auto, paddle in process), in one run on one machine, rounds interleaved;
+ * text-layer documents and scans measured separately; with `--nodes 3` the pipeline path again on
+ * a 3-node cluster. Pages/s from start to refreshed index; medians over the rounds.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from '@elastic/elasticsearch';
+import { folioPipeline, installIngestedTemplate } from '../../mappings/index.ts';
+import { startElasticsearch, stopElasticsearch, clusterLayout, esLayout } from '../../scripts/elasticsearch/index.ts';
+import { machineInfo, machineMarkdown, markdownTable, median, round } from '../common/index.ts';
+import { ingestOnce } from '../textlayer/ingest.ts';
+
+export interface PluginBenchOptions {
+  readonly argv: readonly string[];
+  readonly resultsDir: string;
+}
+
+interface PathResult {
+  readonly path: 'pipeline' | 'ingest' | 'pipeline-3-nodes';
+  readonly set: string;
+  readonly pages: number;
+  readonly documents: number;
+  readonly failed: number;
+  readonly msRuns: readonly number[];
+  readonly pagesPerSecond: number;
+}
+
+const SETS = { text: '../shared/data/docling-dev/pdf', scans: '../shared/data/docling-dev/ocr' } as const;
+
+async function files(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => /\.(pdf|png|jpe?g|tiff?)$/i.test(name)).sort().map((name) => join(dir, name));
+}
+
+async function startServe(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--engine', 'paddle', '--port', '0', '--queue', '256'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const match = /http:\/\/\S+/.exec(d.toString());
+      if (match) resolve(match[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`folio serve exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+/** One timed run of the pipeline path: read, base64, bulk (4 documents a request, 4 requests in flight), refresh; then count pages. */
+async function pipelineOnce(client: Client, serve: string, paths: readonly string[], run: string): Promise<{ ms: number; pages: number; failed: number }> {
+  const index = `folio-bench-plugin-${run}-${Date.now().toString(36)}`;
+  const deadLetter = `${index}-failed`;
+  await client.ingest.putPipeline({ id: index, ...folioPipeline({ servers: [serve], deadLetterIndex: deadLetter, embed: false, processor: { timeout: '600s', properties: ['markdown', 'pages', 'chunks'] } }) });
+  await installIngestedTemplate(client, { name: index, indexPatterns: [index], defaultPipeline: index });
+  await client.indices.create({ index });
+  try {
+    const began = performance.now();
+    const queue = paths.map((path, i) => ({ path, id: String(i) }));
+    await Promise.all([0, 1, 2, 3].map(async () => {
+      for (let batch = queue.splice(0, 4); batch.length > 0; batch = queue.splice(0, 4)) {
+        const operations = [];
+        for (const { path, id } of batch) operations.push({ index: { _index: index, _id: id } }, { data: (await readFile(path)).toString('base64') });
+        const response = await client.bulk({ operations });
+        if (response.errors) throw new Error(`bulk refused: ${JSON.stringify(response.items.find((i) => i.index?.error))}`);
+      }
+    }));
+    await client.indices.refresh({ index: [index, deadLetter], ignore_unavailable: true });
+    const ms = performance.now() - began;
+    const counted = await client.search({ index, size: 0, aggs: { pages: { value_count: { field: 'folio.pages.page_number' } } } });
+    const failed = await client.count({ index: deadLetter }, { ignore: [404] });
+    return { ms, pages: (counted.aggregations?.['pages'] as { value: number }).value, failed: failed.count ?? 0 };
+  } finally {
+    await client.indices.delete({ index: [index, deadLetter], ignore_unavailable: true });
+    await client.indices.deleteIndexTemplate({ name: index }, { ignore: [404] });
+    await client.ingest.deletePipeline({ id: index }, { ignore: [404] });
+  }
+}
+
+function result(path: PathResult['path'], set: string, documents: number, runs: readonly { ms: number; pages: number; failed: number }[]): PathResult {
+  const msRuns = runs.map((r) => round(r.ms, 0));
+  const pages = runs[0]?.pages ?? 0;
+  return { path, set, pages, documents, failed: runs[0]?.failed ?? 0, msRuns, pagesPerSecond: round(pages / (median(msRuns) / 1000), 2) };
+}
+
+export async function runPluginBench(options: Readonly<PluginBenchOptions>): Promise<{ results: PathResult[] }> {
+  const { values } = parseArgs({ args: [...options.argv], options: { es: { type: 'string' }, rounds: { type: 'string', default: '2' }, nodes: { type: 'string', default: '1' } }, strict: true });
+  const rounds = Number(values.rounds);
+  const es = values.es ?? (await startElasticsearch({ log: (line) => console.error(`es: ${line}`) })).url;
+  const client = new Client({ node: es, requestTimeout: 900_000 });
+  const serve = await startServe();
+  const results: PathResult[] = [];
+  try {
+    for (const [set, dir] of Object.entries(SETS)) {
+      const paths = await files(dir);
+      const pipeline: { ms: number; pages: number; failed: number }[] = [];
+      const ingest: { ms: number; pages: number; failed: number }[] = [];
+      for (let round = 0; round < rounds; round++) {
+        // Interleaved, alternating which goes first: drift on a shared machine hits both alike.
+        const order = round % 2 === 0 ? ['pipeline', 'ingest'] : ['ingest', 'pipeline'];
+        for (const path of order) {
+          if (path === 'pipeline') pipeline.push(await pipelineOnce(client, serve.url, paths, `${set}-${round}`));
+          else ingest.push(await ingestOnceAuto(paths, es));
+          console.error(`plugin bench: ${set} ${path} round ${round + 1}: ${JSON.stringify((path === 'pipeline' ? pipeline : ingest).at(-1))}`);
+        }
+      }
+      results.push(result('pipeline', set, paths.length, pipeline), result('ingest', set, paths.length, ingest));
+    }
+    if (Number(values.nodes) > 1) {
+      const cluster = await startElasticsearch({ nodes: Number(values.nodes), heapMb: 256, log: (line) => console.error(`es: ${line}`) });
+      const clusterClient = new Client({ nodes: [...cluster.urls], requestTimeout: 900_000 });
+      try {
+        for (const [set, dir] of Object.entries(SETS)) {
+          const paths = await files(dir);
+          const runs = [];
+          for (let round = 0; round < rounds; round++) runs.push(await pipelineOnce(clusterClient, serve.url, paths, `cluster-${set}-${round}`));
+          results.push(result('pipeline-3-nodes', set, paths.length, runs));
+        }
+      } finally {
+        await clusterClient.close();
+        if (cluster.started) await stopElasticsearch({ layout: clusterLayout(esLayout()) });
+      }
+    }
+  } finally {
+    serve.child.kill('SIGTERM');
+    await client.close();
+  }
+  await write(options.resultsDir, results, rounds);
+  return { results };
+}
+
+/** `folio ingest --engine auto` (paddle where the page needs OCR), as `bench textlayer` runs it. */
+async function ingestOnceAuto(paths: readonly string[], es: string): Promise<{ ms: number; pages: number; failed: number }> {
+  const sample = await ingestOnce(paths, { es, timeoutMs: 1_800_000, engine: 'auto' });
+  return { ms: sample.ms, pages: sample.pages, failed: sample.failures };
+}
+
+async function write(dir: string, results: readonly PathResult[], rounds: number): Promise<void> {
+  const machine = machineInfo();
+  const ratio = (set: string): number | undefined => {
+    const p = results.find((r) => r.path === 'pipeline' && r.set === set);
+    const i = results.find((r) => r.path === 'ingest' && r.set === set);
+    return p && i ? round(i.pagesPerSecond / p.pagesPerSecond, 2) : undefined;
+  };
+  const json = { suite: 'plugin', rounds, results, ratios: { text: ratio('text'), scans: ratio('scans') }, machine, at: new Date().toISOString() };
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'plugin.json'), `${JSON.stringify(json, null, 2)}\n`);
+  const rows = results.map((r) => [r.set, r.path, String(r.documents), String(r.pages), String(r.failed), r.msRuns.join(', '), r.pagesPerSecond.toFixed(2)]);
+  const md = [
+    '# Elasticsearch ingest plugin vs `folio ingest`',
+    '',
+    'The same documents, same machine, same run, rounds interleaved. *pipeline*: bulk with the index\'s default pipeline (the `folio` processor, one `folio serve --engine paddle`), 4 documents a request, 4 requests in flight, until the index is refreshed. *ingest*: `folio ingest --engine auto --embed none` as a child process, start-up to exit (paddle in process where a page needs OCR), so its figure includes its start-up (module loading, engine creation, index setup), while the pipeline\'s `folio serve` is already running, as it is in production. No embeddings on either path. Medians of few rounds on a shared 2-core machine: read the ratios, not the absolute rates.',
+    '',
+    markdownTable(['set', 'path', 'documents', 'pages', 'failed', 'ms per round', 'pages/s (median)'], rows),
+    '',
+    `Time per page, pipeline ÷ ingest (target ≤ 1.5): text layer ${ratio('text') ?? 'n/a'}, scans ${ratio('scans') ?? 'n/a'}.`,
+    '',
+    'Command: `npx folio bench plugin [--rounds N] [--nodes 3] [--es URL]`. Sets: `../shared/data/docling-dev/pdf` (text layer) and `../shared/data/docling-dev/ocr` (scans).',
+    '',
+    machineMarkdown(machine),
+    '',
+  ].join('\n');
+  await writeFile(join(dir, 'plugin.md'), md);
+}

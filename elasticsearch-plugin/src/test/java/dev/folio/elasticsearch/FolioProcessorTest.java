@@ -1,0 +1,104 @@
+package dev.folio.elasticsearch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.index.VersionType;
+import org.elasticsearch.ingest.IngestDocument;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class FolioProcessorTest {
+    @BeforeAll
+    static void logging() {
+        EsLogging.init();
+    }
+
+    private final ConvertClient client = new ConvertClient(4, new RetryPolicy(0, 0, 0), (ms, task) -> task.run(), null);
+    // Port 9 (discard) on loopback: nothing listens, so a call that gets through fails fast.
+    private final FolioProcessorFactory factory = new FolioProcessorFactory(client, List.of("http://127.0.0.1:9"), TimeValue.timeValueSeconds(5), Resumer.DIRECT);
+
+    @AfterEach
+    void close() {
+        client.close();
+    }
+
+    private static IngestDocument document(Map<String, Object> source) {
+        return new IngestDocument("docs", "1", 1, null, VersionType.INTERNAL, new HashMap<>(source));
+    }
+
+    private FolioProcessor processor(Map<String, Object> options) {
+        return factory.create(Map.of(), null, null, new HashMap<>(options), null);
+    }
+
+    /** Run the processor and wait for its answer. */
+    private static Exception failure(FolioProcessor processor, IngestDocument document) throws InterruptedException {
+        AtomicReference<Exception> error = new AtomicReference<>();
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        processor.execute(document, (d, e) -> {
+            error.set(e);
+            done.countDown();
+        });
+        assertTrue(done.await(10, java.util.concurrent.TimeUnit.SECONDS), "the processor answered");
+        return error.get();
+    }
+
+    @Test
+    void failsAMissingFieldUnlessToldToIgnoreIt() throws Exception {
+        Exception e = failure(processor(Map.of("field", "data")), document(Map.of("title", "x")));
+        assertTrue(e.getMessage().contains("field [data] is missing in document [docs/1]"), e.getMessage());
+        IngestDocument doc = document(Map.of("title", "x"));
+        assertNull(failure(processor(Map.of("field", "data", "ignore_missing", true)), doc));
+        assertFalse(doc.hasField("folio"));
+    }
+
+    @Test
+    void namesBadBytes() throws Exception {
+        FolioProcessor p = processor(Map.of("field", "data", "max_bytes", 10));
+        assertTrue(failure(p, document(Map.of("data", "@@not base64@@"))).getMessage().contains("is not valid base64"));
+        assertTrue(failure(p, document(Map.of("data", ""))).getMessage().contains("is empty (0 bytes)"));
+        String big = Base64.getEncoder().encodeToString(new byte[64]);
+        assertTrue(failure(p, document(Map.of("data", big))).getMessage().contains("more than max_bytes 10"));
+        assertTrue(failure(p, document(Map.of("data", 42))).getMessage().contains("must hold base64 text, got Integer"));
+    }
+
+    @Test
+    void failsWithTheServerAndCauseWhenNoServerAnswers() throws Exception {
+        String data = Base64.getEncoder().encodeToString("%PDF-1.4".getBytes(StandardCharsets.US_ASCII));
+        Exception e = failure(processor(Map.of("field", "data")), document(Map.of("data", data)));
+        assertTrue(e instanceof ConvertFailure, String.valueOf(e));
+        assertTrue(e.getMessage().contains("folio could not convert [docs/1] at http://127.0.0.1:9"), e.getMessage());
+        assertTrue(e.getMessage().contains("connection failed"), e.getMessage());
+        assertNull(e.getCause(), "the message stands alone: on_failure_message shows the innermost cause");
+    }
+
+    @Test
+    void writesTheChosenPropertiesAndDropsTheBinary() {
+        FolioProcessor p = processor(Map.of("field", "data", "properties", List.of("markdown", "chunks")));
+        IngestDocument doc = document(Map.of("data", "JVBERi0=", "title", "t"));
+        String body = "{\"markdown\":\"# Hi\",\"chunks\":[{\"text\":\"Hi\",\"pages\":[1]}],\"elements\":[],\"mime\":\"application/pdf\"}";
+        p.write(doc, body.getBytes(StandardCharsets.UTF_8));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> folio = doc.getFieldValue("folio", Map.class);
+        assertEquals(List.of("markdown", "chunks"), new ArrayList<>(folio.keySet()));
+        assertEquals("# Hi", folio.get("markdown"));
+        assertFalse(doc.hasField("data"), "remove_binary defaults to true");
+        assertSame(String.class, doc.getFieldValue("title", Object.class).getClass());
+
+        IngestDocument kept = document(Map.of("data", "JVBERi0="));
+        processor(Map.of("field", "data", "remove_binary", false)).write(kept, body.getBytes(StandardCharsets.UTF_8));
+        assertTrue(kept.hasField("data"));
+    }
+}

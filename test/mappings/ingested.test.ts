@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import type { estypes } from '@elastic/elasticsearch';
+import { folioPipeline, indexBody, ingestedTemplateBody } from '../../mappings/index.ts';
+
+describe('ingestedTemplateBody', () => {
+  it('should nest exactly the chunk index fields under folio.chunks, with the asked vector size', () => {
+    const folio = ingestedTemplateBody(768).mappings!.properties!['folio'] as estypes.MappingObjectProperty;
+    const chunks = folio.properties!['chunks'] as estypes.MappingNestedProperty;
+    assert.equal(chunks.type, 'nested');
+    assert.deepEqual(chunks.properties, indexBody('chunks', 768).mappings.properties, 'one chunk mapping for both ways into Elasticsearch');
+    assert.equal((folio.properties!['markdown'] as { type: string }).type, 'text');
+    assert.equal((folio.properties!['mime'] as { type: string }).type, 'keyword');
+  });
+});
+
+describe('folioPipeline', () => {
+  it('should route failures to the dead-letter index without the binary', () => {
+    const body = folioPipeline({ servers: ['http://a:8000'], deadLetterIndex: 'docs-failed', field: 'blob', processor: { engine: 'text' } });
+    assert.deepEqual(body.processors[0], {
+      folio: { field: 'blob', server: ['http://a:8000'], embed: true, engine: 'text', on_failure: [{ folio_failed: { index: 'docs-failed', remove_field: 'blob' } }] },
+    });
+  });
+});
