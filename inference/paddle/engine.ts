@@ -7,7 +7,6 @@ import { availableParallelism } from 'node:os';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
 import { OnnxSession } from '../runtime/ort.ts';
-import { boxBounds } from './geometry.ts';
 import { cleanLatinPage } from './filter.ts';
 import { layoutPage } from './layout.ts';
 import type { Fragment } from './layout.ts';
@@ -18,6 +17,7 @@ import { toneOf, toRgb } from './raster.ts';
 import { createLanes } from './lanes.ts';
 import { readLines } from './recognize.ts';
 import type { RecognizeCounters } from './recognize.ts';
+import { deskewFrame, reskewedGrid } from './skew.ts';
 import { lap } from './stages.ts';
 import type { StageTimes } from './stages.ts';
 
@@ -98,21 +98,24 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     const t2 = performance.now();
     const texts = await readLines(lanes.run, upright, lines, dictionary, { batchSize, batchColumns, concurrency: lanes.count, times, counters });
     const t3 = performance.now();
+    // Layout runs in the deskewed frame, so a degree of skew cannot merge rows or flip order.
+    const frame = deskewFrame(found.skew, upright.width, upright.height);
     const fragments: Fragment[] = [];
     texts.forEach((t, i) => {
       const text = t.text.trim();
       if (text === '' || t.confidence < minConfidence) return;
-      const [x1, y1, x2, y2] = boxBounds(lines[i]!.box);
+      const [x1, y1, x2, y2] = frame.bounds(lines[i]!.box);
       fragments.push({ text, x1, y1, x2, y2, confidence: t.confidence });
     });
-    const blocks = layoutPage(cleanLatinPage(fragments));
-    const markdown = blocksToMarkdown(blocks, pageGrid(rotation, given.width, given.height));
+    const blocks = layoutPage(cleanLatinPage(fragments), { gutters: found.gutters });
+    const markdown = blocksToMarkdown(blocks, reskewedGrid(frame, pageGrid(rotation, given.width, given.height)));
     const t4 = lap(times, 'layout', t3);
     return {
       markdown,
       engine: 'paddle',
       stats: {
         lines: lines.length, kept: fragments.length, blocks: blocks.length, rotation,
+        skewDeg: (found.skew * 180) / Math.PI,
         confidence: fragments.length > 0 ? fragments.reduce((s, f) => s + f.confidence, 0) / fragments.length : 0,
         // Detection and the direction classifier run as one step (findUprightLines); the
         // `…Ms` figures from `times` break all three down by stage.

@@ -11,6 +11,8 @@ import type { RotatedBox } from './geometry.ts';
 import type { BoxMapper } from './markdown.ts';
 import { isSideways, rotateBox180, unrotateBounds, upsideDownShare } from './orientation.ts';
 import { rotateRgb } from './raster.ts';
+import { cutAtGutters, findGutters } from './gutters.ts';
+import { deskewFrame, estimateSkew } from './skew.ts';
 import type { Rgb } from './raster.ts';
 import { splitAtGaps } from './split.ts';
 import { lap } from './stages.ts';
@@ -45,6 +47,13 @@ export interface UprightLines {
   /** Clockwise turn applied to the page as given. */
   readonly rotation: 0 | 90 | 180 | 270;
   readonly lines: UprightLine[];
+  /**
+   * Skew of the upright page's text lines in radians (y down: lines rising to the right are
+   * negative); lay lines out in the frame `deskewFrame(skew, …)` gives.
+   */
+  readonly skew: number;
+  /** Column gutters: x positions in the deskewed frame, left to right (lines were cut there). */
+  readonly gutters: number[];
 }
 
 /**
@@ -85,8 +94,12 @@ export async function findUprightLines(sessions: { readonly det: OnnxSession; re
   lines.forEach((line, i) => {
     for (const box of splitAtGaps(upright, line.box)) pieces.push({ box, p180: p180[i] ?? 0 });
   });
+  const skew = estimateSkew(lines.map((l) => l.box));
+  const frame = deskewFrame(skew, upright.width, upright.height);
+  const gutters = findGutters(pieces.map((p) => frame.bounds(p.box)));
+  const cut = gutters.length === 0 ? pieces : pieces.flatMap((p) => cutAtGutters(upright, p.box, frame.bounds(p.box)[0], gutters).map((box) => ({ box, p180: p.p180 })));
   lap(times, 'split', t);
-  return { upright, rotation, lines: pieces };
+  return { upright, rotation, lines: cut, skew, gutters };
 }
 
 /**
