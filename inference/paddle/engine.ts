@@ -51,6 +51,12 @@ export interface PaddleEngineOptions {
   readonly spinning?: boolean;
   /** Lines recognised with a lower mean character probability are dropped. @default 0.5 */
   readonly minConfidence?: number;
+  /**
+   * Largest page (width × height) read; a bigger one fails with `FOLIO_OCR_IMAGE_TOO_LARGE`
+   * before anything is allocated for it (its RGB copy alone would be three bytes a pixel).
+   * @default 100_000_000
+   */
+  readonly maxPixels?: number;
 }
 
 /**
@@ -61,7 +67,8 @@ export interface PaddleEngineOptions {
  * try { const [page] = await engine.recognize([image]); console.log(page.markdown); } finally { await engine.close(); }
  */
 export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> = {}): Promise<OcrEngine> {
-  const { threads = 0, batchSize = 8, batchColumns = 1280, detMaxSide = 960, minConfidence = 0.5, spinning = false } = options ?? {};
+  const { threads = 0, batchSize = 8, batchColumns = 1280, detMaxSide = 960, minConfidence = 0.5, spinning = false, maxPixels = 100_000_000 } = options ?? {};
+  checkInteger('maxPixels', maxPixels, 1);
   checkInteger('threads', threads, 0);
   checkInteger('batchSize', batchSize, 1);
   checkInteger('batchColumns', batchColumns, 8);
@@ -136,6 +143,9 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
         const where = `${page.source} page ${page.pageNumber}`;
         if (!(page.width > 0 && page.height > 0) || page.data.length < page.width * page.height * page.channels) {
           throw new InferenceError('FOLIO_OCR_BAD_IMAGE', `${where}: paddle cannot read a ${page.width}×${page.height}×${page.channels} image of ${page.data.length} bytes`, { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
+        }
+        if (page.width * page.height > maxPixels) {
+          throw new InferenceError('FOLIO_OCR_IMAGE_TOO_LARGE', `${where}: a ${page.width}×${page.height} image is more than paddle reads (maxPixels ${maxPixels}); render it smaller`, { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
         }
         try {
           results.push(await recognizePage(page));
