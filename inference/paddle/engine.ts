@@ -122,7 +122,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       engine: 'paddle',
       stats: {
         lines: lines.length, kept: fragments.length, blocks: blocks.length, rotation,
-        skewDeg: (found.skew * 180) / Math.PI,
+        skewDeg: (found.skew * 180) / Math.PI, gutters: found.gutters.length,
         confidence: fragments.length > 0 ? fragments.reduce((s, f) => s + f.confidence, 0) / fragments.length : 0,
         // Detection and the direction classifier run as one step (findUprightLines); the
         // `…Ms` figures from `times` break all three down by stage.

@@ -12,6 +12,7 @@ import type { BoxMapper } from './markdown.ts';
 import { isSideways, rotateBox180, unrotateBounds, upsideDownShare } from './orientation.ts';
 import { rotateRgb } from './raster.ts';
 import { cutAtGutters, findGutters } from './gutters.ts';
+import { inkProfile } from './ink.ts';
 import { deskewFrame, estimateSkew } from './skew.ts';
 import type { Rgb } from './raster.ts';
 import { splitAtGaps } from './split.ts';
@@ -96,8 +97,9 @@ export async function findUprightLines(sessions: { readonly det: OnnxSession; re
   });
   const skew = estimateSkew(lines.map((l) => l.box));
   const frame = deskewFrame(skew, upright.width, upright.height);
-  const gutters = findGutters(pieces.map((p) => frame.bounds(p.box)));
-  const cut = gutters.length === 0 ? pieces : pieces.flatMap((p) => cutAtGutters(upright, p.box, frame.bounds(p.box)[0], gutters).map((box) => ({ box, p180: p.p180 })));
+  const profiled = pieces.map((p) => ({ ...p, bounds: frame.bounds(p.box), ink: inkProfile(upright, p.box) }));
+  const gutters = findGutters(profiled);
+  const cut = gutters.length === 0 ? pieces : profiled.flatMap((p) => cutAtGutters(p.box, p.ink, p.bounds[0], gutters).map((box) => ({ box, p180: p.p180 })));
   lap(times, 'split', t);
   return { upright, rotation, lines: cut, skew, gutters };
 }

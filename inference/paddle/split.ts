@@ -8,6 +8,7 @@
  * (an axis-aligned band loses the ends of a long tilted line and finds gaps that are not there).
  */
 import type { RotatedBox } from './geometry.ts';
+import { inkProfile } from './ink.ts';
 import type { Rgb } from './raster.ts';
 
 /** Boxes tilted more than this are left alone: vertical text, diagonal stamps. */
@@ -15,39 +16,10 @@ const MAX_TILT = (10 * Math.PI) / 180;
 
 export function splitAtGaps(image: Rgb, box: RotatedBox, gapFactor = 1.1): RotatedBox[] {
   if (Math.abs(box.angle) > MAX_TILT || box.w < 4 * box.h) return [box];
-  const length = Math.floor(box.w);
-  // The middle of the line only: ascenders of the line above and descenders below would bridge gaps.
-  const half = box.h * 0.3;
-  if (length < 8 || half < 1) return [box];
-  const { data, width, height } = image;
+  const ink = inkProfile(image, box);
+  if (ink === undefined) return [box];
   const c = Math.cos(box.angle);
   const s = Math.sin(box.angle);
-  const grey = (u: number, v: number): number => {
-    const x = Math.round(box.cx + (u - box.w / 2) * c - v * s);
-    const y = Math.round(box.cy + (u - box.w / 2) * s + v * c);
-    if (x < 0 || y < 0 || x >= width || y >= height) return 255;
-    const i = (y * width + x) * 3;
-    return (data[i]! + data[i + 1]! + data[i + 2]!) / 3;
-  };
-  const rows: number[] = [];
-  for (let v = -half; v <= half; v += 1) rows.push(v);
-  let lo = 255;
-  let hi = 0;
-  for (let k = 0; k < rows.length; k += 2) {
-    for (let u = 0; u < length; u += 2) {
-      const g = grey(u, rows[k]!);
-      if (g < lo) lo = g;
-      if (g > hi) hi = g;
-    }
-  }
-  if (hi - lo < 40) return [box];
-  const threshold = (lo + hi) / 2;
-  const ink = new Uint8Array(length);
-  for (let u = 0; u < length; u++) {
-    for (const v of rows) {
-      if (grey(u, v) < threshold) { ink[u] = 1; break; }
-    }
-  }
   const minGap = gapFactor * box.h;
   const segments: [number, number][] = [];
   let start = -1;
