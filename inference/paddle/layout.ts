@@ -55,7 +55,7 @@ export function layoutPage(fragments: readonly Fragment[], options: Readonly<Lay
   const heights = fragments.map((f) => f.y2 - f.y1);
   const bodyHeight = median(heights);
   const rows = groupRows(fragments);
-  const { tables, rest } = detectTables(rows, bodyHeight);
+  const { tables, rest } = detectTables(rows, bodyHeight, gutters);
   const blocks: LayoutBlock[] = [...tables, ...stackParagraphs(rest, gutters)];
   // Gutters can be narrower than a (margin-inflated) line box is tall.
   const ordered = readingOrder(blocks, bodyHeight * 0.4, gutters);
