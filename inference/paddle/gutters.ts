@@ -27,6 +27,8 @@ export interface GutterOptions {
   readonly maxCrossing?: number;
   /** Least white across a gutter, in line heights (word spaces are about a third). @default 0.45 */
   readonly minWhite?: number;
+  /** Least median length of the lines either side, in line heights (a dozen characters). @default 5 */
+  readonly minColumn?: number;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface GutterOptions {
  * const gutters = findGutters(lines.map((l) => ({ bounds: frame.bounds(l.box), ink: inkProfile(upright, l.box) })));
  */
 export function findGutters(lines: readonly GutterLine[], options: Readonly<GutterOptions> = {}): number[] {
-  const { minLines = 4, maxCrossing = 0.25, minWhite = 0.45 } = options;
+  const { minLines = 4, maxCrossing = 0.25, minWhite = 0.45, minColumn = 5 } = options;
   if (lines.length < 2 * minLines) return [];
   const h = median(lines.map((l) => l.bounds[3] - l.bounds[1]));
   if (!(h > 0)) return [];
@@ -46,24 +48,31 @@ export function findGutters(lines: readonly GutterLine[], options: Readonly<Gutt
   const left = Math.min(...body.map((l) => l.bounds[0]));
   const right = Math.max(...body.map((l) => l.bounds[2]));
   const step = Math.max(1, h / 4);
-  const window = 1.5 * h;
+  // Lines start flush right of a gutter, but end ragged left of it (unjustified text, index
+  // entries): the window for line ends is wide, for starts narrow.
+  const endWindow = 8 * h;
+  const startWindow = 1.5 * h;
+  const median2 = (xs: number[]): number => median(xs);
   const candidates: { x: number; strength: number }[] = [];
   for (let x = left + 2 * h; x < right - 2 * h; x += step) {
-    let ends = 0;
-    let starts = 0;
+    const ends: number[] = [];
+    const starts: number[] = [];
     let crossing = 0;
     for (const { bounds: [x1, , x2], ink } of body) {
       if (x1 < x - h && x2 > x + h) {
         const run = ink === undefined ? undefined : whiteRunNear(ink, x - x1, 0.25 * h);
-        if (run !== undefined && run[1] - run[0] + 1 >= minWhite * h) { ends++; starts++; } else crossing++;
-      } else if (x2 <= x + 0.25 * h && x2 > x - window) {
-        ends++;
-      } else if (x1 >= x - 0.25 * h && x1 < x + window) {
-        starts++;
+        if (run !== undefined && run[1] - run[0] + 1 >= minWhite * h) { ends.push(x - x1); starts.push(x2 - x); } else crossing++;
+      } else if (x2 <= x + 0.25 * h && x2 > x - endWindow) {
+        ends.push(x2 - x1);
+      } else if (x1 >= x - 0.25 * h && x1 < x + startWindow) {
+        starts.push(x2 - x1);
       }
     }
-    const strength = Math.min(ends, starts);
-    if (strength >= minLines && crossing <= maxCrossing * strength) candidates.push({ x, strength: strength - crossing });
+    const strength = Math.min(ends.length, starts.length);
+    // Text columns, not table columns: the lines either side are lines of words (a table's
+    // numbers and short cells line up as well, and are read row by row).
+    const wordy = strength > 0 && median2(ends) >= minColumn * h && median2(starts) >= minColumn * h;
+    if (strength >= minLines && wordy && crossing <= maxCrossing * strength) candidates.push({ x, strength: strength - crossing });
   }
   // Neighbouring candidates are one gutter: keep the middle of the strongest of each run.
   const gutters: number[] = [];
