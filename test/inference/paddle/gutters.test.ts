@@ -76,3 +76,19 @@ describe('layoutPage with gutters', () => {
     assert.notEqual(text([]), 'L0 L1 L2 L3 R0 R1 R2 R3');
   });
 });
+
+describe('layoutPage tables and gutters', () => {
+  const f = (text: string, x1: number, y1: number, x2: number): Fragment => ({ text, x1, y1, x2, y2: y1 + 36, confidence: 0.99 });
+  // Two columns of short lines (a reference list): every row splits into two short fragments.
+  const fragments = [0, 1, 2, 3, 4].flatMap((i) => [f(`left ${i} ref`, 100, 200 + 40 * i, 420), f(`right ${i} ref`, 620, 200 + 40 * i, 940)]);
+
+  it('should not take two columns of short lines parted by a gutter for a table', () => {
+    const blocks = layoutPage(fragments, { gutters: [600] });
+    assert.ok(blocks.every((b) => b.label !== 'table'), JSON.stringify(blocks.map((b) => b.label)));
+    assert.equal(blocks.flatMap((b) => b.lines).join(' | '), [0, 1, 2, 3, 4].map((i) => `left ${i} ref`).concat([0, 1, 2, 3, 4].map((i) => `right ${i} ref`)).join(' | '));
+  });
+
+  it('should still see a table where no gutter parts its cells', () => {
+    assert.ok(layoutPage(fragments).some((b) => b.label === 'table'));
+  });
+});
