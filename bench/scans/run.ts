@@ -10,6 +10,7 @@ import { sha256 } from '../../core/hash.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine, OcrPageResult } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
+import type { PaddleEngineOptions } from '../../inference/paddle/index.ts';
 import { processDocument } from '../../pipeline/run/index.ts';
 import { pageImages } from '../ocr/pages.ts';
 import { tesseractAvailable, tesseractPage } from '../ocr/index.ts';
@@ -67,6 +68,8 @@ export interface ScanQualityOptions {
   readonly keepDir?: string;
   /** Paddle threads (0: onnxruntime's choice). @default 0 */
   readonly threads?: number;
+  /** Other paddle engine options, to compare settings on the same pages. @default {} */
+  readonly paddle?: Readonly<Omit<PaddleEngineOptions, 'threads'>>;
   /** @default console.error */
   readonly log?: (line: string) => void;
 }
@@ -91,7 +94,7 @@ const OCR_CASES = ['ocr_test.pdf', 'ocr_test_rotated_90.pdf', 'ocr_test_rotated_
  * console.log(result.devScans?.engines.auto?.meanCer, result.devScans?.engines.tesseract?.meanCer);
  */
 export async function runScanQuality(options: Readonly<ScanQualityOptions> = {}): Promise<ScanQualityResult> {
-  const { dataDir = '../shared/data', scanDir = '.cache/scans', engines = ['auto', 'tesseract'], limit = Infinity, sets, rebuild = false, keepDir = '.cache/scans-out', threads = 0, log = (l: string) => console.error(l) } = options;
+  const { dataDir = '../shared/data', scanDir = '.cache/scans', engines = ['auto', 'tesseract'], limit = Infinity, sets, rebuild = false, keepDir = '.cache/scans-out', threads = 0, paddle = {}, log = (l: string) => console.error(l) } = options;
   const started = performance.now();
   const manifest = (!rebuild && (await readScanManifest(scanDir))) || (await buildScanSet({ dataDir, outDir: scanDir, log }));
   const cases: Case[] = manifest.pages.map((p) => ({ set: p.set, name: p.file.replace(/\.pdf$/, ''), doc: p.doc, pdf: join(scanDir, p.set, p.file), truth: join(scanDir, p.set, p.truth), skewDeg: p.degradation.skewDeg, turn: p.degradation.turn }));
@@ -107,7 +110,7 @@ export async function runScanQuality(options: Readonly<ScanQualityOptions> = {})
   });
   const useTesseract = engines.includes('tesseract') && (await tesseractAvailable());
   if (engines.includes('tesseract') && !useTesseract) log('bench scans: tesseract is not installed (apt-get install tesseract-ocr), its column stays empty');
-  const engine = engines.some((e) => e !== 'tesseract') ? await createPaddleEngine({ threads }) : undefined;
+  const engine = engines.some((e) => e !== 'tesseract') ? await createPaddleEngine({ ...paddle, threads }) : undefined;
   const rows: ScanPageRow[] = [];
   try {
     for (const c of chosen) rows.push(await runCase(c, engines, useTesseract, engine, keepDir, log));

@@ -14,8 +14,10 @@ import { findUprightLines, pageGrid } from './lines.ts';
 import { blocksToMarkdown } from './markdown.ts';
 import { loadDictionary, paddleModelPaths } from './models.ts';
 import { toneOf, toRgb } from './raster.ts';
+import type { Rgb } from './raster.ts';
+import type { RotatedBox } from './geometry.ts';
 import { createLanes } from './lanes.ts';
-import { readLines } from './recognize.ts';
+import { readLines, recognizeLines } from './recognize.ts';
 import type { RecognizeCounters } from './recognize.ts';
 import { deskewFrame, reskewedGrid } from './skew.ts';
 import { lap } from './stages.ts';
@@ -85,6 +87,19 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
   ]);
   let closed = false;
 
+  /**
+   * How much more confidently the recogniser reads these lines turned 180° than as they are
+   * (length-weighted mean confidence, turned minus as is).
+   */
+  async function readsBetterTurned(image: Rgb, boxes: readonly RotatedBox[]): Promise<number> {
+    const options = { batchSize, batchColumns, concurrency: lanes.count, inferSpaces: false };
+    const [asIs, turned] = await Promise.all([false, true].map((flip) => recognizeLines(lanes.run, image, boxes.map((box) => ({ box, flip })), dictionary, options)));
+    let sum = 0;
+    let weight = 0;
+    boxes.forEach((b, i) => { sum += b.w * (turned![i]!.confidence - asIs![i]!.confidence); weight += b.w; });
+    return weight > 0 ? sum / weight : 0;
+  }
+
   async function recognizePage(page: PageImage): Promise<OcrPageResult> {
     const t0 = performance.now();
     const given = toRgb(page);
@@ -99,7 +114,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     const times: StageTimes = {};
     lap(times, 'prep', t0);
     const counters: RecognizeCounters = { runs: 0, columns: 0 };
-    const found = await findUprightLines({ det, cls }, given, { maxSide: detMaxSide, times });
+    const found = await findUprightLines({ det, cls }, given, { maxSide: detMaxSide, times, verify: readsBetterTurned });
     const { upright, rotation } = found;
     const lines = found.lines;
     const t2 = performance.now();

@@ -19,6 +19,9 @@ import { splitAtGaps } from './split.ts';
 import { lap } from './stages.ts';
 import type { StageTimes } from './stages.ts';
 
+/** Lines read both ways when the classifier's vote is unclear. */
+const VERIFY_LINES = 8;
+
 export interface FindLinesOptions {
   /** Longer side of the detection input in pixels (multiple of 32). @default 960 */
   readonly maxSide?: number;
@@ -28,8 +31,17 @@ export interface FindLinesOptions {
    * @default 16
    */
   readonly sample?: number;
-  /** Stage times to add to (detection's, then `rotate`, `cls`, `split`). */
+  /** Stage times to add to (detection's, then `rotate`, `cls`, `verify`, `split`). */
   readonly times?: StageTimes;
+  /**
+   * A second opinion when the classifier's vote is unclear (on small or faint type of a noisy
+   * scan it reads about as many lines each way): given the longest lines, resolve to how much
+   * better they read turned 180° than as they are (positive: turned). Engines with a
+   * recogniser pass one that reads the lines both ways and compares its confidence.
+   */
+  readonly verify?: (image: Rgb, boxes: readonly RotatedBox[]) => Promise<number>;
+  /** Vote shares between these two are unclear and asked of `verify`. @default [0.25, 0.8] */
+  readonly unclear?: readonly [number, number];
 }
 
 export interface UprightLine {
@@ -64,7 +76,7 @@ export interface UprightLines {
  * const { upright, rotation, lines } = await findUprightLines({ det, cls }, toRgb(page));
  */
 export async function findUprightLines(sessions: { readonly det: OnnxSession; readonly cls: OnnxSession }, given: Rgb, options: Readonly<FindLinesOptions> = {}): Promise<UprightLines> {
-  const { maxSide = 960, sample = 16, times } = options;
+  const { maxSide = 960, sample = 16, times, verify, unclear = [0.25, 0.8] } = options;
   const { det, cls } = sessions;
   let upright: Rgb = given;
   let rotation: 0 | 90 | 180 | 270 = 0;
@@ -79,7 +91,14 @@ export async function findUprightLines(sessions: { readonly det: OnnxSession; re
   let t = performance.now();
   let p180 = await voteUpsideDown(cls, upright, lines.map((l) => l.box), sample);
   t = lap(times, 'cls', t);
-  if (upsideDownShare(lines.map((l) => l.box), p180, p180.map((p) => !Number.isNaN(p))) > 0.6) {
+  const share = upsideDownShare(lines.map((l) => l.box), p180, p180.map((p) => !Number.isNaN(p)));
+  let flip = share > 0.6;
+  if (verify !== undefined && share > unclear[0] && share < unclear[1]) {
+    const longest = lines.map((l) => l.box).filter((b) => b.w >= 4 * b.h).sort((a, b) => b.w - a.w).slice(0, VERIFY_LINES);
+    if (longest.length >= 3) flip = (await verify(upright, longest)) > 0;
+    t = lap(times, 'verify', t);
+  }
+  if (flip) {
     const w = upright.width;
     const h = upright.height;
     upright = rotateRgb(upright, 180);
