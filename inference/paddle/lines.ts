@@ -94,8 +94,8 @@ export async function findUprightLines(sessions: { readonly det: OnnxSession; re
   const share = upsideDownShare(lines.map((l) => l.box), p180, p180.map((p) => !Number.isNaN(p)));
   let flip = share > 0.6;
   if (verify !== undefined && share > unclear[0] && share < unclear[1]) {
-    const longest = lines.map((l) => l.box).filter((b) => b.w >= 4 * b.h).sort((a, b) => b.w - a.w).slice(0, VERIFY_LINES);
-    if (longest.length >= 3) flip = (await verify(upright, longest)) > 0;
+    const longest = lines.map((l) => l.box).filter((b) => b.w >= 2.5 * b.h).sort((a, b) => b.w - a.w).slice(0, VERIFY_LINES);
+    if (longest.length > 0) flip = (await verify(upright, longest)) > 0;
     t = lap(times, 'verify', t);
   }
   if (flip) {
