@@ -18,7 +18,7 @@ function measurable(box: RotatedBox): boolean {
 
 /**
  * The page's skew in radians (the text axis angle, y down: a line rising to the right is
- * negative), or 0 when fewer than three long lines say so. Angles beyond `maxSkew` are not skew
+ * negative), or 0 when fewer than two long lines say so. Angles beyond `maxSkew` are not skew
  * but vertical or diagonal text, and do not vote.
  *
  * @example
@@ -26,7 +26,7 @@ function measurable(box: RotatedBox): boolean {
  */
 export function estimateSkew(boxes: readonly RotatedBox[], maxSkew = (15 * Math.PI) / 180): number {
   const votes = boxes.filter((b) => measurable(b) && Math.abs(b.angle) <= maxSkew).map((b) => ({ angle: b.angle, weight: b.w }));
-  if (votes.length < 3) return 0;
+  if (votes.length < 2) return 0;
   votes.sort((a, b) => a.angle - b.angle);
   const total = votes.reduce((s, v) => s + v.weight, 0);
   let acc = 0;

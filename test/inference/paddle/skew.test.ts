@@ -12,7 +12,7 @@ describe('estimateSkew', () => {
     assert.ok(Math.abs(estimateSkew(lines) - deg(1)) < deg(0.06), String(estimateSkew(lines)));
   });
 
-  it('should say 0 when fewer than three long lines tell', () => {
+  it('should say 0 when fewer than two long lines tell', () => {
     assert.equal(estimateSkew([{ cx: 0, cy: 0, w: 800, h: 30, angle: deg(2) }, { cx: 0, cy: 50, w: 40, h: 30, angle: deg(2) }]), 0);
   });
 });
