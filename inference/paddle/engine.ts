@@ -17,6 +17,7 @@ import { toneOf, toRgb } from './raster.ts';
 import type { Rgb } from './raster.ts';
 import type { RotatedBox } from './geometry.ts';
 import { createLanes } from './lanes.ts';
+import { capToPitch } from './pitch.ts';
 import { readLines, recognizeLines } from './recognize.ts';
 import type { RecognizeCounters } from './recognize.ts';
 import { deskewFrame, reskewedGrid } from './skew.ts';
@@ -118,7 +119,9 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     const { upright, rotation } = found;
     const lines = found.lines;
     const t2 = performance.now();
-    const texts = await readLines(lanes.run, upright, lines, dictionary, { batchSize, batchColumns, concurrency: lanes.count, times, counters });
+    // Recognition reads each line within its line pitch (tight small type); layout keeps DB's boxes.
+    const reading = capToPitch(lines.map((l) => l.box));
+    const texts = await readLines(lanes.run, upright, lines.map((l, i) => ({ ...l, box: reading[i]! })), dictionary, { batchSize, batchColumns, concurrency: lanes.count, times, counters });
     const t3 = performance.now();
     // Layout runs in the deskewed frame, so a degree of skew cannot merge rows or flip order.
     const frame = deskewFrame(found.skew, upright.width, upright.height);
