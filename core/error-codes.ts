@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   FOLIO_IMAGE_CORRUPT: 'the image file cannot be decoded',
   FOLIO_IMAGE_PAGE: 'one page (frame) of a multi-page image cannot be decoded',
   FOLIO_IMAGE_TOO_LARGE: 'the image has more pixels than `maxPixels`',
+  FOLIO_OCR_IMAGE_TOO_LARGE: 'a page image handed to the OCR engine has more pixels than its `maxPixels` (refused before any allocation)',
   FOLIO_IMAGE_TOO_SMALL: 'the image is too small to hold text',
   FOLIO_IMAGE_UNREADABLE: 'the image file cannot be read',
 

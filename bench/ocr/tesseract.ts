@@ -25,15 +25,21 @@ export async function tesseractAvailable(): Promise<boolean> {
   return hasTool('tesseract');
 }
 
+export interface TesseractOptions {
+  /** Page segmentation mode (`--psm`); Tesseract's own default (3) when absent. @default undefined */
+  readonly psm?: number;
+}
+
 /** OCR one page image with Tesseract; never throws (a failure comes back as `error`). */
-export async function tesseractPage(image: PageImage): Promise<TesseractRun> {
+export async function tesseractPage(image: PageImage, options: Readonly<TesseractOptions> = {}): Promise<TesseractRun> {
   const dir = await mkdtemp(join(tmpdir(), 'folio-tess-'));
   try {
     const file = join(dir, 'page.png');
     const png = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).png({ compressionLevel: 1 }).toBuffer();
     await writeFile(file, png);
     const timed = await hasTool('/usr/bin/time');
-    const [command, args] = timed ? ['/usr/bin/time', ['-f', 'FOLIO_CPU %U %S', 'tesseract', file, 'stdout', '-l', 'eng']] : ['tesseract', [file, 'stdout', '-l', 'eng']];
+    const tess = [file, 'stdout', '-l', 'eng', ...(options.psm === undefined ? [] : ['--psm', String(options.psm)])];
+    const [command, args] = timed ? ['/usr/bin/time', ['-f', 'FOLIO_CPU %U %S', 'tesseract', ...tess]] : ['tesseract', tess];
     const started = performance.now();
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...TESSERACT_ENV } });

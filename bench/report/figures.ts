@@ -108,6 +108,8 @@ function suiteFigures(suites: Readonly<Record<string, unknown>>, decodeCommand: 
     if (overall !== undefined) figures.push({ figure: `olmOCR-Bench dev score, OCR bench --engine ${String(r?.['engine'])}`, value: `${percent(overall)} (${num(r?.['passed'])}/${num(r?.['total'])})`, command: 'npx folio bench ocr' });
   }
 
+  figures.push(...scanFigures(suites['scans'] as Json));
+
   const decode = suites['decode'] as Json;
   if (typeof decode?.['summary'] === 'string') {
     const model = decode['model'];
@@ -149,6 +151,27 @@ function suiteFigures(suites: Readonly<Record<string, unknown>>, decodeCommand: 
   for (const t of (retrieval?.['throughput'] as Json[] | undefined) ?? []) {
     const rate = num(t?.['chunksPerSecond']);
     if (rate !== undefined) figures.push({ figure: `Embedding throughput (all-MiniLM-L6-v2 int8), ${String(t?.['device'])}`, value: `${rate.toFixed(1)} chunks/s`, command: 'npx folio bench retrieval --es URL' });
+  }
+  return figures;
+}
+
+/** Rows from the scans suite: Folio beside Tesseract per source set of the degraded dev scans. */
+function scanFigures(scans: Json): Figure[] {
+  const sets = [...(scans?.['devScans'] ? [scans['devScans'] as Json] : []), ...((scans?.['sets'] as Json[] | undefined) ?? [])];
+  const figures: Figure[] = [];
+  for (const set of sets) {
+    const engines = set?.['engines'] as Record<string, Json> | undefined;
+    const folio = engines?.['auto'] ?? engines?.['paddle'];
+    const tess = engines?.['tesseract'];
+    const folioCer = num(folio?.['meanCer']);
+    const tessCer = num(tess?.['meanCer']);
+    if (folioCer === undefined) continue;
+    const speed = (e: Json): string => (num(e?.['pagesPerSecond']) === undefined ? '' : `, ${num(e?.['pagesPerSecond'])!.toFixed(2)} pages/s`);
+    figures.push({
+      figure: `Degraded scans CER, ${String(set?.['set'])} (${num(set?.['pages'])} pages, ${num(set?.['documents'])} documents)`,
+      value: `Folio ${engines?.['auto'] ? 'auto' : 'paddle'} ${folioCer.toFixed(3)}${speed(folio)}${tessCer === undefined ? '' : ` vs Tesseract --psm 1 ${tessCer.toFixed(3)}${speed(tess)}`}`,
+      command: 'npx folio bench scans',
+    });
   }
   return figures;
 }

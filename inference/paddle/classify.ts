@@ -15,18 +15,43 @@ const BATCH = 32;
 /** Most lines asked when a sample leaves the vote unclear. */
 const MAX_VOTERS = 64;
 
-/** Probability that each line is upside down (180°), in input order. */
+/** Most pieces a long line is read in. */
+const MAX_PIECES = 3;
+
+/**
+ * Probability that each line is upside down (180°), in input order. A line longer than the
+ * classifier's 4:1 input is not squeezed into it (a squeezed line of a noisy scan reads as
+ * either way up about as often): up to three pieces of the line at its natural aspect, from its
+ * start, middle and end, are classified and their probabilities averaged.
+ */
 export async function classifyLines(session: OnnxSession, image: Rgb, boxes: readonly RotatedBox[], batchSize: number = BATCH): Promise<number[]> {
-  const result: number[] = [];
-  for (let start = 0; start < boxes.length; start += batchSize) {
-    const batch = boxes.slice(start, start + batchSize);
+  const pieces: { box: RotatedBox; line: number }[] = [];
+  boxes.forEach((box, line) => { for (const piece of piecesOf(box)) pieces.push({ box: piece, line }); });
+  const sums = new Array<number>(boxes.length).fill(0);
+  const counts = new Array<number>(boxes.length).fill(0);
+  for (let start = 0; start < pieces.length; start += batchSize) {
+    const batch = pieces.slice(start, start + batchSize);
     const data = new Float32Array(batch.length * 3 * H * W);
-    batch.forEach((box, i) => cropInto(data, i * 3 * H * W, W, H, Math.min(W, scaledWidth(box, H)), image, box, false));
+    batch.forEach(({ box }, i) => cropInto(data, i * 3 * H * W, W, H, Math.min(W, scaledWidth(box, H)), image, box, false));
     const outputs = await session.run({ x: tensor('float32', data, [batch.length, 3, H, W]) });
     const probs = Object.values(outputs)[0]!.data as Float32Array;
-    for (let i = 0; i < batch.length; i++) result.push(probs[i * 2 + 1]!);
+    batch.forEach(({ line }, i) => { sums[line] = sums[line]! + probs[i * 2 + 1]!; counts[line] = counts[line]! + 1; });
   }
-  return result;
+  return sums.map((s, i) => s / Math.max(1, counts[i]!));
+}
+
+/** A line cut into pieces that fit the classifier's input unsqueezed (the line itself when it fits). */
+function piecesOf(box: RotatedBox): RotatedBox[] {
+  const fit = (W / H) * box.h;
+  if (box.w <= fit * 1.25) return [box];
+  const count = Math.min(MAX_PIECES, Math.floor(box.w / fit));
+  const c = Math.cos(box.angle);
+  const s = Math.sin(box.angle);
+  const span = box.w - fit;
+  return Array.from({ length: count }, (_, k) => {
+    const offset = (count === 1 ? 0 : (span * k) / (count - 1)) - span / 2;
+    return { cx: box.cx + offset * c, cy: box.cy + offset * s, w: fit, h: box.h, angle: box.angle };
+  });
 }
 
 /**

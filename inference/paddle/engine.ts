@@ -7,7 +7,6 @@ import { availableParallelism } from 'node:os';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
 import { OnnxSession } from '../runtime/ort.ts';
-import { boxBounds } from './geometry.ts';
 import { cleanLatinPage } from './filter.ts';
 import { layoutPage } from './layout.ts';
 import type { Fragment } from './layout.ts';
@@ -15,9 +14,13 @@ import { findUprightLines, pageGrid } from './lines.ts';
 import { blocksToMarkdown } from './markdown.ts';
 import { loadDictionary, paddleModelPaths } from './models.ts';
 import { toneOf, toRgb } from './raster.ts';
+import type { Rgb } from './raster.ts';
+import type { RotatedBox } from './geometry.ts';
 import { createLanes } from './lanes.ts';
-import { readLines } from './recognize.ts';
+import { capToPitch } from './pitch.ts';
+import { readLines, recognizeLines } from './recognize.ts';
 import type { RecognizeCounters } from './recognize.ts';
+import { deskewFrame, reskewedGrid } from './skew.ts';
 import { lap } from './stages.ts';
 import type { StageTimes } from './stages.ts';
 
@@ -51,6 +54,12 @@ export interface PaddleEngineOptions {
   readonly spinning?: boolean;
   /** Lines recognised with a lower mean character probability are dropped. @default 0.5 */
   readonly minConfidence?: number;
+  /**
+   * Largest page (width × height) read; a bigger one fails with `FOLIO_OCR_IMAGE_TOO_LARGE`
+   * before anything is allocated for it (its RGB copy alone would be three bytes a pixel).
+   * @default 100_000_000
+   */
+  readonly maxPixels?: number;
 }
 
 /**
@@ -61,7 +70,8 @@ export interface PaddleEngineOptions {
  * try { const [page] = await engine.recognize([image]); console.log(page.markdown); } finally { await engine.close(); }
  */
 export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> = {}): Promise<OcrEngine> {
-  const { threads = 0, batchSize = 8, batchColumns = 1280, detMaxSide = 960, minConfidence = 0.5, spinning = false } = options ?? {};
+  const { threads = 0, batchSize = 8, batchColumns = 1280, detMaxSide = 960, minConfidence = 0.5, spinning = false, maxPixels = 100_000_000 } = options ?? {};
+  checkInteger('maxPixels', maxPixels, 1);
   checkInteger('threads', threads, 0);
   checkInteger('batchSize', batchSize, 1);
   checkInteger('batchColumns', batchColumns, 8);
@@ -78,6 +88,19 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
   ]);
   let closed = false;
 
+  /**
+   * How much more confidently the recogniser reads these lines turned 180° than as they are
+   * (length-weighted mean confidence, turned minus as is).
+   */
+  async function readsBetterTurned(image: Rgb, boxes: readonly RotatedBox[]): Promise<number> {
+    const options = { batchSize, batchColumns, concurrency: lanes.count, inferSpaces: false };
+    const [asIs, turned] = await Promise.all([false, true].map((flip) => recognizeLines(lanes.run, image, boxes.map((box) => ({ box, flip })), dictionary, options)));
+    let sum = 0;
+    let weight = 0;
+    boxes.forEach((b, i) => { sum += b.w * (turned![i]!.confidence - asIs![i]!.confidence); weight += b.w; });
+    return weight > 0 ? sum / weight : 0;
+  }
+
   async function recognizePage(page: PageImage): Promise<OcrPageResult> {
     const t0 = performance.now();
     const given = toRgb(page);
@@ -92,27 +115,32 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     const times: StageTimes = {};
     lap(times, 'prep', t0);
     const counters: RecognizeCounters = { runs: 0, columns: 0 };
-    const found = await findUprightLines({ det, cls }, given, { maxSide: detMaxSide, times });
+    const found = await findUprightLines({ det, cls }, given, { maxSide: detMaxSide, times, verify: readsBetterTurned });
     const { upright, rotation } = found;
     const lines = found.lines;
     const t2 = performance.now();
-    const texts = await readLines(lanes.run, upright, lines, dictionary, { batchSize, batchColumns, concurrency: lanes.count, times, counters });
+    // Recognition reads each line within its line pitch (tight small type); layout keeps DB's boxes.
+    const reading = capToPitch(lines.map((l) => l.box));
+    const texts = await readLines(lanes.run, upright, lines.map((l, i) => ({ ...l, box: reading[i]! })), dictionary, { batchSize, batchColumns, concurrency: lanes.count, times, counters });
     const t3 = performance.now();
+    // Layout runs in the deskewed frame, so a degree of skew cannot merge rows or flip order.
+    const frame = deskewFrame(found.skew, upright.width, upright.height);
     const fragments: Fragment[] = [];
     texts.forEach((t, i) => {
       const text = t.text.trim();
       if (text === '' || t.confidence < minConfidence) return;
-      const [x1, y1, x2, y2] = boxBounds(lines[i]!.box);
+      const [x1, y1, x2, y2] = frame.bounds(lines[i]!.box);
       fragments.push({ text, x1, y1, x2, y2, confidence: t.confidence });
     });
-    const blocks = layoutPage(cleanLatinPage(fragments));
-    const markdown = blocksToMarkdown(blocks, pageGrid(rotation, given.width, given.height));
+    const blocks = layoutPage(cleanLatinPage(fragments), { gutters: found.gutters });
+    const markdown = blocksToMarkdown(blocks, reskewedGrid(frame, pageGrid(rotation, given.width, given.height)));
     const t4 = lap(times, 'layout', t3);
     return {
       markdown,
       engine: 'paddle',
       stats: {
         lines: lines.length, kept: fragments.length, blocks: blocks.length, rotation,
+        skewDeg: (found.skew * 180) / Math.PI, gutters: found.gutters.length,
         confidence: fragments.length > 0 ? fragments.reduce((s, f) => s + f.confidence, 0) / fragments.length : 0,
         // Detection and the direction classifier run as one step (findUprightLines); the
         // `…Ms` figures from `times` break all three down by stage.
@@ -133,6 +161,9 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
         const where = `${page.source} page ${page.pageNumber}`;
         if (!(page.width > 0 && page.height > 0) || page.data.length < page.width * page.height * page.channels) {
           throw new InferenceError('FOLIO_OCR_BAD_IMAGE', `${where}: paddle cannot read a ${page.width}×${page.height}×${page.channels} image of ${page.data.length} bytes`, { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
+        }
+        if (page.width * page.height > maxPixels) {
+          throw new InferenceError('FOLIO_OCR_IMAGE_TOO_LARGE', `${where}: a ${page.width}×${page.height} image is more than paddle reads (maxPixels ${maxPixels}); render it smaller`, { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
         }
         try {
           results.push(await recognizePage(page));

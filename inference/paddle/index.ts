@@ -7,3 +7,5 @@ export type { Fragment, LayoutBlock, BlockLabel } from './layout.ts';
 export { readingOrder } from './order.ts';
 export { findUprightLines, pageGrid } from './lines.ts';
 export type { FindLinesOptions, UprightLine, UprightLines } from './lines.ts';
+export { deskewFrame, estimateSkew, reskewedGrid } from './skew.ts';
+export type { Deskew } from './skew.ts';

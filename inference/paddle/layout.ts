@@ -39,16 +39,26 @@ export interface Row {
   y2: number;
 }
 
+export interface LayoutOptions {
+  /**
+   * Column gutters (x positions, the fragments' frame) found from whitespace: no line or
+   * paragraph is joined across one, and the reading order cuts columns there.
+   * @default []
+   */
+  readonly gutters?: readonly number[];
+}
+
 /** Lay out a page's fragments into ordered blocks. */
-export function layoutPage(fragments: readonly Fragment[]): LayoutBlock[] {
+export function layoutPage(fragments: readonly Fragment[], options: Readonly<LayoutOptions> = {}): LayoutBlock[] {
   if (fragments.length === 0) return [];
+  const { gutters = [] } = options;
   const heights = fragments.map((f) => f.y2 - f.y1);
   const bodyHeight = median(heights);
   const rows = groupRows(fragments);
-  const { tables, rest } = detectTables(rows, bodyHeight);
-  const blocks: LayoutBlock[] = [...tables, ...stackParagraphs(rest)];
+  const { tables, rest } = detectTables(rows, bodyHeight, gutters);
+  const blocks: LayoutBlock[] = [...tables, ...stackParagraphs(rest, gutters)];
   // Gutters can be narrower than a (margin-inflated) line box is tall.
-  const ordered = readingOrder(blocks, bodyHeight * 0.4);
+  const ordered = readingOrder(blocks, bodyHeight * 0.4, gutters);
   return labelHeadings(ordered, bodyHeight);
 }
 
@@ -79,7 +89,8 @@ export function groupRows(fragments: readonly Fragment[]): Row[] {
  * stack lines into paragraphs: a line joins the paragraph right above it when it overlaps it
  * horizontally, starts within about one line of it and has a similar height.
  */
-function stackParagraphs(rows: readonly Row[]): LayoutBlock[] {
+function stackParagraphs(rows: readonly Row[], gutters: readonly number[]): LayoutBlock[] {
+  const across = (a: { x1: number; x2: number }, b: { x1: number; x2: number }): boolean => gutters.some((g) => (a.x2 + a.x1) / 2 < g && (b.x1 + b.x2) / 2 > g);
   const lines: Fragment[] = [];
   for (const row of rows) {
     let current: Fragment | undefined;
@@ -89,7 +100,7 @@ function stackParagraphs(rows: readonly Row[]): LayoutBlock[] {
       // a line DB broke at a wide word space overlap or nearly touch. A gap of a quarter of the
       // height between boxes is already half a line height of paper between the inks: a column
       // gutter or a cell boundary, which must stay apart (merging there interleaved two columns).
-      if (current !== undefined && f.x1 - current.x2 < 0.25 * h) {
+      if (current !== undefined && f.x1 - current.x2 < 0.25 * h && !across(current, f)) {
         current = { text: `${current.text} ${f.text}`, x1: current.x1, y1: Math.min(current.y1, f.y1), x2: Math.max(current.x2, f.x2), y2: Math.max(current.y2, f.y2), confidence: Math.min(current.confidence, f.confidence) };
       } else {
         if (current !== undefined) lines.push(current);
@@ -111,7 +122,8 @@ function stackParagraphs(rows: readonly Row[]): LayoutBlock[] {
       const gap = line.y1 - last.y2;
       const overlap = Math.min(line.x2, last.x2) - Math.max(line.x1, last.x1);
       const similar = Math.max(h, lh) / Math.max(1, Math.min(h, lh)) < 1.35;
-      if (gap < 0.9 * Math.min(h, lh) && gap > -0.6 * Math.min(h, lh) && overlap > 0.3 * Math.min(line.x2 - line.x1, last.x2 - last.x1) && similar && gap < bestGap) {
+      const sameColumn = !gutters.some((g) => (line.x1 < g) !== (last.x1 < g));
+      if (gap < 0.9 * Math.min(h, lh) && gap > -0.6 * Math.min(h, lh) && overlap > 0.3 * Math.min(line.x2 - line.x1, last.x2 - last.x1) && similar && sameColumn && gap < bestGap) {
         best = p;
         bestGap = gap;
       }

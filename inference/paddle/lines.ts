@@ -11,10 +11,16 @@ import type { RotatedBox } from './geometry.ts';
 import type { BoxMapper } from './markdown.ts';
 import { isSideways, rotateBox180, unrotateBounds, upsideDownShare } from './orientation.ts';
 import { rotateRgb } from './raster.ts';
+import { cutAtGutters, findGutters } from './gutters.ts';
+import { inkProfile } from './ink.ts';
+import { deskewFrame, estimateSkew } from './skew.ts';
 import type { Rgb } from './raster.ts';
 import { splitAtGaps } from './split.ts';
 import { lap } from './stages.ts';
 import type { StageTimes } from './stages.ts';
+
+/** Lines read both ways when the classifier's vote is unclear. */
+const VERIFY_LINES = 8;
 
 export interface FindLinesOptions {
   /** Longer side of the detection input in pixels (multiple of 32). @default 960 */
@@ -25,8 +31,17 @@ export interface FindLinesOptions {
    * @default 16
    */
   readonly sample?: number;
-  /** Stage times to add to (detection's, then `rotate`, `cls`, `split`). */
+  /** Stage times to add to (detection's, then `rotate`, `cls`, `verify`, `split`). */
   readonly times?: StageTimes;
+  /**
+   * A second opinion when the classifier's vote is unclear (on small or faint type of a noisy
+   * scan it reads about as many lines each way): given the longest lines, resolve to how much
+   * better they read turned 180° than as they are (positive: turned). Engines with a
+   * recogniser pass one that reads the lines both ways and compares its confidence.
+   */
+  readonly verify?: (image: Rgb, boxes: readonly RotatedBox[]) => Promise<number>;
+  /** Vote shares between these two are unclear and asked of `verify`. @default [0.25, 0.8] */
+  readonly unclear?: readonly [number, number];
 }
 
 export interface UprightLine {
@@ -45,6 +60,13 @@ export interface UprightLines {
   /** Clockwise turn applied to the page as given. */
   readonly rotation: 0 | 90 | 180 | 270;
   readonly lines: UprightLine[];
+  /**
+   * Skew of the upright page's text lines in radians (y down: lines rising to the right are
+   * negative); lay lines out in the frame `deskewFrame(skew, …)` gives.
+   */
+  readonly skew: number;
+  /** Column gutters: x positions in the deskewed frame, left to right (lines were cut there). */
+  readonly gutters: number[];
 }
 
 /**
@@ -54,7 +76,7 @@ export interface UprightLines {
  * const { upright, rotation, lines } = await findUprightLines({ det, cls }, toRgb(page));
  */
 export async function findUprightLines(sessions: { readonly det: OnnxSession; readonly cls: OnnxSession }, given: Rgb, options: Readonly<FindLinesOptions> = {}): Promise<UprightLines> {
-  const { maxSide = 960, sample = 16, times } = options;
+  const { maxSide = 960, sample = 16, times, verify, unclear = [0.25, 0.8] } = options;
   const { det, cls } = sessions;
   let upright: Rgb = given;
   let rotation: 0 | 90 | 180 | 270 = 0;
@@ -69,7 +91,14 @@ export async function findUprightLines(sessions: { readonly det: OnnxSession; re
   let t = performance.now();
   let p180 = await voteUpsideDown(cls, upright, lines.map((l) => l.box), sample);
   t = lap(times, 'cls', t);
-  if (upsideDownShare(lines.map((l) => l.box), p180, p180.map((p) => !Number.isNaN(p))) > 0.6) {
+  const share = upsideDownShare(lines.map((l) => l.box), p180, p180.map((p) => !Number.isNaN(p)));
+  let flip = share > 0.6;
+  if (verify !== undefined && share > unclear[0] && share < unclear[1]) {
+    const longest = lines.map((l) => l.box).filter((b) => b.w >= 2.5 * b.h).sort((a, b) => b.w - a.w).slice(0, VERIFY_LINES);
+    if (longest.length > 0) flip = (await verify(upright, longest)) > 0;
+    t = lap(times, 'verify', t);
+  }
+  if (flip) {
     const w = upright.width;
     const h = upright.height;
     upright = rotateRgb(upright, 180);
@@ -85,8 +114,13 @@ export async function findUprightLines(sessions: { readonly det: OnnxSession; re
   lines.forEach((line, i) => {
     for (const box of splitAtGaps(upright, line.box)) pieces.push({ box, p180: p180[i] ?? 0 });
   });
+  const skew = estimateSkew(lines.map((l) => l.box));
+  const frame = deskewFrame(skew, upright.width, upright.height);
+  const profiled = pieces.map((p) => ({ ...p, bounds: frame.bounds(p.box), ink: inkProfile(upright, p.box) }));
+  const gutters = findGutters(profiled);
+  const cut = gutters.length === 0 ? pieces : profiled.flatMap((p) => cutAtGutters(p.box, p.ink, p.bounds[0], gutters).map((box) => ({ box, p180: p.p180 })));
   lap(times, 'split', t);
-  return { upright, rotation, lines: pieces };
+  return { upright, rotation, lines: cut, skew, gutters };
 }
 
 /**

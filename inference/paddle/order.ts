@@ -15,14 +15,18 @@ export interface Boxed {
 
 type Interval = readonly [number, number];
 
-/** Blocks in reading order; `minGap` is the narrowest white gap that separates columns. */
-export function readingOrder<T extends Boxed>(blocks: readonly T[], minGap: number): T[] {
+/**
+ * Blocks in reading order; `minGap` is the narrowest white gap that separates columns, and a
+ * known gutter (x) that no block straddles separates them too, however narrow its white.
+ */
+export function readingOrder<T extends Boxed>(blocks: readonly T[], minGap: number, gutters: readonly number[] = []): T[] {
   if (blocks.length <= 1) return [...blocks];
-  const columns = split(blocks, 'x', minGap);
-  if (columns.length > 1) return columns.flatMap((c) => readingOrder(c, minGap));
+  const columns = split(blocks, 'x', minGap, gutters);
+  if (columns.length > 1) return columns.flatMap((c) => readingOrder(c, minGap, gutters));
   // Any visible gap between bands counts; a zero-height band gap still separates blocks.
   const strips = split(blocks, 'y', 0);
   if (strips.length === 1) return [...blocks].sort((a, b) => a.y1 - b.y1 || a.x1 - b.x1);
+  const recurse = (part: readonly T[]): T[] => readingOrder(part, minGap, gutters);
   const left = Math.min(...blocks.map((b) => b.x1));
   const right = Math.max(...blocks.map((b) => b.x2));
   const groups: T[][][] = [];
@@ -39,12 +43,12 @@ export function readingOrder<T extends Boxed>(blocks: readonly T[], minGap: numb
       free = gaps;
     }
   }
-  if (groups.length === 1) return strips.flatMap((s) => readingOrder(s, minGap));
-  return groups.flatMap((g) => (g.length === 1 ? readingOrder(g[0]!, minGap) : readingOrder(g.flat(), minGap)));
+  if (groups.length === 1) return strips.flatMap((s) => recurse(s));
+  return groups.flatMap((g) => (g.length === 1 ? recurse(g[0]!) : recurse(g.flat())));
 }
 
 /** Split into runs separated by gaps wider than `minGap` along one axis, in order. */
-function split<T extends Boxed>(blocks: readonly T[], axis: 'x' | 'y', minGap: number): T[][] {
+function split<T extends Boxed>(blocks: readonly T[], axis: 'x' | 'y', minGap: number, gutters: readonly number[] = []): T[][] {
   const lo = (b: Boxed): number => (axis === 'x' ? b.x1 : b.y1);
   const hi = (b: Boxed): number => (axis === 'x' ? b.x2 : b.y2);
   const sorted = [...blocks].sort((a, b) => lo(a) - lo(b));
@@ -52,7 +56,9 @@ function split<T extends Boxed>(blocks: readonly T[], axis: 'x' | 'y', minGap: n
   let end = -Infinity;
   for (const b of sorted) {
     const current = runs[runs.length - 1];
-    if (current === undefined || lo(b) - end > minGap) {
+    // Boxes keep DB's margin, so a block may reach a little past the gutter line on either side.
+    const atGutter = axis === 'x' && gutters.some((g) => end <= g + minGap && lo(b) >= g - minGap);
+    if (current === undefined || lo(b) - end > minGap || atGutter) {
       runs.push([b]);
     } else {
       current.push(b);

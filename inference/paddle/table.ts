@@ -7,13 +7,16 @@
 import type { Fragment, LayoutBlock, Row } from './layout.ts';
 import { median } from './numbers.ts';
 
-export function detectTables(rows: readonly Row[], bodyHeight: number): { tables: LayoutBlock[]; rest: Row[] } {
+export function detectTables(rows: readonly Row[], bodyHeight: number, gutters: readonly number[] = []): { tables: LayoutBlock[]; rest: Row[] } {
   const left = Math.min(...rows.flatMap((r) => r.fragments.map((f) => f.x1)));
   const right = Math.max(...rows.flatMap((r) => r.fragments.map((f) => f.x2)));
   const textWidth = Math.max(1, right - left);
   const isCandidate = (row: Row): boolean => {
     const cells = cellsOf(row, bodyHeight);
-    return cells.length >= 2 && cells.every((f) => f.x2 - f.x1 < 0.45 * textWidth);
+    // Cells parted only by column gutters are lines of neighbouring text columns (a list of
+    // short references in two columns), not a table row.
+    const inColumn = cells.some((f, i) => i > 0 && !gutters.some((g) => cells[i - 1]!.x2 <= g + bodyHeight && f.x1 >= g - bodyHeight));
+    return cells.length >= 2 && inColumn && cells.every((f) => f.x2 - f.x1 < 0.45 * textWidth);
   };
   const tables: LayoutBlock[] = [];
   const rest: Row[] = [];

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { voteUpsideDown } from '../../../inference/paddle/classify.ts';
+import { classifyLines, voteUpsideDown } from '../../../inference/paddle/classify.ts';
 import type { OnnxSession } from '../../../inference/runtime/ort.ts';
 
 /** A stand-in classifier that answers `answer(k)` for the k-th line it is asked about, counting them. */
@@ -17,7 +17,8 @@ function fakeClassifier(answer: (k: number) => number): { session: OnnxSession; 
 }
 
 const image = { data: new Uint8Array(300 * 200 * 3).fill(255), width: 300, height: 200 };
-const boxes = Array.from({ length: 100 }, (_, i) => ({ cx: 150, cy: 1 + i * 2, w: 50 + i, h: 10, angle: 0 }));
+// Lines short enough for the classifier's 4:1 input (40 px at 10 px high, up to 50 kept whole): one question each.
+const boxes = Array.from({ length: 100 }, (_, i) => ({ cx: 150, cy: 1 + i * 2, w: 20 + i * 0.3, h: 10, angle: 0 }));
 
 describe('voteUpsideDown', () => {
   it('should ask only the longest lines when they agree, leaving the rest NaN', async () => {
@@ -43,5 +44,12 @@ describe('voteUpsideDown', () => {
     const all = fakeClassifier(() => 0.5);
     await voteUpsideDown(all.session, image, boxes, 0);
     assert.equal(all.asked(), 100);
+  });
+
+  it('should read a long line in three unsqueezed pieces and average them', async () => {
+    const { session, asked } = fakeClassifier((k) => [0.9, 0.6, 0.3][k]!);
+    const [p] = await classifyLines(session, image, [{ cx: 150, cy: 100, w: 280, h: 10, angle: 0 }]);
+    assert.equal(asked(), 3);
+    assert.ok(Math.abs(p! - 0.6) < 1e-6, String(p));
   });
 });

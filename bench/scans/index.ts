@@ -1,0 +1,16 @@
+export { runScanQuality } from './run.ts';
+export type { ScanEngine, ScanPageRow, ScanQualityOptions, ScanQualityResult, ScanSetResult } from './run.ts';
+export { runScansBench, SCANS_USAGE } from './cli.ts';
+export type { ScansBenchOptions } from './cli.ts';
+export { scansReport } from './report.ts';
+export { buildScanSet, readScanManifest, SCAN_SOURCES } from './build.ts';
+export type { BuildScanSetOptions, ScanManifest, ScanPage } from './build.ts';
+export { degradePage, drawDegradation } from './degrade.ts';
+export type { Degradation, DegradationRanges, DegradedPage } from './degrade.ts';
+export { jpegPdf } from './image-pdf.ts';
+export { seededRandom } from './random.ts';
+export type { Random } from './random.ts';
+export { scorePage } from './score.ts';
+export type { PageScore } from './score.ts';
+export { pageText, textProblem } from './truth.ts';
+export type { TruthGate } from './truth.ts';
