@@ -2,6 +2,7 @@
  * {@link Run}s (from `page-text.ts`) → {@link Fragment}s: runs of one baseline joined into line
  * pieces, split at wide gaps (column gutters, table cells).
  */
+import { visualToLogical } from './bidi.ts';
 import type { Fragment, Run } from './types.ts';
 
 /**
@@ -129,7 +130,8 @@ export function cleanText(text: string): string {
 }
 
 function fragmentOf(runs: readonly Run[], rawText: string): Fragment | undefined {
-  const text = cleanText(rawText);
+  // Runs are joined in visual order; right-to-left text goes back to reading order here.
+  const text = visualToLogical(cleanText(rawText));
   // Dot leaders and rules drawn with characters carry no text.
   if (text === '' || (text.length >= 8 && /^[.·•_\-–—\s]+$/u.test(text))) return undefined;
   if (runs.length === 1) {
