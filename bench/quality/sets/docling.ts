@@ -22,7 +22,7 @@ const mean = (xs: readonly number[]): number => (xs.length === 0 ? Number.NaN : 
 export function groundTruthSet(data = '../shared/data/docling-dev', name = 'docling'): QualitySet {
   return {
     name,
-    description: `${name === 'docling' ? 'docling-dev' : name} PDFs with reference Markdown (\`${data}\`): similarity = 1 − normalised edit distance of the plain texts, mean over PDFs`,
+    description: `${name === 'docling' ? 'docling-dev' : `${name} (our own pages)`} PDFs with reference Markdown (\`${path.relative(process.cwd(), data) || data}\`): similarity = 1 − normalised edit distance of the plain texts, mean over PDFs`,
     columns: ['document', 'pages', 'similarity', 'heading recall', 'TEDS', 'reading order'],
     async documents() {
       const files = await readdir(path.join(data, 'groundtruth')).catch((error: unknown) => {

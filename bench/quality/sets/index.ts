@@ -2,6 +2,7 @@
  * The named sets of `folio bench quality --set NAME`. A new set (the scanned pages of
  * `bench/scans/`, say) is one more entry here.
  */
+import { fileURLToPath } from 'node:url';
 import type { QualitySet } from '../types.ts';
 import { groundTruthSet } from './docling.ts';
 import { icdarSet } from './icdar.ts';
@@ -11,6 +12,8 @@ export const QUALITY_SETS: Readonly<Record<string, () => QualitySet>> = {
   icdar: () => icdarSet(),
   docling: () => groundTruthSet(),
   olmocr: () => olmocrSet(),
+  // Our own right-to-left pages (Arabic, Hebrew, mixed), rendered by pango: `rtl/make.ts`.
+  rtl: () => groundTruthSet(fileURLToPath(new URL('../rtl/', import.meta.url)).replace(/\/$/, ''), 'rtl'),
 };
 
 export { groundTruthSet, isRightToLeft } from './docling.ts';
