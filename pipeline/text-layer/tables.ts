@@ -4,6 +4,7 @@
  * list); alignment alone finds the common born-digital grid.
  */
 import { toLines } from './order.ts';
+import { isCaptionRow, mergeHeaderLines } from './table-rows.ts';
 import type { Fragment, Line } from './types.ts';
 
 interface Column {
@@ -49,6 +50,7 @@ export function findTables(lines: readonly Line[]): { start: number; end: number
       }
       break;
     }
+    end = i + beforeCaption(lines.slice(i, end));
     const cells = gridOf(lines.slice(i, end));
     if (cells !== undefined) {
       found.push({ start: i, end, cells });
@@ -94,6 +96,12 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
     }
     let start = i;
     while (start > 0 && start > i - 2 && (rows[start - 1] as Line).fragments.length >= 2 && close(rows[start - 1] as Line, rows[start] as Line)) start--;
+    // A caption inside the run starts another table: this one ends before it.
+    const cut = beforeCaption(rows.slice(start, last + 1));
+    if (start + cut <= last) {
+      last = start + cut - 1;
+      count = rows.slice(i, last + 1).filter((r) => tabular(r)).length;
+    }
     const slice = rows.slice(start, last + 1);
     const cells = count >= 3 ? gridOf(slice) : undefined;
     if (cells === undefined) {
@@ -187,14 +195,33 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
     if (used.size === row.fragments.length) consistent++;
   }
   if (consistent < 0.7 * multi.length) return undefined;
-  return rows.map((row) => {
+  const grid = rows.map((row) => {
     const cells: string[] = new Array<string>(merged.length).fill('');
     for (const f of row.fragments) {
       const c = columnOf(merged, f.x0, f.x1);
-      cells[c] = cells[c] === '' ? f.text : `${cells[c]} ${f.text}`;
+      const text = withoutLeaders(f.text);
+      if (text === '') continue;
+      cells[c] = cells[c] === '' ? text : `${cells[c]} ${text}`;
     }
     return cells;
   });
+  return mergeHeaderLines(grid, rows).cells;
+}
+
+/** Dot leaders (`Total ........ 12`) guide the eye to the next cell; they are not its text. */
+const LEADERS = /(?:\s*[.·…_](?:\s?[.·…_]){2,}\s*)/gu;
+
+function withoutLeaders(text: string): string {
+  return text.includes('..') || text.includes('. .') || text.includes('…') || text.includes('__') ? text.replace(LEADERS, ' ').trim() : text;
+}
+
+/** Lines before the first caption row after the first line (a second table's `Table N …`), or all. */
+function beforeCaption(lines: readonly Line[]): number {
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as Line;
+    if (line.fragments.length === 1 && isCaptionRow([line.text])) return i;
+  }
+  return lines.length;
 }
 
 function overlapsAny(columns: readonly Column[], f: Fragment): boolean {

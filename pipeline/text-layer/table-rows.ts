@@ -1,0 +1,48 @@
+/**
+ * Rows of a table found by alignment, tidied: the header's multi-line cells (`to air` over
+ * `kg/year`) become one row of cells, and a caption row (`Table 7.5 …`) ends a table instead of
+ * gluing two stacked tables into one.
+ */
+import type { Line } from './types.ts';
+
+/** A row of one cell starting like a table caption. */
+const CAPTION = /^(?:table|tab\.|tabelle|tableau|tabla)\s*[\dIVX]+(?:[.:-]\s*\d+)*\b/i;
+
+/** Whether a row is a table caption: one filled cell that starts `Table N`. */
+export function isCaptionRow(cells: readonly string[]): boolean {
+  const filled = cells.filter((c) => c !== '');
+  return filled.length === 1 && CAPTION.test(filled[0]!);
+}
+
+/** Every filled cell of `lower` sits under a filled cell of `upper`, and `lower` fills at least one. */
+const under = (lower: readonly string[], upper: readonly string[]): boolean => lower.some((c) => c !== '') && lower.every((c, j) => c === '' || (upper[j] ?? '') !== '');
+
+/**
+ * Merge the header's wrapped lines. The header is the leading rows whose first (stub) column is
+ * empty; two of them merge when the lower one fills only columns the upper one fills and
+ * sits as close as lines of one paragraph (gap under half the type size), so each column's
+ * cell is one cell of several lines.
+ *
+ * @example
+ * mergeHeaderLines([['', 'to air'], ['', 'kg/year'], ['CO2', '100']], lines) // [['', 'to air kg/year'], ['CO2', '100']]
+ */
+export function mergeHeaderLines(cells: string[][], lines: readonly Line[]): { cells: string[][]; lines: Line[] } {
+  const outCells: string[][] = [];
+  const outLines: Line[] = [];
+  let inHeader = true;
+  for (let i = 0; i < cells.length; i++) {
+    const row = cells[i]!;
+    const line = lines[i]!;
+    if (row[0] !== '') inHeader = false;
+    const prevRow = outCells[outCells.length - 1];
+    const prevLine = outLines[outLines.length - 1];
+    if (inHeader && prevRow !== undefined && prevLine !== undefined && prevRow[0] === '' && under(row, prevRow) && line.top - prevLine.bottom < 0.5 * Math.min(line.size, prevLine.size)) {
+      outCells[outCells.length - 1] = prevRow.map((c, j) => (row[j] === '' ? c : `${c} ${row[j]}`));
+      outLines[outLines.length - 1] = { ...prevLine, bottom: line.bottom, text: `${prevLine.text} ${line.text}` };
+      continue;
+    }
+    outCells.push([...row]);
+    outLines.push(line);
+  }
+  return { cells: outCells, lines: outLines };
+}
