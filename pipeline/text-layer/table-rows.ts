@@ -15,10 +15,11 @@ export function isCaptionRow(cells: readonly string[]): boolean {
 }
 
 /** Every filled cell of `lower` sits under a filled cell of `upper`, and `lower` fills at least one. */
-const under = (lower: readonly string[], upper: readonly string[]): boolean => lower.some((c) => c !== '') && lower.every((c, j) => c === '' || (upper[j] ?? '') !== '');
+const under = (lower: readonly string[], upper: readonly string[]): boolean =>
+  lower.some((c) => c !== '') && !lower.includes('\u0000') && !upper.includes('\u0000') && lower.every((c, j) => c === '' || (upper[j] ?? '') !== '');
 
 /**
- * Merge the header's wrapped lines. The header is the leading rows whose first (stub) column is
+ * Merge wrapped lines: the header's, and a stub cell's second line. The header is the leading rows whose first (stub) column is
  * empty; two of them merge when the lower one fills only columns the upper one fills and
  * sits as close as lines of one paragraph (gap under half the type size), so each column's
  * cell is one cell of several lines.
@@ -39,6 +40,14 @@ export function mergeHeaderLines(cells: string[][], lines: readonly Line[]): { c
     if (inHeader && prevRow !== undefined && prevLine !== undefined && prevRow[0] === '' && under(row, prevRow) && line.top - prevLine.bottom < 0.5 * Math.min(line.size, prevLine.size)) {
       outCells[outCells.length - 1] = prevRow.map((c, j) => (row[j] === '' ? c : `${c} ${row[j]}`));
       outLines[outLines.length - 1] = { ...prevLine, bottom: line.bottom, text: `${prevLine.text} ${line.text}` };
+      continue;
+    }
+    // A stub cell wrapped onto a second line (`American Indian/` over `Alaska Native`): the line
+    // holds the stub alone, sits tight under the row, and reads on from it.
+    const stubOnly = row[0] !== '' && row.every((c, j) => j === 0 || c === '');
+    if (!inHeader && stubOnly && prevRow !== undefined && prevLine !== undefined && (prevRow[0] ?? '') !== '' && line.top - prevLine.bottom < 0.5 * Math.min(line.size, prevLine.size) && (/[/,\-–(&]$/u.test(prevRow[0]!) || /^\p{Ll}/u.test(row[0]!))) {
+      outCells[outCells.length - 1] = [`${prevRow[0]} ${row[0]}`, ...prevRow.slice(1)];
+      outLines[outLines.length - 1] = { ...prevLine, bottom: line.bottom };
       continue;
     }
     outCells.push([...row]);

@@ -39,7 +39,7 @@ export interface Run {
   readonly space: boolean;
 }
 
-/** One run inside a fragment, kept where the fragment mixes baselines or sizes (formulas). */
+/** One run inside a fragment of several runs (formulas read their baselines, tables split at them). */
 export interface Piece {
   readonly text: string;
   readonly x0: number;
@@ -61,7 +61,7 @@ export interface Fragment {
   font: string;
   /** Set on the stand-in for a whole table found before reading order: its cells. */
   table?: string[][];
-  /** Its runs, when they differ in baseline or size (sub- and superscripts): `formula.ts` reads them. */
+  /** Its runs, when it has several: `formula.ts` and `tables.ts` read them. */
   pieces?: Piece[];
 }
 

@@ -172,3 +172,33 @@ describe('text layer: bad inputs end in output or a clear verdict', function () 
     assert.equal(page!.assessment.reason, 'invisible-text');
   });
 });
+
+describe('text layer: tables from alignment', () => {
+  const row = (y: number, cells: readonly (readonly [string, number])[], size = 9) => cells.map(([text, x]) => ({ text, x, y, size }));
+
+  it('spans a header over its columns, merges wrapped header lines and drops dot leaders', async () => {
+    const texts = [
+      ...row(100, [['Threshold for releases of listed pollutants', 210]]),
+      ...row(114, [['to air', 200], ['to water', 280], ['to land', 360]]),
+      ...row(123, [['kg/year', 200], ['kg/year', 280], ['kg/year', 360]]),
+      ...row(140, [['Methane ..........', 72], ['100', 200], ['10', 280], ['1', 360]]),
+      ...row(154, [['Ammonia', 72], ['200', 200], ['20', 280], ['2', 360]]),
+      ...row(168, [['Benzene', 72], ['300', 200], ['30', 280], ['3', 360]]),
+    ];
+    const [page] = await pages(makePdf([{ texts }]));
+    const [table] = labelled(page!.markdown, 'table');
+    assert.ok(table !== undefined, page!.markdown);
+    assert.match(table, /<th colspan="3">Threshold for releases of listed pollutants<\/th>/);
+    assert.match(table, /<td>to air kg\/year<\/td><td>to water kg\/year<\/td>/);
+    assert.match(table, /<td>Methane<\/td><td>100<\/td>/);
+  });
+
+  it('ends a table at the caption of the next one', async () => {
+    const body = (y0: number, tag: string) => [0, 1, 2, 3].flatMap((i) => row(y0 + i * 14, [[`${tag} ${i}`, 72], [String(i * 10), 200], [String(i * 7), 300]]));
+    const texts = [...body(100, 'alpha'), ...row(160, [['Table 2. The second table', 72]]), ...body(176, 'beta')];
+    const [page] = await pages(makePdf([{ texts }]));
+    const tables = labelled(page!.markdown, 'table');
+    assert.equal(tables.length, 2, page!.markdown);
+    assert.ok(!tables.some((t) => t.includes('Table 2')));
+  });
+});
