@@ -112,3 +112,26 @@ describe('bench quality: sets', () => {
     assert.equal(score.figures['withBaselineTotal'], 65);
   });
 });
+
+describe('bench quality: README rows', () => {
+  it('names the set, shows every engine beside Folio, and a baseline that could not run as not run', async () => {
+    const { qualityFigures } = await import('../../bench/report/figures.ts');
+    const rows = qualityFigures({
+      sets: [
+        {
+          set: 'icdar', documents: 34, pages: 122,
+          engines: [
+            { engine: 'folio-auto', score: { headline: 0.865, headlineName: 'adjacency-relation F1', figures: {} }, pagesPerSecond: 10 },
+            { engine: 'tabula-guess', notRun: 'java is not installed' },
+          ],
+        },
+        { set: 'olmocr', documents: 10, pages: 10, engines: [{ engine: 'folio-auto', score: { headline: 0.6, headlineName: 'tests passed without baseline tests', figures: { passed: 33, total: 55, overall: 0.79 } }, pagesPerSecond: 0.5 }] },
+      ],
+    });
+    assert.equal(rows.length, 2);
+    assert.match(rows[0]!.figure, /ICDAR-2013 table dev set \(34 PDFs, 122 pages\): adjacency-relation F1/);
+    assert.match(rows[0]!.value, /folio-auto 0\.865, 10\.00 p\/s; tabula-guess not run \(java is not installed\)/);
+    assert.match(rows[1]!.value, /33\/55 \(60\.0%; "overall" 79\.0%\)/);
+    assert.match(rows[1]!.figure, /not the official benchmark/);
+  });
+});
