@@ -1,7 +1,8 @@
 /**
  * Rows of a table found by alignment, tidied: the header's multi-line cells (`to air` over
- * `kg/year`) become one row of cells, and a caption row (`Table 7.5 …`) ends a table instead of
- * gluing two stacked tables into one.
+ * `kg/year`) become one row of cells, a caption row (`Table 7.5 …`) ends a table instead of
+ * gluing two stacked tables into one, a short centred line over the rows is a spanning header,
+ * and dot leaders are not cell text.
  */
 import type { Line } from './types.ts';
 
@@ -54,4 +55,21 @@ export function mergeHeaderLines(cells: string[][], lines: readonly Line[]): { c
     outLines.push(line);
   }
   return { cells: outCells, lines: outLines };
+}
+
+/** Dot leaders (`Total ........ 12`) guide the eye to the next cell; they are not its text. */
+const LEADERS = /(?:\s*[.·…_](?:\s?[.·…_]){2,}\s*)/gu;
+
+export function withoutLeaders(text: string): string {
+  return text.includes('..') || text.includes('. .') || text.includes('…') || text.includes('__') ? text.replace(LEADERS, ' ').trim() : text;
+}
+
+/** A short line over the table's rows, inside their width and clear of its left edge: a spanning header. */
+export function spanningHeader(line: Line, body: readonly Line[]): boolean {
+  if (line.fragments.length !== 1 || line.text.length > 60 || isCaptionRow([line.text]) || body.length === 0) return false;
+  const first = body[0] as Line;
+  const x0 = Math.min(...body.map((l) => l.x0));
+  const x1 = Math.max(...body.map((l) => l.x1));
+  const width = x1 - x0;
+  return first.top - line.bottom <= 1.5 * Math.max(line.size, first.size) && line.x0 > x0 + 0.1 * width && line.x1 <= x1 + 0.05 * width && line.x1 - line.x0 < 0.7 * width;
 }

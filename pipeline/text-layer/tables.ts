@@ -4,7 +4,7 @@
  * list); alignment alone finds the common born-digital grid.
  */
 import { toLines } from './order.ts';
-import { isCaptionRow, mergeHeaderLines } from './table-rows.ts';
+import { isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
 import type { Fragment, Line } from './types.ts';
 
 interface Column {
@@ -236,13 +236,6 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
   return mergeHeaderLines(grid, rows).cells;
 }
 
-/** Dot leaders (`Total ........ 12`) guide the eye to the next cell; they are not its text. */
-const LEADERS = /(?:\s*[.·…_](?:\s?[.·…_]){2,}\s*)/gu;
-
-function withoutLeaders(text: string): string {
-  return text.includes('..') || text.includes('. .') || text.includes('…') || text.includes('__') ? text.replace(LEADERS, ' ').trim() : text;
-}
-
 /** Lines before the first caption row after the first line (a second table's `Table N …`), or all. */
 function beforeCaption(lines: readonly Line[]): number {
   for (let i = 1; i < lines.length; i++) {
@@ -284,16 +277,6 @@ function columnOf(columns: readonly Column[], x0: number, x1: number): number {
 
 /** A cell held by the cell to its left: that one spans it (`colspan`). */
 export const SPANNED = '\u0000';
-
-/** A short line over the table's rows, inside their width and clear of its left edge: a spanning header. */
-function spanningHeader(line: Line, body: readonly Line[]): boolean {
-  if (line.fragments.length !== 1 || line.text.length > 60 || isCaptionRow([line.text]) || body.length === 0) return false;
-  const first = body[0] as Line;
-  const x0 = Math.min(...body.map((l) => l.x0));
-  const x1 = Math.max(...body.map((l) => l.x1));
-  const width = x1 - x0;
-  return first.top - line.bottom <= 1.5 * Math.max(line.size, first.size) && line.x0 > x0 + 0.1 * width && line.x1 <= x1 + 0.05 * width && line.x1 - line.x0 < 0.7 * width;
-}
 
 /** Cells as an HTML table; the first row as header cells, {@link SPANNED} cells as colspans. */
 export function tableHtml(cells: readonly (readonly string[])[]): string {
