@@ -16,8 +16,12 @@ export function isCaptionRow(cells: readonly string[]): boolean {
 }
 
 /** Every filled cell of `lower` sits under a filled cell of `upper`, and `lower` fills at least one. */
+const SPANNED = '\u0000';
 const under = (lower: readonly string[], upper: readonly string[]): boolean =>
-  lower.some((c) => c !== '') && !lower.includes('\u0000') && !upper.includes('\u0000') && lower.every((c, j) => c === '' || (upper[j] ?? '') !== '');
+  lower.some((c) => c !== '' && c !== SPANNED) &&
+  // Spans must agree: a cell spanning columns merges only with one spanning the same.
+  lower.every((c, j) => (c === SPANNED) === (upper[j] === SPANNED)) &&
+  lower.every((c, j) => c === '' || c === SPANNED || ((upper[j] ?? '') !== '' && upper[j] !== SPANNED));
 
 /**
  * Merge wrapped lines: the header's, and a stub cell's second line. The header is the leading rows whose first (stub) column is
@@ -39,7 +43,7 @@ export function mergeHeaderLines(cells: string[][], lines: readonly Line[]): { c
     const prevRow = outCells[outCells.length - 1];
     const prevLine = outLines[outLines.length - 1];
     if (inHeader && prevRow !== undefined && prevLine !== undefined && prevRow[0] === '' && under(row, prevRow) && line.top - prevLine.bottom < 0.5 * Math.min(line.size, prevLine.size)) {
-      outCells[outCells.length - 1] = prevRow.map((c, j) => (row[j] === '' ? c : `${c} ${row[j]}`));
+      outCells[outCells.length - 1] = prevRow.map((c, j) => (row[j] === '' || row[j] === SPANNED ? c : `${c} ${row[j]}`));
       outLines[outLines.length - 1] = { ...prevLine, bottom: line.bottom, text: `${prevLine.text} ${line.text}` };
       continue;
     }

@@ -233,14 +233,33 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
     cells[first] = text[0]!;
     for (let k = first + 1; k <= last; k++) cells[k] = SPANNED;
   }
-  return mergeHeaderLines(grid, rows).cells;
+  return mergeHeaderLines(withoutEmptyColumns(grid), rows).cells;
 }
 
-/** Lines before the first caption row after the first line (a second table's `Table N …`), or all. */
+/** Columns no cell fills (only spanned over, or opened by a stray piece elsewhere) are dropped. */
+function withoutEmptyColumns(grid: string[][]): string[][] {
+  const width = Math.max(0, ...grid.map((r) => r.length));
+  const keep: number[] = [];
+  for (let c = 0; c < width; c++) if (grid.some((row) => (row[c] ?? '') !== '' && row[c] !== SPANNED)) keep.push(c);
+  if (keep.length === width) return grid;
+  return grid.map((row) => keep.map((c) => row[c] ?? ''));
+}
+
+/**
+ * Lines before the next table starts, or all: a caption row after the first line (`Table N …`),
+ * or the header rows coming again (stacked tables of one layout), with the one-cell title line
+ * right above them.
+ */
 function beforeCaption(lines: readonly Line[]): number {
+  const header = new Set(lines.slice(0, 3).filter((l) => l.fragments.length >= 2).map((l) => l.text));
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as Line;
     if (line.fragments.length === 1 && isCaptionRow([line.text])) return i;
+    if (i >= 3 && header.has(line.text)) {
+      let cut = i;
+      while (cut > 1 && cut > i - 3 && (lines[cut - 1] as Line).fragments.length === 1) cut--;
+      return cut;
+    }
   }
   return lines.length;
 }
