@@ -39,10 +39,12 @@ export function mergeHeaderLines(cells: string[][], lines: readonly Line[]): { c
   for (let i = 0; i < cells.length; i++) {
     const row = cells[i]!;
     const line = lines[i]!;
-    if (row[0] !== '') inHeader = false;
+    // The first row may name the stub column (`Characteristic`); the header ends at the next
+    // row with a stub.
+    if (row[0] !== '' && i > 0) inHeader = false;
     const prevRow = outCells[outCells.length - 1];
     const prevLine = outLines[outLines.length - 1];
-    if (inHeader && prevRow !== undefined && prevLine !== undefined && prevRow[0] === '' && under(row, prevRow) && line.top - prevLine.bottom < 0.5 * Math.min(line.size, prevLine.size)) {
+    if (inHeader && prevRow !== undefined && prevLine !== undefined && row[0] === '' && under(row.slice(1), prevRow.slice(1)) && line.top - prevLine.bottom < 0.5 * Math.min(line.size, prevLine.size)) {
       outCells[outCells.length - 1] = prevRow.map((c, j) => (row[j] === '' || row[j] === SPANNED ? c : `${c} ${row[j]}`));
       outLines[outLines.length - 1] = { ...prevLine, bottom: line.bottom, text: `${prevLine.text} ${line.text}` };
       continue;
