@@ -79,3 +79,42 @@ export function spanningHeader(line: Line, body: readonly Line[]): boolean {
   const width = x1 - x0;
   return first.top - line.bottom <= 1.5 * Math.max(line.size, first.size) && line.x0 > x0 + 0.1 * width && line.x1 <= x1 + 0.05 * width && line.x1 - line.x0 < 0.7 * width;
 }
+
+/**
+ * Tables set side by side with one layout (`Topic | Enquiries | Topic | Enquiries`) come out of
+ * alignment as one wide grid: split it where a header cell repeats at a fixed period. Columns past
+ * the last whole period stay with the last table.
+ *
+ * @example
+ * splitSideBySide([['A', 'n', 'B', 'n'], ['x', '1', 'y', '2']]) // [[['A', 'n'], ['x', '1']], [['B', 'n'], ['y', '2']]]
+ */
+export function splitSideBySide(cells: string[][]): string[][][] {
+  const width = cells[0]?.length ?? 0;
+  for (const row of cells.slice(0, 2)) {
+    for (let period = 2; period <= width / 2; period++) {
+      // A header text found at column c, c + period, c + 2·period… (c < period), at least twice.
+      for (let c = 0; c < period; c++) {
+        const text = row[c] ?? '';
+        if (text === '' || text === SPANNED || /\d/.test(text)) continue;
+        let repeats = 1;
+        while ((row[c + repeats * period] ?? '') === text) repeats++;
+        if (repeats < 2) continue;
+        const parts: string[][][] = [];
+        for (let k = 0; k < repeats; k++) {
+          const from = k * period;
+          const to = k === repeats - 1 ? width : from + period;
+          parts.push(cells.map((r) => r.slice(from, to)));
+        }
+        // Each part must be a table of its own: its first column labels most rows, in words (a
+        // repeated `Number | Percent` under spanning headers has
+        // figures there), each label once (`Yes`/`No` over and over is a value column).
+        const labelled = (p: string[][]): boolean => {
+          const labels = p.slice(1).map((r) => r[0] ?? '').filter((t) => /^\D+$/u.test(t));
+          return labels.length >= 0.6 * (p.length - 1) && new Set(labels).size >= 0.8 * labels.length;
+        };
+        if (parts.every(labelled)) return parts;
+      }
+    }
+  }
+  return [cells];
+}
