@@ -28,6 +28,7 @@ export function hasRtl(text: string): boolean {
 
 /** More right-to-left letters than left-to-right ones: a line read from the right. */
 export function isRtlDominant(text: string): boolean {
+  if (!RTL.test(text)) return false;
   const rtl = text.match(RTL_ALL)?.length ?? 0;
   return rtl > 0 && rtl >= (text.match(LTR_ALL)?.length ?? 0);
 }

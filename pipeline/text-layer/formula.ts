@@ -30,6 +30,8 @@ const FUNCTION_WORDS = /^(?:sin|cos|tan|log|ln|exp|lim|max|min|det|sup|inf|mod|a
 
 /** A line is mathematics: a relation or big operator, a math signal, and hardly any prose. */
 export function formulaLike(line: Line, bodySize = line.size): boolean {
+  // Most lines have no relation or big operator: they leave here without an allocation.
+  if (!(RELATION.test(line.text) || BIG_OPERATOR.test(line.text))) return false;
   const text = line.text.replace(/\u200b/g, '');
   // A row of small type is the limits or scripts of a formula next to it, not one of its own.
   if (line.size < 0.9 * bodySize) return false;

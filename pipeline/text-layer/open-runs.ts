@@ -27,7 +27,7 @@ export interface OpenRun {
    * its characters sorted left to right (visual order), put back into reading order once the
    * line is joined (`bidi.ts`), whatever order the producer drew them in.
    */
-  rtl?: boolean;
+  rtl: boolean;
   readonly y: number;
   readonly style: ObjectStyle;
   /** A space came after the run's last character, before whatever follows on the line. */
@@ -95,7 +95,7 @@ export function placeAccent(accent: Accent, runs: OpenRun[], buffer: CharBuffer)
   }
   const from = buffer.length;
   buffer.push(accent.code, accent.x0);
-  runs.push({ from, to: buffer.length, x0: accent.x0, x1: accent.x1, lastX0: accent.x0, dir: 0, y: accent.y, style: accent.style, trailingSpace: false });
+  runs.push({ from, to: buffer.length, x0: accent.x0, x1: accent.x1, lastX0: accent.x0, dir: 0, y: accent.y, style: accent.style, trailingSpace: false, rtl: false });
 }
 
 export function toRun(run: OpenRun, buffer: CharBuffer): Run {

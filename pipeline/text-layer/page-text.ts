@@ -264,7 +264,7 @@ export function readPageText(page: PdfiumPage): PageText {
       endRun();
     }
     pendingSpace = false;
-    run = { from: buffer.length, to: buffer.length, x0, x1, lastX0: x0, dir: 0, y, style, trailingSpace: false, ...(isRtlCode(code) ? { rtl: true } : {}) };
+    run = { from: buffer.length, to: buffer.length, x0, x1, lastX0: x0, dir: 0, y, style, trailingSpace: false, rtl: isRtlCode(code) };
     buffer.push(code, x0);
   }
   pendingSpace = false;

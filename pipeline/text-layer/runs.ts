@@ -163,9 +163,9 @@ function fragmentOf(runs: readonly Run[], rawText: string): Fragment | undefined
   }
   const size = argmax(weightBySize) ?? 0;
   const fragment: Fragment = { text, x0, x1, y, top, bottom, size, font: argmax(weightByFont) ?? '' };
-  // Keep the runs: a formula is rebuilt from their baselines and sizes, and a table cell
-  // that ran into its neighbour is split at them.
-  if (runs.some((r) => !r.space)) {
+  // Keep the runs where they may be needed: a formula is rebuilt from their baselines and
+  // sizes, and figures of table cells that ran together are split at them.
+  if (/\d/.test(text) || runs.some((r) => Math.abs(r.y - y) > 0.1 * size || Math.abs(r.size - size) > 0.1 * size)) {
     fragment.pieces = runs.filter((r) => !r.space).map((r) => ({ text: visualToLogical(cleanText(r.text)), x0: r.x0, x1: r.x1, y: r.y, size: r.size }));
   }
   return fragment;
