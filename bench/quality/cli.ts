@@ -3,7 +3,7 @@ import { parseSuiteArgs } from '../run-bench.ts';
 import { runQualityBenchSets } from './run.ts';
 import type { ExternalSuiteOptions } from '../suites.ts';
 
-export const QUALITY_USAGE = 'folio bench quality [--set icdar,docling,olmocr] [--engine folio-auto,pdftotext,pymupdf4llm,tabula-guess,tabula-lattice,tabula-stream] [--folio-engine auto|text] [--quick]';
+export const QUALITY_USAGE = 'folio bench quality [--set icdar,docling,olmocr,rtl] [--engine folio-auto,pdftotext,pymupdf4llm,tabula-guess,tabula-lattice,tabula-stream] [--folio-engine auto|text] [--quick]';
 
 const list = (v: string | boolean | undefined): string[] | undefined => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
 
