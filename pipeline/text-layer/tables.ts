@@ -260,17 +260,11 @@ function withoutEmptyColumns(grid: string[][]): string[][] {
  * right above them.
  */
 function beforeCaption(lines: readonly Line[]): number {
-  const headers = lines.slice(0, 3).filter((l) => l.fragments.length >= 2);
-  const header = new Set(headers.map((l) => l.text));
-  // Where the rows are labelled by figures (`0.99`, `0.95`…), the header's word label
-  // (`Proportion`) starting a row again opens the next block.
-  const figure = /^[\d.,%\s()–-]+$/u;
-  const figureStubs = lines.filter((l) => figure.test(l.fragments[0]?.text ?? '')).length >= 0.6 * lines.length;
-  const stubs = new Set(figureStubs ? headers.map((l) => l.fragments[0]?.text ?? '').filter((t) => /^\p{L}[\p{L}\s]{2,}$/u.test(t)) : []);
+  const header = new Set(lines.slice(0, 3).filter((l) => l.fragments.length >= 2).map((l) => l.text));
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as Line;
     if (line.fragments.length === 1 && isCaptionRow([line.text])) return i;
-    if (i >= 3 && (header.has(line.text) || (line.fragments.length >= 2 && stubs.has(line.fragments[0]?.text ?? '')))) {
+    if (i >= 3 && header.has(line.text)) {
       let cut = i;
       while (cut > 1 && cut > i - 3 && (lines[cut - 1] as Line).fragments.length === 1) cut--;
       return cut;
