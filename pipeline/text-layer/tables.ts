@@ -4,7 +4,7 @@
  * list); alignment alone finds the common born-digital grid.
  */
 import { toLines } from './order.ts';
-import { isCaptionRow, mergeHeaderLines, spanningHeader, splitSideBySide, withoutLeaders } from './table-rows.ts';
+import { isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
 import type { Fragment, Line } from './types.ts';
 
 interface Column {
@@ -112,26 +112,17 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
     }
     const members = slice.flatMap((row) => row.fragments);
     for (const f of members) taken.add(f);
-    const x0 = Math.min(...members.map((f) => f.x0));
-    const x1 = Math.max(...members.map((f) => f.x1));
-    const parts = splitSideBySide(cells);
-    // Tables side by side: each stand-in takes its share of the width, so they read left to right.
-    let done = 0;
-    for (const part of parts) {
-      const share = (part[0]?.length ?? 0) / (cells[0]?.length ?? 1);
-      tables.push({
-        text: '',
-        x0: x0 + done * (x1 - x0),
-        x1: x0 + (done + share) * (x1 - x0),
-        top: Math.min(...members.map((f) => f.top)),
-        bottom: Math.max(...members.map((f) => f.bottom)),
-        y: (slice[0] as Line).y,
-        size: (slice[0] as Line).size,
-        font: (slice[0] as Line).font,
-        table: part,
-      });
-      done += share;
-    }
+    tables.push({
+      text: '',
+      x0: Math.min(...members.map((f) => f.x0)),
+      x1: Math.max(...members.map((f) => f.x1)),
+      top: Math.min(...members.map((f) => f.top)),
+      bottom: Math.max(...members.map((f) => f.bottom)),
+      y: (slice[0] as Line).y,
+      size: (slice[0] as Line).size,
+      font: (slice[0] as Line).font,
+      table: cells,
+    });
     i = last + 1;
   }
   return { tables, rest: taken.size === 0 ? [...fragments] : fragments.filter((f) => !taken.has(f)) };
