@@ -8,6 +8,7 @@ import { ConfigurationError, describeError } from '../../core/errors.ts';
 import { runDoclingBench } from '../groundtruth/run.ts';
 import { runOlmocrBench } from '../olmocr/runner.ts';
 import { updateReadmeFigures } from '../readme-table.ts';
+import { QUALITY_SETS } from '../quality/sets/index.ts';
 import { EXTERNAL_SUITES, loadExternalSuite } from '../suites.ts';
 import { runTextLayerBench } from '../textlayer/run.ts';
 import { collectResults } from './collect.ts';
@@ -55,7 +56,9 @@ export async function allCli(argv: readonly string[]): Promise<number> {
   for (const suite of EXTERNAL_SUITES) {
     await step(suite, async () => {
       const fn = await loadExternalSuite(suite);
-      await fn({ argv: values.quick ? ['--quick'] : [], resultsDir });
+      // `quality` would run the scans again: here they are a suite of their own.
+      const sets = suite === 'quality' ? ['--set', Object.keys(QUALITY_SETS).join(',')] : [];
+      await fn({ argv: [...(values.quick ? ['--quick'] : []), ...sets], resultsDir });
     });
   }
   const report = await writeReport({ results: await collectResults({ resultsDir }), notes });

@@ -45,9 +45,12 @@ export function headlineFigures(results: CollectedResults): Figure[] {
   const figures: Figure[] = [];
   for (const [engine, r] of Object.entries(results.olmocr)) {
     const who = ['pdftotext', 'tesseract'].includes(engine) ? `${engine} (baseline)` : `Folio --engine ${engine}`;
+    // The benchmark's baseline tests pass for any non-empty output: the headline leaves them out.
+    const own = r.score.tests.filter((t) => t.type !== 'baseline');
+    const passed = own.filter((t) => t.passed).length;
     figures.push({
-      figure: `olmOCR-Bench dev score, ${who}`,
-      value: `${percent(r.score.overall)} (${r.score.passed}/${r.score.total} tests)`,
+      figure: `olmOCR-Bench dev sample (${r.pdfCount} pages, not the official benchmark), ${who}`,
+      value: `${passed}/${own.length} tests passed without baseline tests (${percent(own.length ? passed / own.length : 0)}); "overall" ${percent(r.score.overall)} (${r.score.passed}/${r.score.total} with them)`,
       command: `npx folio bench olmocr --dataset ${DATASET} --engine ${engine} --out ${results.resultsDir}/olmocr/${engine}`,
     });
   }
@@ -84,6 +87,45 @@ export function headlineFigures(results: CollectedResults): Figure[] {
     figures.push({ figure: `Speculative decoding speed-up on this CPU, K=${k} (batch 1)`, value: `${speedup.toFixed(2)}×`, command: decodeCommand });
   }
   figures.push(...suiteFigures(results.suites, decodeCommand));
+  figures.push(...qualityFigures(results.suites['quality']));
+  return figures;
+}
+
+const SET_NAMES: Readonly<Record<string, string>> = {
+  icdar: 'ICDAR-2013 table dev set',
+  docling: 'docling-dev ground truth',
+  olmocr: 'olmOCR-Bench dev sample (not the official benchmark)',
+  rtl: 'our right-to-left pages',
+};
+
+/**
+ * One row per set of `quality.json` (`folio bench quality`): Folio and every baseline on the
+ * same pages, with pages/s; a baseline that could not run says so.
+ */
+export function qualityFigures(quality: unknown): Figure[] {
+  const sets = (quality as { sets?: unknown } | undefined)?.sets;
+  if (!Array.isArray(sets)) return [];
+  const figures: Figure[] = [];
+  for (const set of sets as Json[]) {
+    const name = String(set?.['set']);
+    const engines = (set?.['engines'] as Json[] | undefined) ?? [];
+    const headline = String(((engines.find((e) => e?.['score'])?.['score']) as Json)?.['headlineName'] ?? 'score');
+    const parts = engines.map((e) => {
+      const engine = String(e?.['engine']);
+      if (typeof e?.['notRun'] === 'string') return `${engine} not run (${e['notRun']})`;
+      const score = e?.['score'] as Json;
+      const figs = (score?.['figures'] as Record<string, number> | undefined) ?? {};
+      const v = num(score?.['headline']) ?? Number.NaN;
+      const shown = name === 'olmocr' ? `${figs['passed']}/${figs['total']} (${percent(v)}; "overall" ${percent(figs['overall'] ?? Number.NaN)})` : v.toFixed(3);
+      const rtl = figs['rtl'] !== undefined && name !== 'rtl' ? `, RTL page ${figs['rtl'].toFixed(3)}` : '';
+      return `${engine} ${shown}${rtl}, ${(num(e?.['pagesPerSecond']) ?? 0).toFixed(2)} p/s`;
+    });
+    figures.push({
+      figure: `Born-digital quality, ${SET_NAMES[name] ?? name} (${num(set?.['documents'])} PDFs, ${num(set?.['pages'])} pages): ${headline}`,
+      value: parts.join('; '),
+      command: `npx folio bench quality --set ${name}`,
+    });
+  }
   return figures;
 }
 
@@ -105,7 +147,7 @@ function suiteFigures(suites: Readonly<Record<string, unknown>>, decodeCommand: 
   }
   for (const r of (ocr?.['olmocr'] as Json[] | undefined) ?? []) {
     const overall = num(r?.['overall']);
-    if (overall !== undefined) figures.push({ figure: `olmOCR-Bench dev score, OCR bench --engine ${String(r?.['engine'])}`, value: `${percent(overall)} (${num(r?.['passed'])}/${num(r?.['total'])})`, command: 'npx folio bench ocr' });
+    if (overall !== undefined) figures.push({ figure: `olmOCR-Bench dev sample (not the official benchmark), OCR bench --engine ${String(r?.['engine'])}`, value: `"overall" ${percent(overall)} (${num(r?.['passed'])}/${num(r?.['total'])} tests, baseline tests included)`, command: 'npx folio bench ocr' });
   }
 
   figures.push(...scanFigures(suites['scans'] as Json));

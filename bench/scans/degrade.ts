@@ -3,6 +3,7 @@
  * little (paper never feeds straight), blurred by the optics, noised by the sensor, maybe turned
  * a quarter or half (pages put in the feeder the wrong way) and saved as a JPEG.
  */
+import { ConfigurationError } from '../../core/errors.ts';
 import sharp from 'sharp';
 import type { Random } from './random.ts';
 
@@ -78,6 +79,9 @@ export async function degradePage(grey: Uint8Array, width: number, height: numbe
   }
   let image = sharp(noisy, { raw: { width: info.width, height: info.height, channels: 1 } });
   if (d.turn !== 0) image = image.rotate(d.turn);
-  const out = await image.greyscale().jpeg({ quality: d.jpegQuality, chromaSubsampling: '4:4:4' }).toBuffer({ resolveWithObject: true });
+  // One component, as the PDF declares (DeviceGray): asking for a chroma subsampling makes libvips
+  // write three, which PDFium and poppler then read as one and smear across the page.
+  const out = await image.toColourspace('b-w').jpeg({ quality: d.jpegQuality }).toBuffer({ resolveWithObject: true });
+  if (out.info.channels !== 1) throw new ConfigurationError('FOLIO_BENCH_DATASET', `bench scans: the degraded page came out with ${out.info.channels} channels, not 1`);
   return { jpeg: out.data, width: out.info.width, height: out.info.height };
 }

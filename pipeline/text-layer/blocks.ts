@@ -7,6 +7,7 @@
  * PDFium's font weights could sharpen it, untried).
  */
 import { findTables } from './tables.ts';
+import { formulaLatex, formulaLike } from './formula.ts';
 import type { Block, Line } from './types.ts';
 
 export interface PageStyle {
@@ -82,7 +83,36 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
   for (let i = 1; i < lines.length; i++) gaps.push((lines[i] as Line).top - (lines[i - 1] as Line).bottom);
   const typicalGap = median(gaps.filter((g) => g >= 0)) ?? 0;
 
+  // Formula lines first: each is a block of its own, its limit lines (over and under an
+  // integral sign) go into it.
+  const formulas = new Map<number, Block>();
+  const limits = new Set<number>();
   for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as Line;
+    if (limits.has(i) || line.fragments[0]?.table !== undefined || style.monoFonts.has(line.font) || !formulaLike(line, style.bodySize)) continue;
+    const found = formulaLatex(line, limits.has(i - 1) ? undefined : lines[i - 1], lines[i + 1]);
+    if (found === undefined) continue;
+    const members = [line];
+    if (found.above) {
+      limits.add(i - 1);
+      formulas.delete(i - 1);
+      members.unshift(lines[i - 1] as Line);
+    }
+    if (found.below) {
+      limits.add(i + 1);
+      members.push(lines[i + 1] as Line);
+    }
+    formulas.set(i, { label: 'equation', lines: members, latex: found.latex });
+  }
+
+  for (let i = 0; i < lines.length; i++) {
+    const formula = formulas.get(i);
+    if (formula !== undefined && !(tables[t] !== undefined && (tables[t] as { start: number }).start <= i)) {
+      current = undefined;
+      blocks.push(formula);
+      continue;
+    }
+    if (limits.has(i)) continue;
     const table = tables[t];
     if (table !== undefined && table.start === i) {
       current = undefined;

@@ -28,12 +28,22 @@ const LEADING_NUMBER = /^\d{2,4}\s+\S.*\D$/;
 const TRAILING_NUMBER = /^\D.*\S\s+(?:\d{1,4}|[ivxlc]{1,6})$/i;
 const RUNNING_NUMBER = { test: (text: string): boolean => LEADING_NUMBER.test(text) || TRAILING_NUMBER.test(text) };
 
+/**
+ * What a line set apart at the foot of a page says when it is furniture whatever its height on the
+ * page: a contact address (`Corresponding author: a@b.org`), a copyright line, a DOI.
+ */
+const FOOT_CONTENT = /[\w.+-]+@[\w-]+\.[\w.]+|©|\(c\)\s*\d{4}|\bdoi:\s*10\.|\bdoi\.org\/10\./iu;
+/** How far up the page such a line may sit (share of the height from the top). */
+const FOOT_CONTENT_FROM = 0.6;
+
 export interface MarginRow {
   readonly line: Line;
   readonly edge: 'top' | 'bottom';
   readonly key: string;
   /** In the outer band of the page and far from the body. */
   readonly isolated: boolean;
+  /** Found above the margin zone by what it says (see `FOOT_CONTENT`). */
+  readonly content?: boolean;
 }
 
 /** Text with numbers masked, so `Page 3` and `Page 4` count as the same running line. */
@@ -71,6 +81,17 @@ export function marginRows(fragments: readonly Fragment[], pageHeight: number, b
   };
   take(rows, 'top');
   take([...rows].reverse(), 'bottom');
+  // Above the margin zone: the lowest rows, set apart from the body, that read as a contact
+  // address, copyright or DOI (a first page's foot, where the zone holds nothing).
+  const bottomTaken = out.filter((r) => r.edge === 'bottom').length;
+  const upward = [...rows].reverse();
+  for (let i = bottomTaken; i < Math.min(bottomTaken + 2, upward.length - 1); i++) {
+    const row = upward[i] as Line;
+    const next = upward[i + 1] as Line;
+    if (row.top < FOOT_CONTENT_FROM * pageHeight || row.text.length > 120 || !FOOT_CONTENT.test(row.text)) break;
+    if (row.top - next.bottom < 1.5 * bodySize) break;
+    out.push({ line: row, edge: 'bottom', key: furnitureKey('bottom', row.text), isolated: true, content: true });
+  }
   return out;
 }
 
@@ -113,6 +134,7 @@ export class FurnitureModel {
 
   /** Whether a margin row is furniture, and why. */
   decide(row: MarginRow, bodySize: number): string | undefined {
+    if (row.content === true) return 'foot-content';
     if (PAGE_NUMBER.test(row.line.text)) return 'page-number';
     // A running head or foot that carries the page number: `400 BRITISH HUSBANDRY.`, `Advocacy in Action 447`.
     const text = row.line.text;

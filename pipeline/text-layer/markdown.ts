@@ -91,6 +91,8 @@ export function blockMarkdown(block: Block): string {
       return listLine(block);
     case 'table':
       return tableHtml(block.cells ?? []);
+    case 'equation':
+      return block.latex === undefined ? escapeText(joinLines(block.lines)) : `$$${block.latex}$$`;
     default:
       return escapeText(joinLines(block.lines));
   }

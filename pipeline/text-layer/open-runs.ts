@@ -4,6 +4,7 @@
  * one record per run instead of an array per run. Only one run is open at a time, so each run's
  * characters are one contiguous range of the buffer.
  */
+import { visualOrder } from './bidi.ts';
 import type { ObjectStyle } from './page-styles.ts';
 import type { Run } from './types.ts';
 
@@ -21,6 +22,12 @@ export interface OpenRun {
   lastX0: number;
   /** 1 left to right, -1 right to left (PDFium lists Arabic and Hebrew in logical order), 0 not known yet. */
   dir: number;
+  /**
+   * Holds right-to-left letters: characters join in any order within reach and the run's text is
+   * its characters sorted left to right (visual order), put back into reading order once the
+   * line is joined (`bidi.ts`), whatever order the producer drew them in.
+   */
+  rtl: boolean;
   readonly y: number;
   readonly style: ObjectStyle;
   /** A space came after the run's last character, before whatever follows on the line. */
@@ -71,6 +78,7 @@ export class CharBuffer {
     const xs = new Float64Array(this.xs.length * 2);
     xs.set(this.xs);
     this.xs = xs;
+
   }
 }
 
@@ -87,7 +95,7 @@ export function placeAccent(accent: Accent, runs: OpenRun[], buffer: CharBuffer)
   }
   const from = buffer.length;
   buffer.push(accent.code, accent.x0);
-  runs.push({ from, to: buffer.length, x0: accent.x0, x1: accent.x1, lastX0: accent.x0, dir: 0, y: accent.y, style: accent.style, trailingSpace: false });
+  runs.push({ from, to: buffer.length, x0: accent.x0, x1: accent.x1, lastX0: accent.x0, dir: 0, y: accent.y, style: accent.style, trailingSpace: false, rtl: false });
 }
 
 export function toRun(run: OpenRun, buffer: CharBuffer): Run {
@@ -105,6 +113,9 @@ export function toRun(run: OpenRun, buffer: CharBuffer): Run {
     }
     text += buffer.text(cursor, to);
   }
+  // PDFium lists right-to-left text in logical order; runs are joined left to right on the
+  // page, so such a run is turned to visual order here and back to logical once joined (`bidi.ts`).
+  if (run.rtl === true) text = visualOrder(buffer.units.subarray(from, to), buffer.xs.subarray(from, to));
   if (trailingSpace) text += ' ';
   return { text, x0, x1, y, top: y - ASCENT * style.size, bottom: y + DESCENT * style.size, size: style.size, font: style.font.key, space: false };
 }

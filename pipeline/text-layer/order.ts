@@ -7,6 +7,7 @@
  * Guards keep tables and short lines from being read column by column: a gutter must be wider
  * than the widest horizontal gap and leave text at least `minColumnEms` wide on both sides.
  */
+import { isRtlDominant } from './bidi.ts';
 import type { Fragment, Line } from './types.ts';
 
 export interface ReadingOrderOptions {
@@ -179,5 +180,7 @@ export function lineOf(fragments: Fragment[]): Line {
     x1 = Math.max(x1, f.x1);
     text = i === 0 ? f.text : `${text} ${f.text}`;
   }
+  // A right-to-left line reads its pieces from the right (each piece is already in logical order).
+  if (fragments.length > 1 && isRtlDominant(text)) text = fragments.map((f) => f.text).reverse().join(' ');
   return { fragments, text, x0: fragments[0]?.x0 ?? 0, x1, y: main.y, top, bottom, size: main.size, font: main.font };
 }

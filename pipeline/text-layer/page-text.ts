@@ -16,6 +16,7 @@
  * (matrix, size, font, render mode, baseline) is read once per object and cached.
  */
 import type { PdfiumPage } from '../pdf/index.ts';
+import { isRtlCode } from './bidi.ts';
 import { CharBuffer, placeAccent, toRun } from './open-runs.ts';
 import type { Accent, OpenRun } from './open-runs.ts';
 import { StyleReader } from './page-styles.ts';
@@ -153,6 +154,18 @@ export function readPageText(page: PdfiumPage): PageText {
     rotatedText = '';
   };
 
+  /** Left edge of a space from its own box; `guess` when it has none. */
+  const spaceX = (index: number, guess: number): number => {
+    lib.FPDFText_GetLooseCharBox(textPage, index, scratch);
+    const f32 = heap.f32;
+    const left = f32[box] as number;
+    const right = f32[box + 2] as number;
+    if (!(right > left)) return guess;
+    const top = f32[box + 1] as number;
+    const bottom = f32[box + 3] as number;
+    return Math.min(ta * left + tc * top + te, ta * right + tc * bottom + te);
+  };
+
   for (let i = 0; i < count; i++) {
     let code = lib.FPDFText_GetUnicode(textPage, i);
     if (code === 0x0d || code === 0x0a) {
@@ -211,27 +224,47 @@ export function readPageText(page: PdfiumPage): PageText {
     if (run !== undefined) {
       const same = run.style === style || (run.style.font === font && Math.abs(run.style.size - size) <= 0.01 * size);
       if (same && Math.abs(y - run.y) <= BASELINE_SHIFT * size) {
-        // Ligatures PDFium splits (`fi`) share one box, so stepping back to the last character's
-        // left edge is still forward; stepping back further is right-to-left text (PDFium lists
-        // Arabic and Hebrew in logical order), another line or a column.
-        const forward = run.dir !== -1 && x0 >= run.lastX0 - 0.05 * size && x0 - run.x1 <= SPLIT_GAP * size;
-        const backward = !forward && run.dir !== 1 && x0 < run.lastX0 && x1 <= run.lastX0 + 0.2 * size && run.x0 - x1 <= SPLIT_GAP * size;
-        if (forward || backward) {
-          if (pendingSpace) buffer.push(0x20, run.x1);
-          pendingSpace = false;
-          buffer.push(code, x0);
-          if (backward) run.dir = -1;
-          else if (x0 > run.lastX0 + 0.05 * size) run.dir = 1;
-          if (x0 < run.x0) run.x0 = x0;
-          if (x1 > run.x1) run.x1 = x1;
-          run.lastX0 = x0;
-          continue;
+        if (run.rtl === true || isRtlCode(code)) {
+          // Right-to-left text comes in any order producers draw it (logical, word by word,
+          // cluster by cluster): anything on the line within reach joins, sorted by x later.
+          if (x1 >= run.x0 - SPLIT_GAP * size && x0 <= run.x1 + SPLIT_GAP * size) {
+            if (pendingSpace) {
+              // The space goes where its own box is, so sorting puts it between the right words;
+              // one whose box starts where the next letter's does is a jump between glyph
+              // clusters of one word, not a word break.
+              const at = spaceX(spaceAt, x0 < run.lastX0 ? (x1 + run.lastX0) / 2 : x0 - 0.01 * size);
+              if (Math.abs(at - x0) > 0.1 * size) buffer.push(0x20, at);
+            }
+            pendingSpace = false;
+            buffer.push(code, x0);
+            run.rtl = true;
+            if (x0 < run.x0) run.x0 = x0;
+            if (x1 > run.x1) run.x1 = x1;
+            run.lastX0 = x0;
+            continue;
+          }
+        } else {
+          // Ligatures PDFium splits (`fi`) share one box, so stepping back to the last character's
+          // left edge is still forward; stepping back further is another line or a column.
+          const forward = run.dir !== -1 && x0 >= run.lastX0 - 0.05 * size && x0 - run.x1 <= SPLIT_GAP * size;
+          const backward = !forward && run.dir !== 1 && x0 < run.lastX0 && x1 <= run.lastX0 + 0.2 * size && run.x0 - x1 <= SPLIT_GAP * size;
+          if (forward || backward) {
+            if (pendingSpace) buffer.push(0x20, run.x1);
+            pendingSpace = false;
+            buffer.push(code, x0);
+            if (backward) run.dir = -1;
+            else if (x0 > run.lastX0 + 0.05 * size) run.dir = 1;
+            if (x0 < run.x0) run.x0 = x0;
+            if (x1 > run.x1) run.x1 = x1;
+            run.lastX0 = x0;
+            continue;
+          }
         }
       }
       endRun();
     }
     pendingSpace = false;
-    run = { from: buffer.length, to: buffer.length, x0, x1, lastX0: x0, dir: 0, y, style, trailingSpace: false };
+    run = { from: buffer.length, to: buffer.length, x0, x1, lastX0: x0, dir: 0, y, style, trailingSpace: false, rtl: isRtlCode(code) };
     buffer.push(code, x0);
   }
   pendingSpace = false;

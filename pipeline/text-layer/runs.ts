@@ -2,6 +2,7 @@
  * {@link Run}s (from `page-text.ts`) → {@link Fragment}s: runs of one baseline joined into line
  * pieces, split at wide gaps (column gutters, table cells).
  */
+import { visualToLogical } from './bidi.ts';
 import type { Fragment, Run } from './types.ts';
 
 /**
@@ -129,7 +130,8 @@ export function cleanText(text: string): string {
 }
 
 function fragmentOf(runs: readonly Run[], rawText: string): Fragment | undefined {
-  const text = cleanText(rawText);
+  // Runs are joined in visual order; right-to-left text goes back to reading order here.
+  const text = visualToLogical(cleanText(rawText));
   // Dot leaders and rules drawn with characters carry no text.
   if (text === '' || (text.length >= 8 && /^[.·•_\-–—\s]+$/u.test(text))) return undefined;
   if (runs.length === 1) {
@@ -159,7 +161,14 @@ function fragmentOf(runs: readonly Run[], rawText: string): Fragment | undefined
       y = run.y;
     }
   }
-  return { text, x0, x1, y, top, bottom, size: argmax(weightBySize) ?? 0, font: argmax(weightByFont) ?? '' };
+  const size = argmax(weightBySize) ?? 0;
+  const fragment: Fragment = { text, x0, x1, y, top, bottom, size, font: argmax(weightByFont) ?? '' };
+  // Keep the runs where they may be needed: a formula is rebuilt from their baselines and
+  // sizes, and figures of table cells that ran together are split at them.
+  if (/\d/.test(text) || runs.some((r) => Math.abs(r.y - y) > 0.1 * size || Math.abs(r.size - size) > 0.1 * size)) {
+    fragment.pieces = runs.filter((r) => !r.space).map((r) => ({ text: visualToLogical(cleanText(r.text)), x0: r.x0, x1: r.x1, y: r.y, size: r.size }));
+  }
+  return fragment;
 }
 
 export function argmax<K>(weights: ReadonlyMap<K, number>): K | undefined {

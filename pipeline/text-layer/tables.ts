@@ -4,6 +4,7 @@
  * list); alignment alone finds the common born-digital grid.
  */
 import { toLines } from './order.ts';
+import { isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
 import type { Fragment, Line } from './types.ts';
 
 interface Column {
@@ -49,6 +50,7 @@ export function findTables(lines: readonly Line[]): { start: number; end: number
       }
       break;
     }
+    end = i + beforeCaption(lines.slice(i, end));
     const cells = gridOf(lines.slice(i, end));
     if (cells !== undefined) {
       found.push({ start: i, end, cells });
@@ -94,6 +96,14 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
     }
     let start = i;
     while (start > 0 && start > i - 2 && (rows[start - 1] as Line).fragments.length >= 2 && close(rows[start - 1] as Line, rows[start] as Line)) start--;
+    // A spanning header over some of the columns (`Design effect` centred over the values).
+    if (start > 0 && spanningHeader(rows[start - 1] as Line, rows.slice(start, last + 1))) start--;
+    // A caption inside the run starts another table: this one ends before it.
+    const cut = beforeCaption(rows.slice(start, last + 1));
+    if (start + cut <= last) {
+      last = start + cut - 1;
+      count = rows.slice(i, last + 1).filter((r) => tabular(r)).length;
+    }
     const slice = rows.slice(start, last + 1);
     const cells = count >= 3 ? gridOf(slice) : undefined;
     if (cells === undefined) {
@@ -187,14 +197,71 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
     if (used.size === row.fragments.length) consistent++;
   }
   if (consistent < 0.7 * multi.length) return undefined;
-  return rows.map((row) => {
+  const spans: { row: number; first: number; last: number }[] = [];
+  const grid = rows.map((row, r) => {
     const cells: string[] = new Array<string>(merged.length).fill('');
+    const put = (c: number, raw: string): void => {
+      const text = withoutLeaders(raw);
+      if (text !== '') cells[c] = cells[c] === '' ? text : `${cells[c]} ${text}`;
+    };
     for (const f of row.fragments) {
+      // Figures set close together can run into one fragment: its runs go to their own columns.
+      // Words keep together (a header's words may be set apart wider than a figure gap).
+      const figures = f.pieces !== undefined && f.pieces.length > 1 && f.pieces.every((p) => /\d/.test(p.text));
+      const byColumn = figures ? f.pieces!.map((p) => columnOf(merged, p.x0, p.x1)) : undefined;
+      if (byColumn !== undefined && new Set(byColumn).size > 1) {
+        f.pieces!.forEach((p, k) => put(byColumn[k]!, p.text));
+        continue;
+      }
       const c = columnOf(merged, f.x0, f.x1);
-      cells[c] = cells[c] === '' ? f.text : `${cells[c]} ${f.text}`;
+      put(c, f.text);
+      if (row.fragments.length < merged.length) {
+        const over = merged.map((col, k) => (Math.min(col.x1, f.x1) - Math.max(col.x0, f.x0) > 0 ? k : -1)).filter((k) => k >= 0);
+        if (over.length >= 2) spans.push({ row: r, first: over[0]!, last: over.at(-1)! });
+      }
     }
     return cells;
   });
+  // Header cells (rows above the first with a filled stub column) spread over several columns,
+  // with those columns otherwise empty, span them.
+  const firstBody = grid.findIndex((row) => row[0] !== '');
+  for (const { row, first, last } of spans) {
+    if (firstBody >= 0 && row >= firstBody) continue;
+    const cells = grid[row]!;
+    const text = cells.slice(first, last + 1).filter((c) => c !== '');
+    if (text.length !== 1 || first === 0) continue;
+    cells[first] = text[0]!;
+    for (let k = first + 1; k <= last; k++) cells[k] = SPANNED;
+  }
+  return mergeHeaderLines(withoutEmptyColumns(grid), rows).cells;
+}
+
+/** Columns no cell fills (only spanned over, or opened by a stray piece elsewhere) are dropped. */
+function withoutEmptyColumns(grid: string[][]): string[][] {
+  const width = Math.max(0, ...grid.map((r) => r.length));
+  const keep: number[] = [];
+  for (let c = 0; c < width; c++) if (grid.some((row) => (row[c] ?? '') !== '' && row[c] !== SPANNED)) keep.push(c);
+  if (keep.length === width) return grid;
+  return grid.map((row) => keep.map((c) => row[c] ?? ''));
+}
+
+/**
+ * Lines before the next table starts, or all: a caption row after the first line (`Table N …`),
+ * or the header rows coming again (stacked tables of one layout), with the one-cell title line
+ * right above them.
+ */
+function beforeCaption(lines: readonly Line[]): number {
+  const header = new Set(lines.slice(0, 3).filter((l) => l.fragments.length >= 2).map((l) => l.text));
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as Line;
+    if (line.fragments.length === 1 && isCaptionRow([line.text])) return i;
+    if (i >= 3 && header.has(line.text)) {
+      let cut = i;
+      while (cut > 1 && cut > i - 3 && (lines[cut - 1] as Line).fragments.length === 1) cut--;
+      return cut;
+    }
+  }
+  return lines.length;
 }
 
 function overlapsAny(columns: readonly Column[], f: Fragment): boolean {
@@ -227,12 +294,22 @@ function columnOf(columns: readonly Column[], x0: number, x1: number): number {
   return best;
 }
 
-/** Cells as an HTML table; the first row as header cells. */
+/** A cell held by the cell to its left: that one spans it (`colspan`). */
+export const SPANNED = '\u0000';
+
+/** Cells as an HTML table; the first row as header cells, {@link SPANNED} cells as colspans. */
 export function tableHtml(cells: readonly (readonly string[])[]): string {
   const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const rows = cells.map((row, r) => {
     const tag = r === 0 ? 'th' : 'td';
-    return `<tr>${row.map((cell) => `<${tag}>${esc(cell)}</${tag}>`).join('')}</tr>`;
+    let html = '';
+    for (let c = 0; c < row.length; c++) {
+      if (row[c] === SPANNED) continue;
+      let span = 1;
+      while (row[c + span] === SPANNED) span++;
+      html += `<${tag}${span > 1 ? ` colspan="${span}"` : ''}>${esc(row[c]!)}</${tag}>`;
+    }
+    return `<tr>${html}</tr>`;
   });
   const [head, ...body] = rows;
   return `<table><thead>${head ?? ''}</thead><tbody>${body.join('')}</tbody></table>`;

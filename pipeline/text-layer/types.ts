@@ -39,6 +39,15 @@ export interface Run {
   readonly space: boolean;
 }
 
+/** One run inside a fragment of several runs (formulas read their baselines, tables split at them). */
+export interface Piece {
+  readonly text: string;
+  readonly x0: number;
+  readonly x1: number;
+  readonly y: number;
+  readonly size: number;
+}
+
 /** Runs on one baseline with no wide gap between them: a line piece, or a table cell. */
 export interface Fragment {
   text: string;
@@ -52,6 +61,8 @@ export interface Fragment {
   font: string;
   /** Set on the stand-in for a whole table found before reading order: its cells. */
   table?: string[][];
+  /** Its runs, when it has several: `formula.ts` and `tables.ts` read them. */
+  pieces?: Piece[];
 }
 
 /** Fragments of one region that share a baseline, left to right. */
@@ -81,4 +92,6 @@ export interface Block {
   cells?: string[][];
   /** Set in a monospaced font: written as a fenced code block, line by line. */
   code?: boolean;
+  /** For `equation`: LaTeX rebuilt from the glyphs and accepted by KaTeX (`$$…$$`); else the text is kept. */
+  latex?: string;
 }

@@ -53,6 +53,14 @@ describe('scan degrader', function () {
       assert.equal(pdf.numPages, 1);
       const image = await renderPdfPage(await pdf.page(1), { source: 'scan.pdf', docId: 'scan', pageNumber: 1, dpi: 200 });
       assert.ok(Math.abs(image.width - 400) <= 1 && Math.abs(image.height - 300) <= 1, `${image.width}×${image.height}`);
+      // PDFium draws the JPEG as its pixels: one grey component, as the PDF declares (a three-component
+      // JPEG under DeviceGray came out smeared across the page).
+      assert.equal((await sharp(out.jpeg).metadata()).channels, 1);
+      const decoded = await sharp(out.jpeg).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+      const grey = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).greyscale().resize(out.width, out.height, { fit: 'fill' }).raw().toBuffer();
+      let diff = 0;
+      for (let i = 0; i < grey.length; i++) diff += Math.abs(grey[i]! - decoded.data[i]!);
+      assert.ok(diff / grey.length < 8, `rendered page differs from the JPEG by ${(diff / grey.length).toFixed(1)} grey levels on average`);
     } finally {
       await pdf.close();
     }

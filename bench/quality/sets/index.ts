@@ -1,0 +1,22 @@
+/**
+ * The named sets of `folio bench quality --set NAME`. A new set (the scanned pages of
+ * `bench/scans/`, say) is one more entry here.
+ */
+import { fileURLToPath } from 'node:url';
+import type { QualitySet } from '../types.ts';
+import { groundTruthSet } from './docling.ts';
+import { icdarSet } from './icdar.ts';
+import { olmocrSet } from './olmocr.ts';
+
+export const QUALITY_SETS: Readonly<Record<string, () => QualitySet>> = {
+  icdar: () => icdarSet(),
+  docling: () => groundTruthSet(),
+  olmocr: () => olmocrSet(),
+  // Our own right-to-left pages (Arabic, Hebrew, mixed), rendered by pango: `rtl/make.ts`.
+  rtl: () => groundTruthSet(fileURLToPath(new URL('../rtl/', import.meta.url)).replace(/\/$/, ''), 'rtl'),
+};
+
+export { groundTruthSet, isRightToLeft } from './docling.ts';
+export { icdarSet } from './icdar.ts';
+export { olmocrSet } from './olmocr.ts';
+export { pageCount } from './pages.ts';
