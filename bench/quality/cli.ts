@@ -10,7 +10,7 @@ import type { QualityBenchResult } from './run.ts';
 import type { ExternalSuiteOptions } from '../suites.ts';
 
 export const QUALITY_USAGE =
-  'folio bench quality [--set icdar,docling,olmocr,rtl,scans] [--engine folio-auto,pdftotext,pymupdf4llm,tabula-guess,tabula-lattice,tabula-stream] [--folio-engine auto|text] [--limit N (scans: pages per set)] [--quick]';
+  'folio bench quality [--set icdar,docling,olmocr,rtl,scans] [--engine folio-auto,pdftotext,pymupdf4llm,tabula-guess,tabula-lattice,tabula-stream] [--folio-engine auto|text] [--limit N] [--rebuild] (scans: pages per set, rebuild the scans) [--quick]';
 
 /** The scanned-page set lives in `bench/scans/` (Folio beside Tesseract, CER): its own engines and scorer. */
 const SCANS = 'scans';
@@ -34,7 +34,7 @@ async function readJson<T>(file: string): Promise<T | undefined> {
  * await runQualityBench({ argv: ['--set', 'icdar'], resultsDir: 'bench/results' })
  */
 export async function runQualityBench({ argv, resultsDir }: Readonly<ExternalSuiteOptions>): Promise<number> {
-  const values = parseSuiteArgs('quality', argv, { set: { type: 'string' }, engine: { type: 'string' }, 'folio-engine': { type: 'string' }, limit: { type: 'string' }, quick: { type: 'boolean' } });
+  const values = parseSuiteArgs('quality', argv, { set: { type: 'string' }, engine: { type: 'string' }, 'folio-engine': { type: 'string' }, limit: { type: 'string' }, rebuild: { type: 'boolean' }, quick: { type: 'boolean' } });
   if (values.help) {
     console.log(QUALITY_USAGE);
     return 0;
@@ -56,7 +56,7 @@ export async function runQualityBench({ argv, resultsDir }: Readonly<ExternalSui
   }
   let scanResult: ScanQualityResult | undefined;
   if (scans) {
-    const scanArgs = [...(typeof values.limit === 'string' ? ['--limit', values.limit] : []), ...(values.quick ? ['--quick'] : [])];
+    const scanArgs = [...(typeof values.limit === 'string' ? ['--limit', values.limit] : []), ...(values.rebuild ? ['--rebuild'] : []), ...(values.quick ? ['--quick'] : [])];
     scanResult = await runScansBench({ argv: scanArgs, resultsDir });
   }
   // One report for every set: what this run did not measure comes from the last run that did.
