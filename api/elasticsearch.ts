@@ -9,27 +9,38 @@
  * await installMappings(new Client({ node: 'http://127.0.0.1:9200' }));
  * const hits = await hybridSearch({ url: 'http://127.0.0.1:9200', query: 'speculative decoding', mode: 'bm25' });
  */
+
+export type { IndexBody, IndexRole, InstallMappingsOptions, InstallResult } from '../mappings/index.ts';
 export {
-  installMappings, templateName, indexBody, MAPPING_VERSION, DEFAULT_CHUNKS_INDEX, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX, DEFAULT_DIMS,
-  BULK_LOAD_REFRESH, chunkRefreshInterval, restoreRefresh, restoreStaleRefresh,
+  BULK_LOAD_REFRESH,
+  chunkRefreshInterval,
+  DEFAULT_CHUNKS_INDEX,
+  DEFAULT_DIMS,
+  DEFAULT_DOCUMENTS_INDEX,
+  DEFAULT_FAILURES_INDEX,
+  indexBody,
+  installMappings,
+  MAPPING_VERSION,
+  restoreRefresh,
+  restoreStaleRefresh,
+  templateName,
 } from '../mappings/index.ts';
-export type { InstallMappingsOptions, InstallResult, IndexBody, IndexRole } from '../mappings/index.ts';
-export { createEsSink, chunkToDocument, documentRecord, documentRecordId, failureToDocument, failureId } from '../pipeline/sink/index.ts';
-export type { EsSinkOptions, ChunkDocument, DocumentRecord, FailureDocument, DocumentMark } from '../pipeline/sink/index.ts';
+export type { ChunkDocument, DocumentMark, DocumentRecord, EsSinkOptions, FailureDocument } from '../pipeline/sink/index.ts';
+export { chunkToDocument, createEsSink, documentRecord, documentRecordId, failureId, failureToDocument } from '../pipeline/sink/index.ts';
+export type { AskOptions, AskResult, LlmOptions } from '../retrieval/ask.ts';
+export { ask, askMessages } from '../retrieval/ask.ts';
+export type { ClientOptions } from '../retrieval/client.ts';
+export { withClient } from '../retrieval/client.ts';
+export type { FormatContextOptions } from '../retrieval/context.ts';
+export { citation, formatContext, formatPages } from '../retrieval/context.ts';
+export type { RawHit } from '../retrieval/hits.ts';
+export { toSearchHit } from '../retrieval/hits.ts';
+export type { Bm25BodyOptions, KnnBodyOptions } from '../retrieval/query.ts';
+export { bm25Body, filterClauses, HIT_SOURCE_FIELDS, knnBody } from '../retrieval/query.ts';
+export type { FusedItem, RrfOptions } from '../retrieval/rrf.ts';
+export { reciprocalRankFusion } from '../retrieval/rrf.ts';
 // From the retrieval files themselves, not `retrieval/index.ts`: that one also carries the
 // LangChain classes, and this entry must load without `@langchain/core` installed.
-export { hybridSearch, DEFAULT_INDEX } from '../retrieval/search.ts';
+export { DEFAULT_INDEX, hybridSearch } from '../retrieval/search.ts';
+export type { HybridSearchOptions, SearchFilters, SearchHit, SearchMode } from '../retrieval/types.ts';
 export { SEARCH_MODES } from '../retrieval/types.ts';
-export type { HybridSearchOptions, SearchHit, SearchFilters, SearchMode } from '../retrieval/types.ts';
-export { reciprocalRankFusion } from '../retrieval/rrf.ts';
-export type { RrfOptions, FusedItem } from '../retrieval/rrf.ts';
-export { bm25Body, knnBody, filterClauses, HIT_SOURCE_FIELDS } from '../retrieval/query.ts';
-export type { Bm25BodyOptions, KnnBodyOptions } from '../retrieval/query.ts';
-export { toSearchHit } from '../retrieval/hits.ts';
-export type { RawHit } from '../retrieval/hits.ts';
-export { formatContext, formatPages, citation } from '../retrieval/context.ts';
-export type { FormatContextOptions } from '../retrieval/context.ts';
-export { ask, askMessages } from '../retrieval/ask.ts';
-export type { AskOptions, AskResult, LlmOptions } from '../retrieval/ask.ts';
-export { withClient } from '../retrieval/client.ts';
-export type { ClientOptions } from '../retrieval/client.ts';

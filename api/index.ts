@@ -10,19 +10,49 @@
  * const summary = await convert(sourcesFrom(['reports/']), { outDir: 'out', engine: 'auto' });
  * console.log(summary.documents, summary.failures);
  */
-export { convert, ingest, processDocument, outputName, DEAD_LETTER_SCORE } from '../pipeline/index.ts';
+
+export type { FileSourceOptions, SourceFailure, SourceItem, SourcesFromOptions, UrlSourceOptions } from '../connector/index.ts';
+export { commonRoot, fileSource, isSourceFailure, SUPPORTED_MIME_TYPES, sniffMime, sourceFailure, sourcesFrom, urlSource } from '../connector/index.ts';
 export type {
-  ConvertOptions, IngestOptions, ProcessOptions, ProcessedDocument, PageSummary, EngineChoice, RunSummary, ChunkSink, ChunkEmbedder,
-} from '../pipeline/index.ts';
-export { sourcesFrom, fileSource, urlSource, isSourceFailure, sourceFailure, commonRoot, sniffMime, SUPPORTED_MIME_TYPES } from '../connector/index.ts';
-export type { SourceItem, SourceFailure, SourcesFromOptions, FileSourceOptions, UrlSourceOptions } from '../connector/index.ts';
-export { createNdjsonSink } from '../pipeline/sink/index.ts';
-export type { Sink, SinkStats, NdjsonSinkOptions } from '../pipeline/sink/index.ts';
-export type { PageImage, OcrEngine, OcrPageResult } from '../inference/index.ts';
+  BBox,
+  Chunk,
+  Element,
+  ElementKind,
+  FailureRecord,
+  FolioErrorCode,
+  FolioErrorOptions,
+  FormulaData,
+  ListItem,
+  PageMarkdown,
+  QualityReport,
+  QualityTerm,
+  RouteDecision,
+  SourceDocument,
+  TableData,
+} from '../core/index.ts';
 export {
-  FolioError, ConfigurationError, SourceError, InferenceError, IndexingError, describeError, errorCode, ERROR_CODES, isFolioErrorCode,
+  ConfigurationError,
+  describeError,
+  ERROR_CODES,
+  errorCode,
+  FolioError,
+  IndexingError,
+  InferenceError,
+  isFolioErrorCode,
+  SourceError,
 } from '../core/index.ts';
+export type { OcrEngine, OcrPageResult, PageImage } from '../inference/index.ts';
 export type {
-  FolioErrorOptions, FolioErrorCode, SourceDocument, BBox, RouteDecision, PageMarkdown, ElementKind, TableData, FormulaData, Element,
-  ListItem, QualityTerm, QualityReport, Chunk, FailureRecord,
-} from '../core/index.ts';
+  ChunkEmbedder,
+  ChunkSink,
+  ConvertOptions,
+  EngineChoice,
+  IngestOptions,
+  PageSummary,
+  ProcessedDocument,
+  ProcessOptions,
+  RunSummary,
+} from '../pipeline/index.ts';
+export { convert, DEAD_LETTER_SCORE, ingest, outputName, processDocument } from '../pipeline/index.ts';
+export type { NdjsonSinkOptions, Sink, SinkStats } from '../pipeline/sink/index.ts';
+export { createNdjsonSink } from '../pipeline/sink/index.ts';

@@ -5,8 +5,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigurationError, describeError } from '../core/errors.ts';
 import { runOlmocrBench } from './olmocr/runner.ts';
-import { EXTERNAL_SUITES, loadExternalSuite } from './suites.ts';
 import type { ExternalSuite } from './suites.ts';
+import { EXTERNAL_SUITES, loadExternalSuite } from './suites.ts';
 
 export const SUITES = ['olmocr', 'docling', 'textlayer', ...EXTERNAL_SUITES, 'all'] as const;
 
@@ -24,7 +24,9 @@ function parse<T extends Record<string, { type: 'string' | 'boolean'; short?: st
   try {
     return parseArgs({ args: [...argv], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true }).values;
   } catch (error) {
-    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench ${suite}: ${describeError(error)}; usage: ${USAGE[suite] ?? `folio bench ${suite}`}`, { cause: error });
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench ${suite}: ${describeError(error)}; usage: ${USAGE[suite] ?? `folio bench ${suite}`}`, {
+      cause: error,
+    });
   }
 }
 

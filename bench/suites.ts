@@ -32,7 +32,10 @@ export async function loadExternalSuite(suite: ExternalSuite): Promise<ExternalS
   const mod = (await import(url.href)) as Record<string, unknown>;
   const entry = Object.entries(mod).find(([name, value]) => /^run\w*Bench$/.test(name) && typeof value === 'function');
   if (!entry) {
-    throw new ConfigurationError('FOLIO_BENCH_SUITE_MISSING', `bench suite \`${suite}\` is not available yet (bench/${suite}/index.ts exports no run…Bench function)`);
+    throw new ConfigurationError(
+      'FOLIO_BENCH_SUITE_MISSING',
+      `bench suite \`${suite}\` is not available yet (bench/${suite}/index.ts exports no run…Bench function)`,
+    );
   }
   return entry[1] as ExternalSuiteFn;
 }

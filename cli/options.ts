@@ -3,9 +3,9 @@
  * created. Parsing is strict: an unknown flag or a bad value stops the run before it starts.
  */
 import { availableParallelism } from 'node:os';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ConfigurationError } from '../core/errors.ts';
-import { createEngine, OCR_ENGINES, type EngineOptions } from '../inference/create-engine.ts';
+import { createEngine, type EngineOptions, OCR_ENGINES } from '../inference/create-engine.ts';
 import type { OcrEngine } from '../inference/engine.ts';
 import type { Device } from '../inference/runtime/ort.ts';
 import type { ProcessSourcesOptions } from '../pipeline/run/process-sources.ts';
@@ -69,7 +69,13 @@ export async function pipelineOptions(values: PipelineValues): Promise<{ options
   if (devices !== undefined && !devices.includes(device)) {
     throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`--device\` to be one of ${devices.join(', ')}, got \`${device}\``);
   }
-  const remoteUrls = typeof values['remote-url'] === 'string' ? values['remote-url'].split(',').map((u) => u.trim()).filter(Boolean) : undefined;
+  const remoteUrls =
+    typeof values['remote-url'] === 'string'
+      ? values['remote-url']
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean)
+      : undefined;
   const engineOptions: EngineOptions = {
     device,
     draftK: integer('draft-k', values['draft-k'] as string | undefined, 0),
@@ -90,7 +96,9 @@ export async function pipelineOptions(values: PipelineValues): Promise<{ options
       password: values.password as string | undefined,
       maxTokens: integer('max-tokens', values['max-tokens'] as string | undefined, 16),
       // Remote servers batch across requests themselves: keep as many pages in flight as they take.
-      ocrBatchSize: integer('ocr-batch', values['ocr-batch'] as string | undefined, 1) ?? (engine === 'remote' || engine === 'reader' ? engineOptions.concurrency ?? 32 : undefined),
+      ocrBatchSize:
+        integer('ocr-batch', values['ocr-batch'] as string | undefined, 1) ??
+        (engine === 'remote' || engine === 'reader' ? (engineOptions.concurrency ?? 32) : undefined),
       dpi: integer('dpi', values.dpi as string | undefined, 36),
       workers: integer('workers', values.workers as string | undefined, 0) ?? defaultWorkers(),
     },

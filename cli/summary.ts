@@ -32,7 +32,10 @@ const SHOWN = 12;
 /** The end-of-run report: every input is accounted for, and every failure is found where it is said to be. */
 export function formatSummary(summary: RunSummary, options: Readonly<SummaryOptions> = {}): string {
   const { extra = [], failuresAt, dropped = [], lost } = options;
-  const engines = Object.entries(summary.pagesByEngine).map(([engine, n]) => `${engine} ${n}`).join(', ') || 'none';
+  const engines =
+    Object.entries(summary.pagesByEngine)
+      .map(([engine, n]) => `${engine} ${n}`)
+      .join(', ') || 'none';
   const done = summary.documents - summary.documentsFailed - summary.documentsUnchanged;
   const removed = summary.documentsRemoved > 0 ? `, removed ${summary.documentsRemoved}` : '';
   const blank = summary.pagesBlank > 0 ? `${summary.pagesBlank} blank, ` : '';
@@ -52,9 +55,18 @@ export function formatSummary(summary: RunSummary, options: Readonly<SummaryOpti
   if (places.length > 0) {
     const total = places.reduce((sum, [, codes]) => sum + Object.values(codes).reduce((a, b) => a + b, 0), 0);
     lines.push(`failures:  ${total} recorded`);
-    for (const [where, codes] of places) lines.push(`  in ${where}: ${Object.entries(codes).map(([code, n]) => `${code} ${n}`).join(', ')}`);
+    for (const [where, codes] of places)
+      lines.push(
+        `  in ${where}: ${Object.entries(codes)
+          .map(([code, n]) => `${code} ${n}`)
+          .join(', ')}`,
+      );
   } else if (Object.keys(summary.failuresByCode).length > 0) {
-    lines.push(`failures:  ${Object.entries(summary.failuresByCode).map(([code, n]) => `${code} ${n}`).join(', ')}`);
+    lines.push(
+      `failures:  ${Object.entries(summary.failuresByCode)
+        .map(([code, n]) => `${code} ${n}`)
+        .join(', ')}`,
+    );
   }
   const reasons = [...summary.failures, ...dropped];
   for (const failure of reasons.slice(0, SHOWN)) lines.push(`  - ${failure.reason}`);

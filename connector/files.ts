@@ -5,16 +5,16 @@
  * document's `relativePath` is relative to the common root of *all* inputs; the bytes are then
  * read one file at a time as the consumer pulls, so memory holds one document at most.
  */
-import { glob, readFile, readdir, stat } from 'node:fs/promises';
+import { glob, readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigurationError } from '../core/errors.ts';
 import { sha256, stableId } from '../core/hash.ts';
 import type { SourceDocument } from '../core/types.ts';
-import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
-import { sourceFailure } from './types.ts';
-import type { SourceItem } from './types.ts';
 import type { SourceListing } from './listing.ts';
+import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
+import type { SourceItem } from './types.ts';
+import { sourceFailure } from './types.ts';
 
 export interface FileSourceOptions {
   /**
@@ -120,7 +120,9 @@ async function* expand(input: string, skipHidden: boolean, roots: string[], list
       paths = await walk(absolute, skipHidden);
     } catch (error) {
       listing?.failed(`${input}: ${reasonOf(error)}`);
-      yield { failure: sourceFailure(input, 'FOLIO_LISTING_FAILED', `${input}: the folder could not be listed (${reasonOf(error)}); nothing under it is pruned`) };
+      yield {
+        failure: sourceFailure(input, 'FOLIO_LISTING_FAILED', `${input}: the folder could not be listed (${reasonOf(error)}); nothing under it is pruned`),
+      };
       return;
     }
     listing?.folder(absolute);
@@ -150,7 +152,9 @@ async function* expandGlob(pattern: string, skipHidden: boolean, roots: string[]
     }
   } catch (error) {
     listing?.failed(`${pattern}: ${reasonOf(error)}`);
-    yield { failure: sourceFailure(pattern, 'FOLIO_LISTING_FAILED', `${pattern}: the pattern could not be listed (${reasonOf(error)}); nothing it covers is pruned`) };
+    yield {
+      failure: sourceFailure(pattern, 'FOLIO_LISTING_FAILED', `${pattern}: the pattern could not be listed (${reasonOf(error)}); nothing it covers is pruned`),
+    };
     return;
   }
   // A pattern that matches folders covers what is under them, which its own syntax cannot say:
@@ -171,7 +175,13 @@ async function walk(dir: string, skipHidden: boolean): Promise<string[]> {
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
-    if (skipHidden && relative(dir, path).split(sep).some((part) => part.startsWith('.'))) continue;
+    if (
+      skipHidden &&
+      relative(dir, path)
+        .split(sep)
+        .some((part) => part.startsWith('.'))
+    )
+      continue;
     files.push(path);
   }
   return files.sort();
@@ -204,10 +214,14 @@ async function readDocument(path: string, base: string, maxBytes: number): Promi
     if (bytes.byteLength === 0) return sourceFailure(source, 'FOLIO_EMPTY_FILE', `${source}: the file is empty (0 bytes)`);
     const mime = sniffMime(bytes, path);
     if (!SUPPORTED_MIME_TYPES.has(mime)) {
-      return sourceFailure(source, 'FOLIO_UNSUPPORTED_TYPE', `${source}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`);
+      return sourceFailure(
+        source,
+        'FOLIO_UNSUPPORTED_TYPE',
+        `${source}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`,
+      );
     }
     const uri = pathToFileURL(path).href;
-    const rel = isAbsolute(relative(base, path)) || relative(base, path).startsWith('..') ? path.split(sep).pop() ?? path : relative(base, path);
+    const rel = isAbsolute(relative(base, path)) || relative(base, path).startsWith('..') ? (path.split(sep).pop() ?? path) : relative(base, path);
     const document: SourceDocument = {
       id: stableId(uri),
       uri,

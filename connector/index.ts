@@ -10,14 +10,15 @@
  *   if (isSourceFailure(item)) console.warn(item.code, item.reason); else console.log(item.relativePath, item.mime);
  * }
  */
-export { fileSource, commonRoot } from './files.ts';
+
 export type { FileSourceOptions } from './files.ts';
-export { urlSource } from './url.ts';
-export type { UrlSourceOptions } from './url.ts';
-export { sourcesFrom } from './sources.ts';
-export type { SourcesFromOptions } from './sources.ts';
-export { SourceListing, globToRegExp } from './listing.ts';
+export { commonRoot, fileSource } from './files.ts';
 export type { SourceScope } from './listing.ts';
-export { sniffMime, SUPPORTED_MIME_TYPES } from './sniff.ts';
-export { isSourceFailure, sourceFailure } from './types.ts';
+export { globToRegExp, SourceListing } from './listing.ts';
+export { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
+export type { SourcesFromOptions } from './sources.ts';
+export { sourcesFrom } from './sources.ts';
 export type { SourceFailure, SourceItem } from './types.ts';
+export { isSourceFailure, sourceFailure } from './types.ts';
+export type { UrlSourceOptions } from './url.ts';
+export { urlSource } from './url.ts';

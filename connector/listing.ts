@@ -121,7 +121,10 @@ export function globToRegExp(pattern: string): RegExp {
       if (end === -1) {
         out += '\\[';
       } else {
-        out += `[${pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        out += `[${pattern
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else if (c === '{') {

@@ -4,9 +4,7 @@
  */
 
 /** Types Folio can ingest. */
-export const SUPPORTED_MIME_TYPES: ReadonlySet<string> = new Set([
-  'application/pdf', 'image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'text/markdown',
-]);
+export const SUPPORTED_MIME_TYPES: ReadonlySet<string> = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'text/markdown']);
 
 /** Extensions under which a UTF-8 text file is taken as Markdown. */
 const TEXT_EXTENSIONS = /\.(md|markdown|mdown|txt|text)$/i;

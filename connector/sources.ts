@@ -1,8 +1,8 @@
-import { fileSource } from './files.ts';
 import type { FileSourceOptions } from './files.ts';
+import { fileSource } from './files.ts';
 import type { SourceItem } from './types.ts';
-import { urlSource } from './url.ts';
 import type { UrlSourceOptions } from './url.ts';
+import { urlSource } from './url.ts';
 
 export interface SourcesFromOptions extends FileSourceOptions, UrlSourceOptions {}
 

@@ -5,14 +5,15 @@
  * limit is enforced while the body streams (a lying or missing Content-Length cannot blow the
  * memory); only transient faults are retried, by the one policy of `core/retry.ts`.
  */
-import { isTransientError, isTransientStatus, RetriesExhausted, retryAfterMs, withRetry } from '../core/retry.ts';
+
 import { ConfigurationError } from '../core/errors.ts';
 import { sha256, stableId } from '../core/hash.ts';
+import { isTransientError, isTransientStatus, RetriesExhausted, retryAfterMs, withRetry } from '../core/retry.ts';
 import type { SourceDocument } from '../core/types.ts';
-import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
-import { sourceFailure } from './types.ts';
-import type { SourceItem } from './types.ts';
 import type { SourceListing } from './listing.ts';
+import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
+import type { SourceItem } from './types.ts';
+import { sourceFailure } from './types.ts';
 
 export interface UrlSourceOptions {
   /**
@@ -87,7 +88,10 @@ export async function* urlSource(urls: readonly string[], options: Readonly<UrlS
   nonNegativeInteger('maxRedirects', maxRedirects);
   nonNegativeInteger('retries', retries);
   if (!(Number.isFinite(retryDelayMs) && retryDelayMs >= 0)) {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`retryDelayMs\` to be a number from 0 and up, got \`${retryDelayMs}\` (${typeof retryDelayMs})`);
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected \`retryDelayMs\` to be a number from 0 and up, got \`${retryDelayMs}\` (${typeof retryDelayMs})`,
+    );
   }
   for (const url of urls) {
     signal?.throwIfAborted();
@@ -109,21 +113,28 @@ async function fetchDocument(url: string, settings: Settings, listing?: SourceLi
   }
   let attempts = 1;
   try {
-    const { bytes, finalUrl, modifiedAt } = await withRetry((attempt) => {
-      attempts = attempt + 1;
-      return fetchOnce(parsed, settings);
-    }, {
-      retries: settings.retries,
-      baseDelayMs: settings.retryDelayMs,
-      maxDelayMs: 30_000,
-      isTransient: (error) => error instanceof Transient,
-      signal: settings.signal,
-    });
+    const { bytes, finalUrl, modifiedAt } = await withRetry(
+      (attempt) => {
+        attempts = attempt + 1;
+        return fetchOnce(parsed, settings);
+      },
+      {
+        retries: settings.retries,
+        baseDelayMs: settings.retryDelayMs,
+        maxDelayMs: 30_000,
+        isTransient: (error) => error instanceof Transient,
+        signal: settings.signal,
+      },
+    );
     if (bytes.byteLength === 0) return sourceFailure(url, 'FOLIO_EMPTY_FILE', `${url}: the response body is empty`);
     const name = lastSegment(finalUrl);
     const mime = sniffMime(bytes, name);
     if (!SUPPORTED_MIME_TYPES.has(mime)) {
-      return sourceFailure(url, 'FOLIO_UNSUPPORTED_TYPE', `${url}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`);
+      return sourceFailure(
+        url,
+        'FOLIO_UNSUPPORTED_TYPE',
+        `${url}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`,
+      );
     }
     const document: SourceDocument = {
       id: stableId(parsed.href),
@@ -244,7 +255,6 @@ function lastSegment(url: URL): string {
     return last;
   }
 }
-
 
 function positive(name: string, value: number): void {
   if (!(typeof value === 'number' && Number.isFinite(value) && value > 0)) {

@@ -1,12 +1,35 @@
-export { FolioError, ConfigurationError, SourceError, InferenceError, IndexingError, describeError, errorCode } from './errors.ts';
-export type { FolioErrorOptions } from './errors.ts';
-export { ERROR_CODES, isFolioErrorCode } from './error-codes.ts';
 export type { FolioErrorCode } from './error-codes.ts';
+export { ERROR_CODES, isFolioErrorCode } from './error-codes.ts';
+export type { FolioErrorOptions } from './errors.ts';
+export { ConfigurationError, describeError, errorCode, FolioError, IndexingError, InferenceError, SourceError } from './errors.ts';
 export { sha256, stableId } from './hash.ts';
+export type { RetryOptions, RetryPolicy } from './retry.ts';
+export {
+  backoffMs,
+  carriedRetryAfter,
+  DEFAULT_RETRY,
+  isTransientError,
+  isTransientStatus,
+  RetriesExhausted,
+  retryAfterMs,
+  TRANSIENT_STATUSES,
+  withRetry,
+} from './retry.ts';
 export { sleep } from './sleep.ts';
 export type {
-  SourceDocument, BBox, RouteDecision, PageMarkdown, ElementKind, TableData, FormulaData, Element, ListItem,
-  QualityTerm, QualityReport, Chunk, FailureRecord, PageImage, OcrPageResult,
+  BBox,
+  Chunk,
+  Element,
+  ElementKind,
+  FailureRecord,
+  FormulaData,
+  ListItem,
+  OcrPageResult,
+  PageImage,
+  PageMarkdown,
+  QualityReport,
+  QualityTerm,
+  RouteDecision,
+  SourceDocument,
+  TableData,
 } from './types.ts';
-export { DEFAULT_RETRY, TRANSIENT_STATUSES, RetriesExhausted, backoffMs, carriedRetryAfter, isTransientError, isTransientStatus, retryAfterMs, withRetry } from './retry.ts';
-export type { RetryOptions, RetryPolicy } from './retry.ts';

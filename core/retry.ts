@@ -26,8 +26,17 @@ export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 5
 
 /** Socket and DNS-retry codes of a connection that failed but may work on the next try. */
 const TRANSIENT_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
 ]);
 
 /** Error class names of timeouts and dropped connections (fetch's, and the Elasticsearch client's). */
@@ -128,7 +137,11 @@ export async function withRetry<T>(task: (attempt: number) => Promise<T>, option
 
 /** `Retry-After` as an error carries it: our errors' `retryAfterMs`/`retryAfter`, the Elasticsearch client's headers. */
 export function carriedRetryAfter(error: unknown): number | undefined {
-  const { retryAfterMs: ms, retryAfter, meta } = (error ?? {}) as { retryAfterMs?: unknown; retryAfter?: unknown; meta?: { headers?: Record<string, unknown> } };
+  const {
+    retryAfterMs: ms,
+    retryAfter,
+    meta,
+  } = (error ?? {}) as { retryAfterMs?: unknown; retryAfter?: unknown; meta?: { headers?: Record<string, unknown> } };
   if (typeof ms === 'number') return ms;
   if (typeof retryAfter === 'number') return retryAfter;
   // The Elasticsearch client's ResponseError keeps the answer's headers in `meta`.

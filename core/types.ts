@@ -48,18 +48,7 @@ export interface PageMarkdown {
   readonly stats?: Readonly<Record<string, number>>;
 }
 
-export type ElementKind =
-  | 'heading'
-  | 'paragraph'
-  | 'list'
-  | 'table'
-  | 'formula'
-  | 'figure'
-  | 'caption'
-  | 'code'
-  | 'pageHeader'
-  | 'pageFooter'
-  | 'footnote';
+export type ElementKind = 'heading' | 'paragraph' | 'list' | 'table' | 'formula' | 'figure' | 'caption' | 'code' | 'pageHeader' | 'pageFooter' | 'footnote';
 
 /** A table as a grid, with spans expanded (a spanning cell repeats its text in every slot it covers). */
 export interface TableData {

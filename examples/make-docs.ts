@@ -5,16 +5,20 @@
  *
  *   npx node examples/make-docs.ts
  */
-import { writeFile, mkdir } from 'node:fs/promises';
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createCanvas } from '@napi-rs/canvas';
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 
 const OUT = new URL('./docs/', import.meta.url);
 const WIDTH = 595;
 const HEIGHT = 842;
 const MARGIN = 64;
 
-interface Fonts { readonly regular: PDFFont; readonly bold: PDFFont; readonly italic: PDFFont }
+interface Fonts {
+  readonly regular: PDFFont;
+  readonly bold: PDFFont;
+  readonly italic: PDFFont;
+}
 
 /** Lays text out top to bottom on pages, starting a new page when one is full. */
 class Writer {
@@ -114,9 +118,13 @@ async function handbook(): Promise<Uint8Array> {
   };
   const w = new Writer(doc, fonts);
   w.heading('Folio Handbook', 22);
-  w.paragraph('Folio turns documents into structured knowledge that a search engine and a language model can trust. This handbook describes how a page travels through the pipeline, how each page is routed, and how the results are indexed.');
+  w.paragraph(
+    'Folio turns documents into structured knowledge that a search engine and a language model can trust. This handbook describes how a page travels through the pipeline, how each page is routed, and how the results are indexed.',
+  );
   w.heading('1. How a page travels', 15);
-  w.paragraph('A connector finds the documents. The pipeline opens each one, reads the text layer of born-digital pages and renders scanned pages for an OCR engine. Markdown from either route is parsed into typed elements: headings, paragraphs, lists, tables and formulas.');
+  w.paragraph(
+    'A connector finds the documents. The pipeline opens each one, reads the text layer of born-digital pages and renders scanned pages for an OCR engine. Markdown from either route is parsed into typed elements: headings, paragraphs, lists, tables and formulas.',
+  );
   w.paragraph('Every element keeps its page number and its box on the page, so a search hit can always be traced back to the place it came from.');
   w.heading('1.1 Routing rules', 12.5);
   w.paragraph('The text layer is used when it is present and readable.', { indent: 16, bullet: '•' });
@@ -124,20 +132,29 @@ async function handbook(): Promise<Uint8Array> {
   w.paragraph('Each decision is recorded with its reason, page by page.', { indent: 16, bullet: '•' });
   w.heading('2. Engines compared', 15);
   w.paragraph('The table below lists the engines Folio can use for a page and what each one needs.');
-  w.table([
-    ['Engine', 'Input', 'Needs a GPU', 'Typical use'],
-    ['text', 'PDF text layer', 'no', 'born-digital reports'],
-    ['paddle', 'page image', 'no', 'scans on a laptop'],
-    ['onnx', 'page image', 'optional', 'tables and formulas'],
-    ['remote', 'page image', 'server side', 'a shared GPU server'],
-  ], [90, 110, 90, 170]);
+  w.table(
+    [
+      ['Engine', 'Input', 'Needs a GPU', 'Typical use'],
+      ['text', 'PDF text layer', 'no', 'born-digital reports'],
+      ['paddle', 'page image', 'no', 'scans on a laptop'],
+      ['onnx', 'page image', 'optional', 'tables and formulas'],
+      ['remote', 'page image', 'server side', 'a shared GPU server'],
+    ],
+    [90, 110, 90, 170],
+  );
   w.newPage();
   w.heading('3. Speculative decoding', 15);
-  w.paragraph('The OCR model drafts several tokens with a small head and the decoder verifies them in one pass. When k draft tokens are proposed and a of them are accepted, the step commits a + 1 tokens, so the mean number of tokens committed per step is');
+  w.paragraph(
+    'The OCR model drafts several tokens with a small head and the decoder verifies them in one pass. When k draft tokens are proposed and a of them are accepted, the step commits a + 1 tokens, so the mean number of tokens committed per step is',
+  );
   w.formula('tau = E[a] + 1,   speed-up = tau / (1 + k c)');
-  w.paragraph('where c is the cost of one draft step relative to one decoder step. Verification keeps the output identical to greedy decoding: only the speed changes.');
+  w.paragraph(
+    'where c is the cost of one draft step relative to one decoder step. Verification keeps the output identical to greedy decoding: only the speed changes.',
+  );
   w.heading('4. Indexing', 15);
-  w.paragraph('Chunks are written to Elasticsearch with deterministic identifiers, so running the same input twice changes nothing. A chunk that cannot be indexed is recorded in a dead-letter index together with the reason, and the run goes on.');
+  w.paragraph(
+    'Chunks are written to Elasticsearch with deterministic identifiers, so running the same input twice changes nothing. A chunk that cannot be indexed is recorded in a dead-letter index together with the reason, and the run goes on.',
+  );
   w.paragraph('Search combines BM25 over the text with nearest-neighbour search over the vectors and fuses both rankings.');
   w.heading('5. Glossary', 15);
   w.paragraph('Chunk: a piece of a document small enough to embed, carrying its heading path and pages.', { indent: 16, bullet: '•' });

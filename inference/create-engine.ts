@@ -59,6 +59,8 @@ export async function createEngine(name: string, options: Readonly<EngineOptions
       return createReaderEngine({ baseUrl: options.remoteUrls?.[0], apiKey: options.apiKey, concurrency: options.concurrency });
     }
     default:
-      throw new ConfigurationError('FOLIO_UNKNOWN_ENGINE', `Expected \`engine\` to be one of auto, text, ${OCR_ENGINES.join(', ')}, got \`${name}\``, { meta: { engine: name } });
+      throw new ConfigurationError('FOLIO_UNKNOWN_ENGINE', `Expected \`engine\` to be one of auto, text, ${OCR_ENGINES.join(', ')}, got \`${name}\``, {
+        meta: { engine: name },
+      });
   }
 }

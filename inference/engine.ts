@@ -10,6 +10,7 @@
 
 // The records that cross stages live in core/; engines re-export them for their callers.
 import type { OcrPageResult, PageImage } from '../core/types.ts';
+
 export type { OcrPageResult, PageImage } from '../core/types.ts';
 
 export interface RecognizeOptions {

@@ -47,15 +47,17 @@ export function folioPipeline(options: Readonly<FolioPipelineOptions>): { descri
   const { field = 'data', servers, deadLetterIndex, embed = true, processor = {} } = options;
   return {
     description: 'Folio: documents to Markdown, elements and chunks (with vectors); failures to a dead-letter index',
-    processors: [{
-      folio: {
-        field,
-        ...(servers === undefined ? {} : { server: [...servers] }),
-        embed,
-        ...processor,
-        on_failure: [{ folio_failed: { index: deadLetterIndex, remove_field: field } }],
+    processors: [
+      {
+        folio: {
+          field,
+          ...(servers === undefined ? {} : { server: [...servers] }),
+          embed,
+          ...processor,
+          on_failure: [{ folio_failed: { index: deadLetterIndex, remove_field: field } }],
+        },
       },
-    }],
+    ],
   };
 }
 
@@ -84,6 +86,17 @@ export async function installIngestedTemplate(client: Client, options: Readonly<
   const { name, indexPatterns, dims = DEFAULT_DIMS, defaultPipeline, replicas = 0, shards = 1 } = options;
   if (indexPatterns.length === 0) throw new ConfigurationError('FOLIO_ES_BAD_OPTION', 'Expected `indexPatterns` to name at least one pattern, got none');
   const template = ingestedTemplateBody(dims);
-  const settings = { ...template.settings, number_of_shards: shards, number_of_replicas: replicas, ...(defaultPipeline === undefined ? {} : { default_pipeline: defaultPipeline }) };
-  await client.indices.putIndexTemplate({ name, index_patterns: [...indexPatterns], priority: 200, template: { ...template, settings }, _meta: { folio: { role: 'ingested' } } });
+  const settings = {
+    ...template.settings,
+    number_of_shards: shards,
+    number_of_replicas: replicas,
+    ...(defaultPipeline === undefined ? {} : { default_pipeline: defaultPipeline }),
+  };
+  await client.indices.putIndexTemplate({
+    name,
+    index_patterns: [...indexPatterns],
+    priority: 200,
+    template: { ...template, settings },
+    _meta: { folio: { role: 'ingested' } },
+  });
 }

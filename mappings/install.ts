@@ -6,10 +6,8 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { ConfigurationError, describeError } from '../core/errors.ts';
-import {
-  DEFAULT_CHUNKS_INDEX, DEFAULT_DIMS, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX, MAPPING_VERSION, indexBody,
-} from './definitions.ts';
 import type { IndexRole } from './definitions.ts';
+import { DEFAULT_CHUNKS_INDEX, DEFAULT_DIMS, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX, indexBody, MAPPING_VERSION } from './definitions.ts';
 import { BULK_LOAD_REFRESH } from './refresh.ts';
 
 export interface InstallMappingsOptions {
@@ -68,9 +66,16 @@ export async function installMappings(client: Client, options: Readonly<InstallM
     chunks = true,
     bulkLoad = false,
   } = options;
-  for (const [option, value] of [['index', index], ['documentsIndex', documentsIndex], ['failuresIndex', failuresIndex]] as const) {
+  for (const [option, value] of [
+    ['index', index],
+    ['documentsIndex', documentsIndex],
+    ['failuresIndex', failuresIndex],
+  ] as const) {
     if (typeof value !== 'string' || !INDEX_NAME.test(value)) {
-      throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`${option}\` to be a lowercase index name (letters, digits, . _ -), got \`${String(value)}\` (${typeof value})`);
+      throw new ConfigurationError(
+        'FOLIO_ES_BAD_OPTION',
+        `Expected \`${option}\` to be a lowercase index name (letters, digits, . _ -), got \`${String(value)}\` (${typeof value})`,
+      );
     }
   }
   // The server caps indexed dense vectors at 4096 dimensions.
@@ -85,11 +90,13 @@ export async function installMappings(client: Client, options: Readonly<InstallM
     [failuresIndex, 'failures'],
   ];
   // The three are independent, and creating an index waits for its shard: do them together.
-  await Promise.all(plan.map(async ([name, role]) => {
-    const stamp: Stamp = role === 'chunks' ? { version: MAPPING_VERSION, role, dims } : { version: MAPPING_VERSION, role };
-    await installTemplate(client, name, stamp, created, updated);
-    await installIndex(client, name, stamp, created, updated, bulkLoad && role === 'chunks');
-  }));
+  await Promise.all(
+    plan.map(async ([name, role]) => {
+      const stamp: Stamp = role === 'chunks' ? { version: MAPPING_VERSION, role, dims } : { version: MAPPING_VERSION, role };
+      await installTemplate(client, name, stamp, created, updated);
+      await installIndex(client, name, stamp, created, updated, bulkLoad && role === 'chunks');
+    }),
+  );
   return { created, updated };
 }
 
@@ -100,8 +107,7 @@ export function templateName(index: string): string {
 
 async function installTemplate(client: Client, index: string, stamp: Stamp, created: string[], updated: string[]): Promise<void> {
   const name = templateName(index);
-  const existing = await call(`read index template ${name}`, () =>
-    client.indices.getIndexTemplate({ name }, { ignore: [404] }));
+  const existing = await call(`read index template ${name}`, () => client.indices.getIndexTemplate({ name }, { ignore: [404] }));
   const current = existing.index_templates?.[0]?.index_template._meta?.['folio'];
   if (current !== undefined && sameStamp(current, stamp)) return;
   const body = indexBody(stamp.role, stamp.dims);
@@ -113,7 +119,8 @@ async function installTemplate(client: Client, index: string, stamp: Stamp, crea
       priority: 200,
       template: { settings: body.settings, mappings: { ...body.mappings, _meta: { folio: stamp } } },
       _meta: { folio: stamp, description: `Folio ${stamp.role} index` },
-    }));
+    }),
+  );
   (current === undefined ? created : updated).push(`template:${name}`);
 }
 
@@ -150,8 +157,7 @@ async function installIndex(client: Client, index: string, stamp: Stamp, created
     const current = mapping._meta?.['folio'];
     if (current !== undefined && sameStamp(current, stamp)) continue;
     // Additive only: new fields appear; a changed field type is a conflict the user must resolve.
-    await call(`update mapping of ${concrete}`, () =>
-      client.indices.putMapping({ index: concrete, ...body.mappings, _meta: { folio: stamp } }));
+    await call(`update mapping of ${concrete}`, () => client.indices.putMapping({ index: concrete, ...body.mappings, _meta: { folio: stamp } }));
     updated.push(concrete);
   }
 }

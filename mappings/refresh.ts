@@ -31,7 +31,9 @@ export async function restoreRefresh(client: Client, index: string): Promise<voi
  */
 export async function restoreStaleRefresh(client: Client, index: string): Promise<boolean> {
   const settings = await client.indices.getSettings({ index, name: 'index.refresh_interval', flat_settings: true }, { ignore: [404] });
-  const stale = Object.values(settings ?? {}).some((entry) => (entry as { settings?: Record<string, unknown> }).settings?.['index.refresh_interval'] === BULK_LOAD_REFRESH);
+  const stale = Object.values(settings ?? {}).some(
+    (entry) => (entry as { settings?: Record<string, unknown> }).settings?.['index.refresh_interval'] === BULK_LOAD_REFRESH,
+  );
   if (stale) await restoreRefresh(client, index);
   return stale;
 }

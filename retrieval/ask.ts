@@ -37,7 +37,8 @@ export interface AskResult {
   readonly answer?: string;
 }
 
-const SYSTEM_PROMPT = 'Answer the question using only the numbered context passages. Cite passages as [n] after the sentences they support. If the context does not contain the answer, say so.';
+const SYSTEM_PROMPT =
+  'Answer the question using only the numbered context passages. Cite passages as [n] after the sentences they support. If the context does not contain the answer, say so.';
 
 /** The chat-completions messages `ask` sends; exported so callers can reuse the prompt. */
 export function askMessages(query: string, context: string): { role: 'system' | 'user'; content: string }[] {
@@ -64,14 +65,20 @@ async function complete(llm: Readonly<LlmOptions>, query: string, context: strin
     body: JSON.stringify({ model, messages: askMessages(query, context), max_tokens: maxTokens, temperature: 0 }),
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
   }).catch((cause: unknown) => {
-    throw new InferenceError('FOLIO_LLM', `${endpoint.href}: request failed (${cause instanceof Error ? cause.message : String(cause)})`, { cause, meta: { url: endpoint.href } });
+    throw new InferenceError('FOLIO_LLM', `${endpoint.href}: request failed (${cause instanceof Error ? cause.message : String(cause)})`, {
+      cause,
+      meta: { url: endpoint.href },
+    });
   });
   if (!response.ok) {
-    throw new InferenceError('FOLIO_LLM', `${endpoint.href}: HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`, { meta: { url: endpoint.href, status: response.status } });
+    throw new InferenceError('FOLIO_LLM', `${endpoint.href}: HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`, {
+      meta: { url: endpoint.href, status: response.status },
+    });
   }
-  const json = await response.json() as { choices?: { message?: { content?: string } }[] };
+  const json = (await response.json()) as { choices?: { message?: { content?: string } }[] };
   const answer = json.choices?.[0]?.message?.content;
-  if (typeof answer !== 'string') throw new InferenceError('FOLIO_LLM', `${endpoint.href}: no \`choices[0].message.content\` in the response`, { meta: { url: endpoint.href } });
+  if (typeof answer !== 'string')
+    throw new InferenceError('FOLIO_LLM', `${endpoint.href}: no \`choices[0].message.content\` in the response`, { meta: { url: endpoint.href } });
   return answer.trim();
 }
 

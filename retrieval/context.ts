@@ -14,7 +14,10 @@ export function formatPages(pages: readonly number[]): string {
   let start = sorted[0]!;
   let prev = start;
   for (const page of [...sorted.slice(1), Infinity]) {
-    if (page === prev + 1) { prev = page; continue; }
+    if (page === prev + 1) {
+      prev = page;
+      continue;
+    }
     runs.push(start === prev ? String(start) : `${start}–${prev}`);
     start = page;
     prev = page;

@@ -28,7 +28,8 @@ export function toSearchHit(hit: RawHit, ranks: SearchHit['ranks'] = {}, score?:
   const s = (hit._source ?? {}) as Record<string, unknown>;
   const quality = s['quality'];
   const lines = s['lines'] as { from?: unknown; to?: unknown } | undefined;
-  const qualityScore = typeof quality === 'number' ? quality : typeof (quality as { score?: unknown })?.score === 'number' ? (quality as { score: number }).score : undefined;
+  const qualityScore =
+    typeof quality === 'number' ? quality : typeof (quality as { score?: unknown })?.score === 'number' ? (quality as { score: number }).score : undefined;
   return {
     id: String(hit._id ?? ''),
     score: score ?? hit._score ?? 0,

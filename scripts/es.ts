@@ -9,8 +9,9 @@
  * Environment: FOLIO_ES_PORT (default 9200 when free), FOLIO_ES_HEAP_MB (default 512),
  * FOLIO_ES_TIMEOUT_MS (default 180000), ES_JAVA_HOME (default: a JDK ≥ 21 under /usr/lib/jvm).
  */
-import { describeError, errorCode } from '../core/errors.ts';
+
 import { parseArgs } from 'node:util';
+import { describeError, errorCode } from '../core/errors.ts';
 import { clusterLayout, esLayout, runningUrl, startElasticsearch, stopElasticsearch } from './elasticsearch/index.ts';
 
 const log = (line: string): void => {

@@ -55,7 +55,11 @@ export class Batcher {
    */
   submit(image: PageImage, options: Readonly<{ admitted?: boolean }> = {}): Promise<OcrPageResult> {
     if (options.admitted !== true && this.load >= this.#queueLimit) {
-      return Promise.reject(new HttpError(429, 'rate_limit_exceeded', `the server is busy (${this.load} pages queued); retry after ${this.#retryAfter} s`, { 'retry-after': String(this.#retryAfter) }));
+      return Promise.reject(
+        new HttpError(429, 'rate_limit_exceeded', `the server is busy (${this.load} pages queued); retry after ${this.#retryAfter} s`, {
+          'retry-after': String(this.#retryAfter),
+        }),
+      );
     }
     return new Promise((resolve, reject) => {
       this.#waiting.push({ image, resolve, reject });
@@ -72,17 +76,20 @@ export class Batcher {
     const batch = this.#waiting.splice(0, this.#batchSize);
     this.#busy = true;
     this.#running = batch.length;
-    this.#engine.recognize(batch.map((w) => w.image)).then(
-      (results) => batch.forEach((w, i) => w.resolve(results[i]!)),
-      async (error) => {
-        if (batch.length === 1) return batch[0]!.reject(error);
-        // Find the page that failed: the others still deserve an answer.
-        for (const w of batch) await this.#engine.recognize([w.image]).then(([r]) => w.resolve(r!), w.reject);
-      },
-    ).finally(() => {
-      this.#busy = false;
-      this.#running = 0;
-      if (this.#waiting.length > 0) this.#kick();
-    });
+    this.#engine
+      .recognize(batch.map((w) => w.image))
+      .then(
+        (results) => batch.forEach((w, i) => w.resolve(results[i]!)),
+        async (error) => {
+          if (batch.length === 1) return batch[0]!.reject(error);
+          // Find the page that failed: the others still deserve an answer.
+          for (const w of batch) await this.#engine.recognize([w.image]).then(([r]) => w.resolve(r!), w.reject);
+        },
+      )
+      .finally(() => {
+        this.#busy = false;
+        this.#running = 0;
+        if (this.#waiting.length > 0) this.#kick();
+      });
   }
 }

@@ -56,10 +56,17 @@ export function parseConvertRequest(req: IncomingMessage, body: Buffer): Convert
   const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json') return parseJson(body);
-  if (type === '') throw new HttpError(415, 'unsupported_media_type', 'set Content-Type: the document\'s type (application/pdf, image/png, …) for raw bytes, or application/json');
-  if (!RAW_TYPES.test(type)) throw new HttpError(415, 'unsupported_media_type', `unsupported Content-Type \`${type}\`; send PDF, PNG, JPEG, TIFF, WebP or Markdown bytes, or JSON`);
-  if (body.length === 0) throw bad('the request body is empty: send the document\'s bytes');
-  for (const key of query.keys()) if (!KNOWN_FIELDS.has(key) || key === 'data' || key === 'url') throw bad(`unknown query parameter \`${key}\`; known: filename, engine, chunks, embed`);
+  if (type === '')
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      "set Content-Type: the document's type (application/pdf, image/png, …) for raw bytes, or application/json",
+    );
+  if (!RAW_TYPES.test(type))
+    throw new HttpError(415, 'unsupported_media_type', `unsupported Content-Type \`${type}\`; send PDF, PNG, JPEG, TIFF, WebP or Markdown bytes, or JSON`);
+  if (body.length === 0) throw bad("the request body is empty: send the document's bytes");
+  for (const key of query.keys())
+    if (!KNOWN_FIELDS.has(key) || key === 'data' || key === 'url') throw bad(`unknown query parameter \`${key}\`; known: filename, engine, chunks, embed`);
   const filename = text('filename', query.get('filename') ?? undefined);
   return {
     bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),

@@ -5,7 +5,7 @@
  */
 import type { Element, FailureRecord } from '../core/types.ts';
 import type { ProcessedDocument } from '../pipeline/run/process-document.ts';
-import { chunkToDocument, type ChunkDocument } from '../pipeline/sink/documents.ts';
+import { type ChunkDocument, chunkToDocument } from '../pipeline/sink/documents.ts';
 
 export interface ConvertResponse {
   readonly source: string;
@@ -15,7 +15,13 @@ export interface ConvertResponse {
   /** False when the document could not be read at all (`failures` says why). */
   readonly ok: boolean;
   readonly markdown: string;
-  readonly pages: readonly { page_number: number; engine: string; reason: string; quality?: { score: number; passed: boolean; reasons: readonly string[] }; failed?: string }[];
+  readonly pages: readonly {
+    page_number: number;
+    engine: string;
+    reason: string;
+    quality?: { score: number; passed: boolean; reasons: readonly string[] };
+    failed?: string;
+  }[];
   readonly elements: readonly ElementJson[];
   /** Left out when the request asked for `chunks: false`. */
   readonly chunks?: readonly ChunkDocument[];

@@ -10,15 +10,15 @@ import { sniffMime } from '../connector/sniff.ts';
 import { sha256, stableId } from '../core/hash.ts';
 import type { SourceDocument } from '../core/types.ts';
 import type { OcrEngine } from '../inference/engine.ts';
-import { embedChunks, type ChunkEmbedder } from '../pipeline/run/ingest.ts';
+import { type ChunkEmbedder, embedChunks } from '../pipeline/run/ingest.ts';
 import type { ProcessedDocument } from '../pipeline/run/process-document.ts';
 import { processSources } from '../pipeline/run/process-sources.ts';
 import { isUnreadSource } from '../pipeline/run/sources.ts';
 import type { Batcher } from './batcher.ts';
 import { readBytes } from './body.ts';
-import { parseConvertRequest, type ConvertRequest } from './convert-request.ts';
+import { type ConvertRequest, parseConvertRequest } from './convert-request.ts';
 import { convertResponse } from './convert-response.ts';
-import { guardedFetch, type FetchGuardOptions } from './fetch-guard.ts';
+import { type FetchGuardOptions, guardedFetch } from './fetch-guard.ts';
 import { HttpError } from './http-error.ts';
 
 /** An embedder as the route needs it: vectors, and the model's token counting and limit for chunk sizes. */
@@ -67,7 +67,12 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): Conv
     let bytes = request.bytes;
     let uri: string;
     if (request.url !== undefined) {
-      if (fetch === undefined) throw new HttpError(403, 'url_refused', `refusing to fetch ${request.url}: URL fetching is off on this server (start it with --fetch-hosts to allow hosts)`);
+      if (fetch === undefined)
+        throw new HttpError(
+          403,
+          'url_refused',
+          `refusing to fetch ${request.url}: URL fetching is off on this server (start it with --fetch-hosts to allow hosts)`,
+        );
       const fetched = await guardedFetch(request.url, { maxBytes: maxBodyBytes, ...fetch });
       bytes = fetched.bytes;
       uri = fetched.url;
@@ -92,7 +97,13 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): Conv
     const one = (async function* () {
       yield doc;
     })();
-    for await (const item of processSources(one, { engine: request.engine, ocr: async () => engine, workers: 0, ...(countTokens ? { countTokens } : {}), ...(maxTokens ? { maxTokens } : {}) })) {
+    for await (const item of processSources(one, {
+      engine: request.engine,
+      ocr: async () => engine,
+      workers: 0,
+      ...(countTokens ? { countTokens } : {}),
+      ...(maxTokens ? { maxTokens } : {}),
+    })) {
       if (isUnreadSource(item)) throw new HttpError(422, 'unreadable_document', item.failure.reason);
       if (!item.ok) throw new HttpError(422, 'unreadable_document', item.failures.map((f) => f.reason).join('; '));
       if (!request.embed || embedder === undefined || item.chunks.length === 0) return item;
@@ -109,16 +120,23 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): Conv
       if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'use POST for /v1/convert');
       if (running >= convertLimit) {
         req.resume();
-        throw new HttpError(429, 'rate_limit_exceeded', `the server is busy (${running} documents converting); retry after ${retryAfterSeconds} s`, { 'retry-after': String(retryAfterSeconds) });
+        throw new HttpError(429, 'rate_limit_exceeded', `the server is busy (${running} documents converting); retry after ${retryAfterSeconds} s`, {
+          'retry-after': String(retryAfterSeconds),
+        });
       }
       running++;
       try {
         const began = performance.now();
         const request = parseConvertRequest(req, await readBytes(req, maxBodyBytes));
         if (request.engine !== 'auto' && request.engine !== 'text' && request.engine !== engineName) {
-          throw new HttpError(400, 'invalid_request_error', `\`engine\` must be auto, text or ${engineName} (the engine this server runs), got \`${request.engine}\``);
+          throw new HttpError(
+            400,
+            'invalid_request_error',
+            `\`engine\` must be auto, text or ${engineName} (the engine this server runs), got \`${request.engine}\``,
+          );
         }
-        if (request.embed && embedder === undefined) throw new HttpError(400, 'invalid_request_error', '`embed` is true but this server has no embedding model (start it with --embed local)');
+        if (request.embed && embedder === undefined)
+          throw new HttpError(400, 'invalid_request_error', '`embed` is true but this server has no embedding model (start it with --embed local)');
         const doc = await documentOf(request);
         const result = await convertOne(request, doc);
         if (res.destroyed) return 499;

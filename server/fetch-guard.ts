@@ -37,10 +37,27 @@ export interface FetchedDocument {
 /** Addresses no fetched URL may reach: loopback, private, link-local, CGNAT, unspecified, multicast, ULA. */
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 /** `::ffff:127.0.0.1` is 127.0.0.1: check the IPv4 inside a mapped address. */
 function unmapped(address: string): string {
@@ -124,32 +141,36 @@ function getOnce(url: string, options: Required<Omit<FetchGuardOptions, 'maxRedi
 
   const request = parsed.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<Hop>((resolve, reject) => {
-    const req = request(parsed, { method: 'GET', lookup: guardedLookup(url, allowAddresses), timeout: timeoutMs, headers: { accept: '*/*', 'user-agent': 'folio-serve' } }, (res: IncomingMessage) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.resume();
-        resolve({ bytes: new Uint8Array(), contentType: undefined, location: res.headers.location });
-        return;
-      }
-      if (status !== 200) {
-        res.resume();
-        reject(new HttpError(422, 'fetch_failed', `${url} answered HTTP ${status}`));
-        return;
-      }
-      const parts: Buffer[] = [];
-      let size = 0;
-      res.on('data', (part: Buffer) => {
-        size += part.length;
-        if (size > maxBytes) {
-          req.destroy();
-          reject(new HttpError(413, 'request_too_large', `${url} is larger than ${maxBytes} bytes`));
+    const req = request(
+      parsed,
+      { method: 'GET', lookup: guardedLookup(url, allowAddresses), timeout: timeoutMs, headers: { accept: '*/*', 'user-agent': 'folio-serve' } },
+      (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          resolve({ bytes: new Uint8Array(), contentType: undefined, location: res.headers.location });
           return;
         }
-        parts.push(part);
-      });
-      res.on('end', () => resolve({ bytes: new Uint8Array(Buffer.concat(parts)), contentType: res.headers['content-type'] }));
-      res.on('error', (error) => reject(new HttpError(422, 'fetch_failed', `${url}: ${error.message}`)));
-    });
+        if (status !== 200) {
+          res.resume();
+          reject(new HttpError(422, 'fetch_failed', `${url} answered HTTP ${status}`));
+          return;
+        }
+        const parts: Buffer[] = [];
+        let size = 0;
+        res.on('data', (part: Buffer) => {
+          size += part.length;
+          if (size > maxBytes) {
+            req.destroy();
+            reject(new HttpError(413, 'request_too_large', `${url} is larger than ${maxBytes} bytes`));
+            return;
+          }
+          parts.push(part);
+        });
+        res.on('end', () => resolve({ bytes: new Uint8Array(Buffer.concat(parts)), contentType: res.headers['content-type'] }));
+        res.on('error', (error) => reject(new HttpError(422, 'fetch_failed', `${url}: ${error.message}`)));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', (error) => reject(error instanceof HttpError ? error : new HttpError(422, 'fetch_failed', `${url}: ${error.message}`)));
     req.end();

@@ -10,11 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { ConfigurationError } from '../core/errors.ts';
 import type { OcrEngine } from '../inference/engine.ts';
 import { Batcher } from './batcher.ts';
-import { createConvertRoute, type ConvertEmbedder } from './convert.ts';
+import { type ConvertEmbedder, createConvertRoute } from './convert.ts';
 import type { FetchGuardOptions } from './fetch-guard.ts';
-import openapi from './openapi.json' with { type: 'json' };
 import { HttpError } from './http-error.ts';
 import { jsonLogger, type Logger } from './log.ts';
+import openapi from './openapi.json' with { type: 'json' };
 import { parseOcrRequest } from './request.ts';
 import { createWebApp, type WebAppOptions } from './routes/index.ts';
 
@@ -58,14 +58,33 @@ export interface OcrServer {
 
 export async function startOcrServer(options: Readonly<OcrServerOptions>): Promise<OcrServer> {
   const {
-    engine, models = [`folio-${engine.name}`], port = 8000, host = '127.0.0.1', token,
-    maxBodyBytes = 50 * 1024 * 1024, maxPixels = 40_000_000, batchSize = 8, queueLimit = 64, log = jsonLogger, closeTimeoutMs = 60_000,
-    embedder, fetch, convertLimit,
+    engine,
+    models = [`folio-${engine.name}`],
+    port = 8000,
+    host = '127.0.0.1',
+    token,
+    maxBodyBytes = 50 * 1024 * 1024,
+    maxPixels = 40_000_000,
+    batchSize = 8,
+    queueLimit = 64,
+    log = jsonLogger,
+    closeTimeoutMs = 60_000,
+    embedder,
+    fetch,
+    convertLimit,
   } = options;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`port\` to be an integer from 0 to 65535, got \`${port}\``);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`port\` to be an integer from 0 to 65535, got \`${port}\``);
   const batcher = new Batcher(engine, { batchSize, queueLimit });
   const app = options.app ? await createWebApp({ ...options.app, engine }) : undefined;
-  const convert = createConvertRoute({ engineName: engine.name, batcher, maxBodyBytes, ...(embedder ? { embedder } : {}), ...(fetch ? { fetch } : {}), ...(convertLimit ? { convertLimit } : {}) });
+  const convert = createConvertRoute({
+    engineName: engine.name,
+    batcher,
+    maxBodyBytes,
+    ...(embedder ? { embedder } : {}),
+    ...(fetch ? { fetch } : {}),
+    ...(convertLimit ? { convertLimit } : {}),
+  });
   const started = Date.now();
   let closing = false;
 
@@ -97,7 +116,14 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
     const tokens = result.stats.tokens ?? 0;
     const usage = { prompt_tokens: 0, completion_tokens: tokens, total_tokens: tokens };
     if (!request.stream) {
-      send(res, 200, { id: `chatcmpl-${id}`, object: 'chat.completion', created, model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: result.markdown }, finish_reason: 'stop' }], usage });
+      send(res, 200, {
+        id: `chatcmpl-${id}`,
+        object: 'chat.completion',
+        created,
+        model: request.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: result.markdown }, finish_reason: 'stop' }],
+        usage,
+      });
       return 200;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -113,7 +139,12 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
     const id = randomUUID().slice(0, 12);
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/health') {
-      send(res, closing ? 503 : 200, { status: closing ? 'closing' : 'ok', engine: engine.name, load: batcher.load, uptime_s: Math.round((Date.now() - started) / 1000) });
+      send(res, closing ? 503 : 200, {
+        status: closing ? 'closing' : 'ok',
+        engine: engine.name,
+        load: batcher.load,
+        uptime_s: Math.round((Date.now() - started) / 1000),
+      });
       return res.statusCode;
     }
     if (app?.ownsAsset(path ?? '') && req.method === 'GET') return app.asset(res, path ?? '/');
@@ -160,7 +191,9 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
   });
   server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(new ConfigurationError('FOLIO_SERVE_LISTEN', `cannot listen on ${host}:${port}: ${error.message}`, { cause: error })));
+    server.once('error', (error) =>
+      reject(new ConfigurationError('FOLIO_SERVE_LISTEN', `cannot listen on ${host}:${port}: ${error.message}`, { cause: error })),
+    );
     server.listen(port, host, resolve);
   });
   const address = server.address() as AddressInfo;

@@ -71,8 +71,12 @@ export function machineInfo(): MachineInfo {
 
 /** The machine as a Markdown paragraph for result files. */
 export function machineMarkdown(machine: MachineInfo): string {
-  const packages = Object.entries(machine.packages).map(([k, v]) => `${k} ${v}`).join(', ');
-  const tools = Object.entries(machine.tools).map(([k, v]) => `${k}: ${v}`).join('; ');
+  const packages = Object.entries(machine.packages)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  const tools = Object.entries(machine.tools)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('; ');
   return [
     `Measured ${machine.at} on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), ${machine.platform}, Node ${machine.node}${machine.loadAverage === undefined ? '' : `, load average ${machine.loadAverage} at the end`}.`,
     `Packages: ${packages}. Tools: ${tools}.`,

@@ -8,11 +8,7 @@
  */
 export function markdownTable(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   const cell = (v: string | number): string => String(v).replaceAll('|', '\\|').replaceAll('\n', ' ');
-  return [
-    `| ${header.map(cell).join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
-  ].join('\n');
+  return [`| ${header.map(cell).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
 }
 
 /** A fraction as a percentage with one decimal. */

@@ -80,26 +80,44 @@ export interface RunChildOptions {
  */
 export const TESSERACT_ENV: Readonly<Record<string, string>> = { OMP_THREAD_LIMIT: '1' };
 
-export async function runChild({ command, args, measureMemory = false, cwd = process.cwd(), captureStdout = true, timeoutMs, env }: Readonly<RunChildOptions>): Promise<ChildRun> {
+export async function runChild({
+  command,
+  args,
+  measureMemory = false,
+  cwd = process.cwd(),
+  captureStdout = true,
+  timeoutMs,
+  env,
+}: Readonly<RunChildOptions>): Promise<ChildRun> {
   const useTime = measureMemory && (await hasTool('/usr/bin/time'));
   const [cmd, argv] = useTime ? ['/usr/bin/time', ['-v', command, ...args]] : [command, [...args]];
   const start = performance.now();
   return new Promise((resolve, reject) => {
     // Own process group, so a timeout also ends what the child started (e.g. under /usr/bin/time).
-    const child = spawn(cmd, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: timeoutMs !== undefined, ...(env ? { env: { ...process.env, ...env } } : {}) });
+    const child = spawn(cmd, argv, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: timeoutMs !== undefined,
+      ...(env ? { env: { ...process.env, ...env } } : {}),
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => { if (captureStdout) out.push(chunk); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (captureStdout) out.push(chunk);
+    });
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     let timedOut = false;
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
-      timedOut = true;
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, timeoutMs);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            try {
+              if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+            } catch {
+              child.kill('SIGKILL');
+            }
+          }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
@@ -119,7 +137,14 @@ export async function runChild({ command, args, measureMemory = false, cwd = pro
         stderr = stderr.replace(/\n?\s*Command being timed:[\s\S]*$/, '');
       }
       if (timedOut) stderr += `\nkilled after ${timeoutMs} ms`;
-      resolve({ code: timedOut ? 124 : code ?? 1, stdout: Buffer.concat(out).toString('utf8'), stderr, wallMs, ...(peak === undefined ? {} : { peakRssMiB: peak }), ...(cpu === undefined ? {} : { cpuSeconds: cpu }) });
+      resolve({
+        code: timedOut ? 124 : (code ?? 1),
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr,
+        wallMs,
+        ...(peak === undefined ? {} : { peakRssMiB: peak }),
+        ...(cpu === undefined ? {} : { cpuSeconds: cpu }),
+      });
     });
   });
 }

@@ -5,19 +5,20 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigurationError, describeError } from '../../core/errors.ts';
-import { DEVICES } from '../../inference/runtime/ort.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
+import { DEVICES } from '../../inference/runtime/ort.ts';
 import { decodeMarkdown } from './report.ts';
-import { measureDecode, writeDecodeResults } from './run.ts';
 import type { DecodeBenchConfig, DecodeBenchResult, Graphs } from './run.ts';
+import { measureDecode, writeDecodeResults } from './run.ts';
 
-export { measureDecode, writeDecodeResults, FIXTURE_MODEL, MINI_MODEL, HELD_OUT_VIEWS } from './run.ts';
-export type { DecodeBenchConfig, DecodeBenchResult, DecodeRow, Graphs } from './run.ts';
 export { decodeMarkdown } from './report.ts';
-export { steeredDraft, steeredStepDraft } from './steer.ts';
+export type { DecodeBenchConfig, DecodeBenchResult, DecodeRow, Graphs } from './run.ts';
+export { FIXTURE_MODEL, HELD_OUT_VIEWS, MINI_MODEL, measureDecode, writeDecodeResults } from './run.ts';
 export type { SteerOptions } from './steer.ts';
+export { steeredDraft, steeredStepDraft } from './steer.ts';
 
-export const DECODE_USAGE = 'folio bench decode [--quick] [--model DIR] [--device cpu|webgpu|cuda] [--k 0,1,2,3] [--batch 1,8] [--runs N] [--tokens N] [--ignore-eos] [--pages DIR] [--limit N] [--threads N] [--graphs steps,contract] [--steer RATE] [--inexact] [--reference TORCH_REF.json] [--gpu-validation on|off]';
+export const DECODE_USAGE =
+  'folio bench decode [--quick] [--model DIR] [--device cpu|webgpu|cuda] [--k 0,1,2,3] [--batch 1,8] [--runs N] [--tokens N] [--ignore-eos] [--pages DIR] [--limit N] [--threads N] [--graphs steps,contract] [--steer RATE] [--inexact] [--reference TORCH_REF.json] [--gpu-validation on|off]';
 
 export interface DecodeBenchOptions extends DecodeBenchConfig {
   /** Command-line flags (override the fields above). */
@@ -33,7 +34,8 @@ export interface DecodeBenchOptions extends DecodeBenchConfig {
 function list(flag: string, value: string | undefined): number[] | undefined {
   if (value === undefined) return undefined;
   const items = value.split(',').map(Number);
-  if (items.some((n) => !Number.isInteger(n) || n < 0)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be integers separated by commas, got \`${value}\``);
+  if (items.some((n) => !Number.isInteger(n) || n < 0))
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be integers separated by commas, got \`${value}\``);
   return items;
 }
 
@@ -45,7 +47,8 @@ function onOff(flag: string, value: string): boolean {
 function int(flag: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be an integer from ${min} and up, got \`${value}\``);
+  if (!Number.isInteger(n) || n < min)
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be an integer from ${min} and up, got \`${value}\``);
   return n;
 }
 
@@ -62,7 +65,25 @@ export async function runDecodeBench(options: Readonly<DecodeBenchOptions> = {})
   try {
     values = parseArgs({
       args: [...argv],
-      options: { quick: { type: 'boolean' }, model: { type: 'string' }, device: { type: 'string' }, k: { type: 'string' }, batch: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, 'ignore-eos': { type: 'boolean' }, pages: { type: 'string' }, limit: { type: 'string' }, threads: { type: 'string' }, graphs: { type: 'string' }, steer: { type: 'string' }, inexact: { type: 'boolean' }, reference: { type: 'string' }, 'gpu-validation': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        quick: { type: 'boolean' },
+        model: { type: 'string' },
+        device: { type: 'string' },
+        k: { type: 'string' },
+        batch: { type: 'string' },
+        runs: { type: 'string' },
+        tokens: { type: 'string' },
+        'ignore-eos': { type: 'boolean' },
+        pages: { type: 'string' },
+        limit: { type: 'string' },
+        threads: { type: 'string' },
+        graphs: { type: 'string' },
+        steer: { type: 'string' },
+        inexact: { type: 'boolean' },
+        reference: { type: 'string' },
+        'gpu-validation': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }).values;
@@ -74,12 +95,15 @@ export async function runDecodeBench(options: Readonly<DecodeBenchOptions> = {})
     return 0;
   }
   const device = (values.device ?? options.device ?? 'cpu') as Device;
-  if (!DEVICES.includes(device)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${device}\``);
+  if (!DEVICES.includes(device))
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${device}\``);
   const quick = values.quick ?? options.quick ?? false;
   const steer = values.steer === undefined ? options.steerRate : Number(values.steer);
-  if (steer !== undefined && !(steer >= 0 && steer <= 1)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--steer\` to be a rate from 0 to 1, got \`${values.steer}\``);
+  if (steer !== undefined && !(steer >= 0 && steer <= 1))
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--steer\` to be a rate from 0 to 1, got \`${values.steer}\``);
   const graphs = values.graphs?.split(',');
-  if (graphs !== undefined && (graphs.length === 0 || graphs.some((g) => g !== 'steps' && g !== 'contract'))) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--graphs\` to be steps, contract or both separated by a comma, got \`${values.graphs}\``);
+  if (graphs !== undefined && (graphs.length === 0 || graphs.some((g) => g !== 'steps' && g !== 'contract')))
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--graphs\` to be steps, contract or both separated by a comma, got \`${values.graphs}\``);
   const config: DecodeBenchConfig = {
     ...options,
     ...(quick ? { device: 'cpu' as const, batches: [1], runs: 2, limit: 8, threads: 1 } : {}),

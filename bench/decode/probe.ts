@@ -13,18 +13,28 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generate } from '../../inference/onnx/generate.ts';
 import type { PromptEmbeds } from '../../inference/onnx/generate.ts';
-import { loadModel } from '../../inference/onnx/load.ts';
+import { generate } from '../../inference/onnx/generate.ts';
 import type { LoadModelOptions, OcrModel } from '../../inference/onnx/load.ts';
+import { loadModel } from '../../inference/onnx/load.ts';
 import { encodePages } from '../../inference/onnx/prompt.ts';
 import type { StepForward } from '../../inference/onnx/step-forward.ts';
-import { OnnxSession } from '../../inference/runtime/ort.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
+import { OnnxSession } from '../../inference/runtime/ort.ts';
 import { median } from '../common/stats.ts';
-import { HELD_OUT_VIEWS, MINI_MODEL, loadPages } from './run.ts';
+import { HELD_OUT_VIEWS, loadPages, MINI_MODEL } from './run.ts';
 
-const { values } = parseArgs({ options: { device: { type: 'string', default: 'webgpu' }, batch: { type: 'string', default: '32' }, pages: { type: 'string', default: '4' }, runs: { type: 'string', default: '2' }, only: { type: 'string', default: '' }, 'no-verbose': { type: 'boolean', default: false }, profile: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    device: { type: 'string', default: 'webgpu' },
+    batch: { type: 'string', default: '32' },
+    pages: { type: 'string', default: '4' },
+    runs: { type: 'string', default: '2' },
+    only: { type: 'string', default: '' },
+    'no-verbose': { type: 'boolean', default: false },
+    profile: { type: 'string' },
+  },
+});
 const device = values.device as Device;
 const runs = Number(values.runs);
 
@@ -48,14 +58,30 @@ const variants: [string, Partial<LoadModelOptions>, (m: OcrModel) => StepForward
 ];
 const reference = new Map<number, string>();
 for (const [name, options, pick, ks] of variants.filter(([name]) => name.includes(values.only))) {
-  const model = await loadModel({ modelDir: MINI_MODEL, device, ...options, ...(values.profile === undefined ? {} : { profilePrefix: `${values.profile}${variants.findIndex(([n]) => n === name)}-` }) });
+  const model = await loadModel({
+    modelDir: MINI_MODEL,
+    device,
+    ...options,
+    ...(values.profile === undefined ? {} : { profilePrefix: `${values.profile}${variants.findIndex(([n]) => n === name)}-` }),
+  });
   try {
     const groupsOf = async (n: number, size: number) => {
       const groups: PromptEmbeds[][] = [];
-      for (let i = 0; i < n; i += size) groups.push((await encodePages(model, Array.from({ length: Math.min(size, n - i) }, (_, j) => pages[(i + j) % pages.length]!))).prompts);
+      for (let i = 0; i < n; i += size)
+        groups.push(
+          (
+            await encodePages(
+              model,
+              Array.from({ length: Math.min(size, n - i) }, (_, j) => pages[(i + j) % pages.length]!),
+            )
+          ).prompts,
+        );
       return groups;
     };
-    for (const [size, groups] of [[1, await groupsOf(Number(values.pages), 1)], [batch, await groupsOf(batch, batch)]] as const) {
+    for (const [size, groups] of [
+      [1, await groupsOf(Number(values.pages), 1)],
+      [batch, await groupsOf(batch, batch)],
+    ] as const) {
       for (const k of ks) {
         const times: number[] = [];
         let out = { ids: [] as number[][], tokens: 0, pages: 0, prefillMs: 0, steps: 0 };
@@ -67,7 +93,19 @@ for (const [name, options, pick, ks] of variants.filter(([name]) => name.include
         const ids = JSON.stringify(out.ids);
         if (!reference.has(size)) reference.set(size, ids);
         const ms = median(times);
-        console.log(JSON.stringify({ device, batch: size, variant: name, k, decodeMs: Math.round(ms), tokens: out.tokens, msPerStep: +(ms / (out.steps / size)).toFixed(2), decodeTokensPerSecond: Math.round((out.tokens - out.pages) / (ms / 1000)), sameIdsAsFirst: ids === reference.get(size) }));
+        console.log(
+          JSON.stringify({
+            device,
+            batch: size,
+            variant: name,
+            k,
+            decodeMs: Math.round(ms),
+            tokens: out.tokens,
+            msPerStep: +(ms / (out.steps / size)).toFixed(2),
+            decodeTokensPerSecond: Math.round((out.tokens - out.pages) / (ms / 1000)),
+            sameIdsAsFirst: ids === reference.get(size),
+          }),
+        );
       }
     }
   } catch (error) {
@@ -84,7 +122,12 @@ async function decodeAll(model: OcrModel, groups: readonly (readonly PromptEmbed
   let passes = 0;
   for (const prompts of groups) {
     const first = ids.length;
-    for await (const e of generate(model.forward, model.layout, prompts, { eosId: model.config.special.eos, draftK, maxTokens: 256, ...(steps === undefined ? {} : { steps }) })) {
+    for await (const e of generate(model.forward, model.layout, prompts, {
+      eosId: model.config.special.eos,
+      draftK,
+      maxTokens: 256,
+      ...(steps === undefined ? {} : { steps }),
+    })) {
       if (e.type !== 'done') continue;
       ids[first + e.index] = [...e.ids];
       tokens += e.stats.tokens;

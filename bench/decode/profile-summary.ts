@@ -37,7 +37,10 @@ if (import.meta.main) {
   for (const file of positionals) {
     const { runs, runUs, byOp } = summariseProfile(JSON.parse(await readFile(file, 'utf8')) as ProfileEvent[]);
     const kernelUs = byOp.reduce((sum, [, us]) => sum + us, 0);
-    console.log(`${file}: ${runs} runs, ${(runUs / Math.max(1, runs) / 1000).toFixed(2)} ms per run, kernels ${(kernelUs / Math.max(1, runs) / 1000).toFixed(2)} ms per run`);
-    for (const [op, us] of byOp.slice(0, Number(values.top))) console.log(`  ${op}: ${(us / Math.max(1, runs) / 1000).toFixed(3)} ms per run (${((100 * us) / kernelUs).toFixed(1)}%)`);
+    console.log(
+      `${file}: ${runs} runs, ${(runUs / Math.max(1, runs) / 1000).toFixed(2)} ms per run, kernels ${(kernelUs / Math.max(1, runs) / 1000).toFixed(2)} ms per run`,
+    );
+    for (const [op, us] of byOp.slice(0, Number(values.top)))
+      console.log(`  ${op}: ${(us / Math.max(1, runs) / 1000).toFixed(3)} ms per run (${((100 * us) / kernelUs).toFixed(1)}%)`);
   }
 }

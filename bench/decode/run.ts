@@ -11,16 +11,16 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { PageImage } from '../../inference/engine.ts';
-import { generate } from '../../inference/onnx/generate.ts';
 import type { DecodeStats, PromptEmbeds } from '../../inference/onnx/generate.ts';
+import { generate } from '../../inference/onnx/generate.ts';
 import { loadPageImage } from '../../inference/onnx/image-file.ts';
-import { loadModel } from '../../inference/onnx/load.ts';
 import type { OcrModel } from '../../inference/onnx/load.ts';
+import { loadModel } from '../../inference/onnx/load.ts';
 import { encodePages } from '../../inference/onnx/prompt.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
 import { median } from '../common/stats.ts';
-import { readReference, referenceComparison } from './reference.ts';
 import type { TorchReference } from './reference.ts';
+import { readReference, referenceComparison } from './reference.ts';
 import { steeredDraft, steeredStepDraft } from './steer.ts';
 
 export const FIXTURE_MODEL = fileURLToPath(new URL('../../test/fixtures/models/folio-ocr-tiny-random/', import.meta.url));
@@ -153,7 +153,17 @@ export async function loadPages(dir: string): Promise<PageImage[]> {
  * const result = await measureDecode({ ks: [0, 3], batches: [1], runs: 3 });
  */
 export async function measureDecode(config: Readonly<DecodeBenchConfig> = {}, log: (line: string) => void = () => {}): Promise<DecodeBenchResult> {
-  const { modelDir = MINI_MODEL, device = 'cpu', threads = 1, ks = [0, 1, 2, 3, 4, 5], batches = [1, 8], runs = 3, eos = true, steerRate = 0.8, exact = true } = config;
+  const {
+    modelDir = MINI_MODEL,
+    device = 'cpu',
+    threads = 1,
+    ks = [0, 1, 2, 3, 4, 5],
+    batches = [1, 8],
+    runs = 3,
+    eos = true,
+    steerRate = 0.8,
+    exact = true,
+  } = config;
   const loadOptions = { modelDir, device, threads, ...(config.gpuValidation === undefined ? {} : { gpuValidation: config.gpuValidation }) };
   const model = await loadModel(loadOptions);
   let greedyModel = model;
@@ -173,14 +183,30 @@ export async function measureDecode(config: Readonly<DecodeBenchConfig> = {}, lo
     for (const batch of batches) {
       const groups: PromptEmbeds[][] = [];
       const source = Array.from({ length: Math.max(batch, pages.length) }, (_, i) => i % pages.length);
-      for (let i = 0; i < source.length; i += batch) groups.push((await encodePages(model, source.slice(i, i + batch).map((j) => pages[j]!))).prompts);
+      for (let i = 0; i < source.length; i += batch)
+        groups.push(
+          (
+            await encodePages(
+              model,
+              source.slice(i, i + batch).map((j) => pages[j]!),
+            )
+          ).prompts,
+        );
       const configs: Config[] = graphs.flatMap((g) => kList.filter((k) => k === 0 || hasDraft(g)).map((k) => ({ graphs: g, draft: 'model' as const, k })));
-      if (batch === 1 && steerRate > 0 && hasDraft(graphs[0]!)) configs.push(...kList.filter((k) => k > 0).map((k) => ({ graphs: graphs[0]!, draft: 'steered' as const, k })));
+      if (batch === 1 && steerRate > 0 && hasDraft(graphs[0]!))
+        configs.push(...kList.filter((k) => k > 0).map((k) => ({ graphs: graphs[0]!, draft: 'steered' as const, k })));
       const prefillOnly: Config = { graphs: graphs[0]!, draft: 'model', k: 0, prefillOnly: true };
       configs.push(prefillOnly);
       const greedy = new Map<Graphs, Timed>();
       const timed = new Map<Config, Timed[]>();
-      const once = (c: Config) => decodeAll(c.k === 0 && c.graphs === 'steps' ? greedyModel : model, groups, c, { budget: c.prefillOnly ? 1 : budget, eos, exact, steerRate, greedy: greedy.get(c.graphs) });
+      const once = (c: Config) =>
+        decodeAll(c.k === 0 && c.graphs === 'steps' ? greedyModel : model, groups, c, {
+          budget: c.prefillOnly ? 1 : budget,
+          eos,
+          exact,
+          steerRate,
+          greedy: greedy.get(c.graphs),
+        });
       for (const c of configs) {
         const warm = await once(c);
         if (c.k === 0 && !c.prefillOnly) greedy.set(c.graphs, warm);
@@ -194,20 +220,44 @@ export async function measureDecode(config: Readonly<DecodeBenchConfig> = {}, lo
       for (const c of configs.filter((x) => !x.prefillOnly).toSorted((a, b) => order(a) - order(b))) {
         const row = toRow(c, batch, timed.get(c)!, rows, greedy, aloneIds, prefillCpuMs, source);
         rows.push(row);
-        log(`  ${row.graphs.padEnd(8)} ${row.draft.padEnd(7)} batch ${String(batch).padStart(2)} K=${c.k}: ${row.medianMs.toFixed(0)} ms (decode ${row.decodeMs.toFixed(0)} ms, ${row.decodeTokensPerSecond.toFixed(0)} tok/s), tau ${row.tau.toFixed(2)}, speed-up ${row.speedup.toFixed(2)}× (CPU time ${row.cpuDecodeSpeedup.toFixed(2)}×; end to end ${row.e2eSpeedup.toFixed(2)}×), lossless ${row.lossless}`);
+        log(
+          `  ${row.graphs.padEnd(8)} ${row.draft.padEnd(7)} batch ${String(batch).padStart(2)} K=${c.k}: ${row.medianMs.toFixed(0)} ms (decode ${row.decodeMs.toFixed(0)} ms, ${row.decodeTokensPerSecond.toFixed(0)} tok/s), tau ${row.tau.toFixed(2)}, speed-up ${row.speedup.toFixed(2)}× (CPU time ${row.cpuDecodeSpeedup.toFixed(2)}×; end to end ${row.e2eSpeedup.toFixed(2)}×), lossless ${row.lossless}`,
+        );
       }
     }
     const lossless = rows.every((r) => r.lossless);
     const b1 = rows.filter((r) => r.batch === Math.min(...batches) && r.graphs === graphs[0] && r.k > 0);
-    const best = (draft: 'model' | 'steered') => b1.filter((r) => r.draft === draft).reduce<DecodeRow | undefined>((a, r) => (a === undefined || r.speedup > a.speedup ? r : a), undefined);
+    const best = (draft: 'model' | 'steered') =>
+      b1.filter((r) => r.draft === draft).reduce<DecodeRow | undefined>((a, r) => (a === undefined || r.speedup > a.speedup ? r : a), undefined);
     const tauAt3 = (draft: 'model' | 'steered') => b1.find((r) => r.draft === draft && r.k === 3)?.tau.toFixed(2) ?? 'n/a';
     const bm = best('model');
     const bs = best('steered');
     let summary = `lossless=${lossless} speedup=${bm?.speedup.toFixed(2) ?? 'n/a'} tau=${tauAt3('model')} cpu=${bm?.cpuDecodeSpeedup.toFixed(2) ?? 'n/a'} e2e=${bm?.e2eSpeedup.toFixed(2) ?? 'n/a'}`;
     if (bs !== undefined) summary += ` (steered draft at ${steerRate}: speedup=${bs.speedup.toFixed(2)} tau=${tauAt3('steered')})`;
-    if (reference !== undefined) summary += referenceComparison(reference, rows).ratios.map((r) => ` pytorch/ts@b${r.batch}=${r.decode.toFixed(2)}`).join('');
-    const perK = b1.filter((r) => r.draft === 'model').map((r) => ({ k: r.k, speedup: r.speedup, cpuSpeedup: r.cpuDecodeSpeedup, e2eSpeedup: r.e2eSpeedup, tau: r.tau }));
-    return { model: `${model.config.name} ${model.config.version}`, device, threads, pages: pages.length, pagesDir, budget, eos, runs, exact, rows, perK, lossless, gpu: device === 'cpu' ? undefined : nvidiaSmi(), ...(reference === undefined ? {} : { reference }), summary };
+    if (reference !== undefined)
+      summary += referenceComparison(reference, rows)
+        .ratios.map((r) => ` pytorch/ts@b${r.batch}=${r.decode.toFixed(2)}`)
+        .join('');
+    const perK = b1
+      .filter((r) => r.draft === 'model')
+      .map((r) => ({ k: r.k, speedup: r.speedup, cpuSpeedup: r.cpuDecodeSpeedup, e2eSpeedup: r.e2eSpeedup, tau: r.tau }));
+    return {
+      model: `${model.config.name} ${model.config.version}`,
+      device,
+      threads,
+      pages: pages.length,
+      pagesDir,
+      budget,
+      eos,
+      runs,
+      exact,
+      rows,
+      perK,
+      lossless,
+      gpu: device === 'cpu' ? undefined : nvidiaSmi(),
+      ...(reference === undefined ? {} : { reference }),
+      summary,
+    };
   } finally {
     await model.release();
     if (greedyModel !== model) await greedyModel.release();
@@ -236,7 +286,14 @@ async function decodeAll(model: OcrModel, groups: readonly (readonly PromptEmbed
     if (steps !== undefined) steps = steps.withDraft(steeredStepDraft({ ...steer, draft: steps.draft! }));
     else forward = forward.withDraft(steeredDraft({ ...steer, draft: forward.mtp! }));
   }
-  const options = { eosId: eos ? model.config.special.eos : -1, draftK: c.k, maxTokens: budget, repetition: eos ? {} : (false as const), exact, ...(steps === undefined ? {} : { steps }) };
+  const options = {
+    eosId: eos ? model.config.special.eos : -1,
+    draftK: c.k,
+    maxTokens: budget,
+    repetition: eos ? {} : (false as const),
+    exact,
+    ...(steps === undefined ? {} : { steps }),
+  };
   let prefillMs = 0;
   const started = performance.now();
   const cpu = process.cpuUsage();
@@ -255,7 +312,16 @@ async function decodeAll(model: OcrModel, groups: readonly (readonly PromptEmbed
   return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, prefillMs, ids, stats };
 }
 
-function toRow(c: Config, batch: number, timed: readonly Timed[], rows: readonly DecodeRow[], greedy: ReadonlyMap<Graphs, Timed>, aloneIds: ReadonlyMap<Graphs, number[][]>, prefillCpuMs: number, source: readonly number[]): DecodeRow {
+function toRow(
+  c: Config,
+  batch: number,
+  timed: readonly Timed[],
+  rows: readonly DecodeRow[],
+  greedy: ReadonlyMap<Graphs, Timed>,
+  aloneIds: ReadonlyMap<Graphs, number[][]>,
+  prefillCpuMs: number,
+  source: readonly number[],
+): DecodeRow {
   const last = timed[timed.length - 1]!;
   const ms = median(timed.map((t) => t.ms));
   const decodeMs = median(timed.map((t) => t.ms - t.prefillMs));
@@ -291,7 +357,16 @@ function toRow(c: Config, batch: number, timed: readonly Timed[], rows: readonly
     decodeCpuMs,
     cpuDecodeSpeedup: base === undefined ? 1 : base.decodeCpuMs / decodeCpuMs,
     ...(contract === undefined ? {} : { vsContractGreedy: contract.decodeMs / decodeMs }),
-    lossless: timed.every((t) => same(t.ids, greedy.get(c.graphs)?.ids) && (batch === 1 || alone === undefined || same(t.ids, source.map((j) => alone[j]!)))),
+    lossless: timed.every(
+      (t) =>
+        same(t.ids, greedy.get(c.graphs)?.ids) &&
+        (batch === 1 ||
+          alone === undefined ||
+          same(
+            t.ids,
+            source.map((j) => alone[j]!),
+          )),
+    ),
     ...(contractIds === undefined ? {} : { sameAsContract: same(last.ids, contractIds) }),
     minMargin: Math.min(...last.stats.map((s) => s.minMargin)),
     prefillMs: mean((s) => s.prefillMs),

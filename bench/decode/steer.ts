@@ -9,8 +9,8 @@
  * the token at p + 2 in both graph sets, so both see the same pattern.
  */
 import type { SessionLike } from '../../inference/onnx/forward.ts';
-import { tensor } from '../../inference/runtime/ort.ts';
 import type { Tensor } from '../../inference/runtime/ort.ts';
+import { tensor } from '../../inference/runtime/ort.ts';
 
 export interface SteerOptions {
   /** `mtp.onnx` (contract graphs) or `mtp_step.onnx` (step graphs). */
@@ -62,7 +62,11 @@ export function steeredStepDraft(options: Readonly<SteerOptions>): SessionLike {
  * New `draft_ids` for a `mtp_step.onnx` run: draft j of sequence b becomes `pick(b, p1 + j)`, p1
  * being the position of b's last real row (the pair whose output proposes the first draft).
  */
-export function replaceStepDrafts(feeds: Readonly<Record<string, Tensor>>, out: Readonly<Record<string, Tensor>>, pick: (b: number, p: number) => number): Tensor {
+export function replaceStepDrafts(
+  feeds: Readonly<Record<string, Tensor>>,
+  out: Readonly<Record<string, Tensor>>,
+  pick: (b: number, p: number) => number,
+): Tensor {
   const [B, K] = out.draft_ids!.dims as [number, number];
   const S = feeds.position_ids!.dims[1]!;
   const positions = feeds.position_ids!.data as BigInt64Array;
@@ -76,7 +80,10 @@ export function replaceStepDrafts(feeds: Readonly<Record<string, Tensor>>, out: 
 }
 
 /** The draft session, run as usual (its cost is real), with the outputs `replace` returns swapped in. */
-function steered(options: Readonly<SteerOptions>, replace: (feeds: Readonly<Record<string, Tensor>>, out: Readonly<Record<string, Tensor>>) => Record<string, Tensor>): SessionLike {
+function steered(
+  options: Readonly<SteerOptions>,
+  replace: (feeds: Readonly<Record<string, Tensor>>, out: Readonly<Record<string, Tensor>>) => Record<string, Tensor>,
+): SessionLike {
   const { draft } = options;
   return {
     path: `${draft.path} (steered to ${options.rate})`,

@@ -11,7 +11,13 @@ export async function doclingCli(argv: readonly string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { data: { type: 'string' }, engine: { type: 'string' }, out: { type: 'string' }, markdown: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        data: { type: 'string' },
+        engine: { type: 'string' },
+        out: { type: 'string' },
+        markdown: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (error) {

@@ -30,7 +30,7 @@ export function levenshtein(a: string, b: string): number {
       const sub = prev[j - 1]! + (xi === y[j - 1]! ? 0 : 1);
       const del = prev[j]! + 1;
       const ins = cur[j - 1]! + 1;
-      cur[j] = sub < del ? (sub < ins ? sub : ins) : del < ins ? del : ins;
+      cur[j] = sub < del ? Math.min(sub, ins) : Math.min(del, ins);
     }
     [prev, cur] = [cur, prev];
   }

@@ -1,11 +1,11 @@
-export { compareDocument } from './compare.ts';
 export type { DocumentComparison } from './compare.ts';
+export { compareDocument } from './compare.ts';
 export { levenshtein, normalizedEditDistance } from './edit-distance.ts';
-export { digestMarkdown, htmlTables } from './markdown.ts';
 export type { MarkdownDigest, TableCell, TableRows } from './markdown.ts';
-export { readingOrder } from './order.ts';
+export { digestMarkdown, htmlTables } from './markdown.ts';
 export type { ReadingOrderOptions, ReadingOrderResult } from './order.ts';
-export { teds } from './teds.ts';
-export type { TedsOptions } from './teds.ts';
-export { doclingMarkdown, runDoclingBench } from './run.ts';
+export { readingOrder } from './order.ts';
 export type { DoclingBenchOptions, DoclingBenchResult, DoclingDocumentResult } from './run.ts';
+export { doclingMarkdown, runDoclingBench } from './run.ts';
+export type { TedsOptions } from './teds.ts';
+export { teds } from './teds.ts';

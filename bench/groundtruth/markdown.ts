@@ -2,8 +2,8 @@
  * What the ground-truth comparison reads from a Markdown document: its plain text, its headings,
  * its text blocks in order, and its tables as rows of cells (from pipe tables and HTML tables).
  */
-import type { Element as HastElement, Root as HastRoot, RootContent as HastContent } from 'hast';
-import type { Root as MdRoot, RootContent as MdContent, Table as MdTable } from 'mdast';
+import type { RootContent as HastContent, Element as HastElement, Root as HastRoot } from 'hast';
+import type { RootContent as MdContent, Root as MdRoot, Table as MdTable } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import rehypeParse from 'rehype-parse';
 import remarkGfm from 'remark-gfm';

@@ -36,10 +36,17 @@ const squash = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ')
  * @example
  * readingOrder(['first block text here…', 'second block…'], candidateText)
  */
-export function readingOrder(blocks: readonly string[], candidate: string, { probe = 40, maxEdits = 4 }: Readonly<ReadingOrderOptions> = {}): ReadingOrderResult {
+export function readingOrder(
+  blocks: readonly string[],
+  candidate: string,
+  { probe = 40, maxEdits = 4 }: Readonly<ReadingOrderOptions> = {},
+): ReadingOrderResult {
   const text = squash(candidate);
   // Short blocks ("Table 1", page numbers) are too ambiguous to locate.
-  const probes = blocks.map(squash).filter((b) => b.length >= probe).map((b) => b.slice(0, probe));
+  const probes = blocks
+    .map(squash)
+    .filter((b) => b.length >= probe)
+    .map((b) => b.slice(0, probe));
   // Repeated blocks (boilerplate, lorem ipsum) share a probe: the k-th copy in the reference is
   // matched with the k-th occurrence in the candidate.
   const occurrences = new Map<string, number[]>();

@@ -2,19 +2,19 @@
  * `folio bench docling`: convert the docling PDFs that have reference Markdown (or take an existing
  * folder of Markdown) and compare each document: edit distance, heading recall, TEDS, reading order.
  */
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../../core/errors.ts';
-import { machineInfo, machineMarkdown } from '../common/machine.ts';
 import type { MachineInfo } from '../common/machine.ts';
+import { machineInfo, machineMarkdown } from '../common/machine.ts';
 import { markdownTable } from '../common/markdown-table.ts';
 import { round } from '../common/stats.ts';
 import { runChild } from '../common/tools.ts';
-import { BASELINE_ENGINES, convertWithBaseline } from '../olmocr/baselines.ts';
 import type { BaselineEngine } from '../olmocr/baselines.ts';
-import { compareDocument } from './compare.ts';
+import { BASELINE_ENGINES, convertWithBaseline } from '../olmocr/baselines.ts';
 import type { DocumentComparison } from './compare.ts';
+import { compareDocument } from './compare.ts';
 
 export interface DoclingBenchOptions {
   /**
@@ -44,7 +44,13 @@ export interface DoclingBenchResult {
   readonly engine: string;
   readonly documents: readonly DoclingDocumentResult[];
   /** Means over the documents where each figure is defined. */
-  readonly mean: { readonly editDistance: number; readonly headingRecall: number; readonly teds: number; readonly tedsStructure: number; readonly readingOrder: number };
+  readonly mean: {
+    readonly editDistance: number;
+    readonly headingRecall: number;
+    readonly teds: number;
+    readonly tedsStructure: number;
+    readonly readingOrder: number;
+  };
   readonly convertMs?: number;
   readonly machine: MachineInfo;
 }
@@ -68,7 +74,10 @@ export async function runDoclingBench(options: Readonly<DoclingBenchOptions> = {
   const out = options.out ?? path.join('bench/results/docling', markdown ? 'markdown' : engine);
   let names: string[];
   try {
-    names = (await readdir(path.join(data, 'groundtruth'))).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
+    names = (await readdir(path.join(data, 'groundtruth')))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => f.slice(0, -3))
+      .sort();
   } catch (error) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`data\` to hold groundtruth/*.md, got \`${data}\``, { cause: error });
   }
@@ -81,7 +90,10 @@ export async function runDoclingBench(options: Readonly<DoclingBenchOptions> = {
     if ((BASELINE_ENGINES as readonly string[]).includes(engine)) {
       convertMs = (await convertWithBaseline({ engine: engine as BaselineEngine, files: pdfs, pdfs: path.join(data, 'pdf'), out })).wallMs;
     } else {
-      const run = await runChild({ command: process.execPath, args: [CLI, 'convert', ...pdfs.map((p) => path.join(data, 'pdf', p)), '--out-dir', out, '--engine', engine, '--quiet'] });
+      const run = await runChild({
+        command: process.execPath,
+        args: [CLI, 'convert', ...pdfs.map((p) => path.join(data, 'pdf', p)), '--out-dir', out, '--engine', engine, '--quiet'],
+      });
       if (run.code !== 0) log(`docling: folio convert exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`);
       convertMs = run.wallMs;
     }
@@ -109,9 +121,11 @@ export async function runDoclingBench(options: Readonly<DoclingBenchOptions> = {
     ...(convertMs === undefined ? {} : { convertMs: round(convertMs, 1) }),
     machine: machineInfo(),
   };
-  await writeFile(path.join(out, 'docling.json'), JSON.stringify(result, null, 2) + '\n');
+  await writeFile(path.join(out, 'docling.json'), `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(path.join(out, 'docling.md'), doclingMarkdown(result, data));
-  log(`docling: ${result.engine}: edit distance ${result.mean.editDistance}, heading recall ${result.mean.headingRecall}, TEDS ${result.mean.teds}, order ${result.mean.readingOrder}`);
+  log(
+    `docling: ${result.engine}: edit distance ${result.mean.editDistance}, heading recall ${result.mean.headingRecall}, TEDS ${result.mean.teds}, order ${result.mean.readingOrder}`,
+  );
   return result;
 }
 
@@ -122,9 +136,25 @@ export function doclingMarkdown(result: DoclingBenchResult, data: string): strin
   const rows = result.documents.map((d) =>
     d.missing
       ? [d.name, 'missing', '', '', '', '', '']
-      : [d.name, fmt(d.editDistance), `${fmt(d.headingRecall)} (${d.headings?.matched}/${d.headings?.reference})`, fmt(d.teds), fmt(d.tedsStructure), `${d.tables?.candidate}/${d.tables?.reference}`, `${fmt(d.readingOrder)} (${d.blocksFound?.found}/${d.blocksFound?.of})`],
+      : [
+          d.name,
+          fmt(d.editDistance),
+          `${fmt(d.headingRecall)} (${d.headings?.matched}/${d.headings?.reference})`,
+          fmt(d.teds),
+          fmt(d.tedsStructure),
+          `${d.tables?.candidate}/${d.tables?.reference}`,
+          `${fmt(d.readingOrder)} (${d.blocksFound?.found}/${d.blocksFound?.of})`,
+        ],
   );
-  rows.push(['**mean**', fmt(result.mean.editDistance), fmt(result.mean.headingRecall), fmt(result.mean.teds), fmt(result.mean.tedsStructure), '', fmt(result.mean.readingOrder)]);
+  rows.push([
+    '**mean**',
+    fmt(result.mean.editDistance),
+    fmt(result.mean.headingRecall),
+    fmt(result.mean.teds),
+    fmt(result.mean.tedsStructure),
+    '',
+    fmt(result.mean.readingOrder),
+  ]);
   return [
     `# Ground-truth comparison: ${result.engine}`,
     '',

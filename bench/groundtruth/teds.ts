@@ -18,9 +18,15 @@ interface TreeNode {
 
 function toTree(rows: TableRows): TreeNode {
   return {
-    tag: 'table', text: '', rowspan: 1, colspan: 1,
+    tag: 'table',
+    text: '',
+    rowspan: 1,
+    colspan: 1,
     children: rows.map((row) => ({
-      tag: 'tr', text: '', rowspan: 1, colspan: 1,
+      tag: 'tr',
+      text: '',
+      rowspan: 1,
+      colspan: 1,
       children: row.map((cell) => ({ tag: 'td', text: cell.text, rowspan: cell.rowspan, colspan: cell.colspan, children: [] })),
     })),
   };

@@ -25,7 +25,8 @@ export interface FormulaCropCase {
 }
 
 function cut(page: PageImage, [x0, y0, x1, y1]: readonly number[]): PageImage {
-  const w = x1! - x0!, h = y1! - y0!;
+  const w = x1! - x0!,
+    h = y1! - y0!;
   const data = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data[y * w + x] = page.data[((y + y0!) * page.width + x + x0!) * page.channels]!;
   return { ...page, data, width: w, height: h, channels: 1 };
@@ -44,7 +45,8 @@ export async function loadFormulaCrops(pdfDir: string = OLMOCR_PDFS, specFile: s
         try {
           execFileSync('pdftoppm', ['-r', String(spec.dpi), '-f', '1', '-l', '1', '-gray', '-png', join(pdfDir, c.pdf), prefix], { stdio: 'pipe' });
         } catch (cause) {
-          if ((cause as NodeJS.ErrnoException).code === 'ENOENT') throw new ConfigurationError('FOLIO_BENCH_TOOL', 'bench math: pdftoppm (poppler-utils) is needed to render the dev pages', { cause });
+          if ((cause as NodeJS.ErrnoException).code === 'ENOENT')
+            throw new ConfigurationError('FOLIO_BENCH_TOOL', 'bench math: pdftoppm (poppler-utils) is needed to render the dev pages', { cause });
           return [];
         }
         pages.set(c.pdf, await loadPageImage({ path: `${prefix}-1.png`, pageNumber: 1 }));

@@ -6,18 +6,19 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigurationError, describeError } from '../../core/errors.ts';
-import { DEVICES } from '../../inference/runtime/ort.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
+import { DEVICES } from '../../inference/runtime/ort.ts';
 import { mathMarkdown } from './report.ts';
-import { measureMath } from './run.ts';
 import type { MathBenchConfig } from './run.ts';
+import { measureMath } from './run.ts';
 
-export { measureMath, renderEqual, MATH_MODEL, MATH_VIEWS } from './run.ts';
-export type { MathBenchConfig, MathBenchResult, MathSetResult, MathSpeedRow } from './run.ts';
-export { mathMarkdown } from './report.ts';
 export { canonicalLatex } from './normalise.ts';
+export { mathMarkdown } from './report.ts';
+export type { MathBenchConfig, MathBenchResult, MathSetResult, MathSpeedRow } from './run.ts';
+export { MATH_MODEL, MATH_VIEWS, measureMath, renderEqual } from './run.ts';
 
-export const MATH_USAGE = 'folio bench math [--model DIR] [--views DIR] [--device cpu|webgpu|cuda] [--threads N] [--limit N] [--speed-views N] [--batch 1,16] [--k 3] [--runs N] [--quick]';
+export const MATH_USAGE =
+  'folio bench math [--model DIR] [--views DIR] [--device cpu|webgpu|cuda] [--threads N] [--limit N] [--speed-views N] [--batch 1,16] [--k 3] [--runs N] [--quick]';
 
 export interface MathBenchOptions {
   readonly argv?: readonly string[];
@@ -30,7 +31,8 @@ export interface MathBenchOptions {
 function int(flag: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be an integer from ${min} and up, got \`${value}\``);
+  if (!Number.isInteger(n) || n < min)
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be an integer from ${min} and up, got \`${value}\``);
   return n;
 }
 
@@ -47,7 +49,19 @@ export async function runMathBench(options: Readonly<MathBenchOptions> = {}): Pr
   try {
     values = parseArgs({
       args: [...argv],
-      options: { model: { type: 'string' }, views: { type: 'string' }, device: { type: 'string' }, threads: { type: 'string' }, limit: { type: 'string' }, 'speed-views': { type: 'string' }, batch: { type: 'string' }, k: { type: 'string' }, runs: { type: 'string' }, quick: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        model: { type: 'string' },
+        views: { type: 'string' },
+        device: { type: 'string' },
+        threads: { type: 'string' },
+        limit: { type: 'string' },
+        'speed-views': { type: 'string' },
+        batch: { type: 'string' },
+        k: { type: 'string' },
+        runs: { type: 'string' },
+        quick: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }).values;
@@ -59,7 +73,8 @@ export async function runMathBench(options: Readonly<MathBenchOptions> = {}): Pr
     return 0;
   }
   const device = (values.device ?? 'cpu') as Device;
-  if (!DEVICES.includes(device)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${device}\``);
+  if (!DEVICES.includes(device))
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${device}\``);
   const batches = values.batch?.split(',').map((b) => int('batch', b, 1)!);
   const config: MathBenchConfig = {
     device,
@@ -76,7 +91,7 @@ export async function runMathBench(options: Readonly<MathBenchOptions> = {}): Pr
   const result = await measureMath(config, log);
   if (!values.quick) {
     await mkdir(resultsDir, { recursive: true });
-    await writeFile(join(resultsDir, 'math.json'), JSON.stringify(result, null, 2) + '\n');
+    await writeFile(join(resultsDir, 'math.json'), `${JSON.stringify(result, null, 2)}\n`);
     await writeFile(join(resultsDir, 'math.md'), mathMarkdown(result));
   }
   log(result.summary);

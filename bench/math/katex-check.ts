@@ -15,6 +15,6 @@ const out: string[] = [];
 for await (const line of lines) {
   const formula = makeFormula({ latex: line, display: true });
   out.push(JSON.stringify(formula.valid ? { ok: true } : { ok: false, error: formula.error }));
-  if (out.length >= 1000) process.stdout.write(out.splice(0).join('\n') + '\n');
+  if (out.length >= 1000) process.stdout.write(`${out.splice(0).join('\n')}\n`);
 }
-if (out.length) process.stdout.write(out.join('\n') + '\n');
+if (out.length) process.stdout.write(`${out.join('\n')}\n`);

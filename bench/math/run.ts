@@ -9,13 +9,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../../core/errors.ts';
-import { decode } from '../../inference/onnx/decode.ts';
 import type { PageDecode } from '../../inference/onnx/decode.ts';
+import { decode } from '../../inference/onnx/decode.ts';
 import { loadModel } from '../../inference/onnx/load.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
-import { measureDecode, loadPages } from '../decode/run.ts';
-import { renderMathml, sameRendering } from '../olmocr/math.ts';
 import { formulaView } from '../../pipeline/formula/view.ts';
+import { loadPages, measureDecode } from '../decode/run.ts';
+import { renderMathml, sameRendering } from '../olmocr/math.ts';
 import { loadFormulaCrops } from './crops.ts';
 import { canonicalLatex } from './normalise.ts';
 
@@ -103,12 +103,20 @@ interface Truth {
 
 async function readTruth(dir: string): Promise<Truth[]> {
   const text = await readFile(join(dir, 'truth.tsv'), 'utf8').catch((cause: unknown) => {
-    throw new ConfigurationError('FOLIO_BENCH_DATASET', `${join(dir, 'truth.tsv')}: cannot read the views' truth (make it with training/formula/make_views.py)`, { cause });
+    throw new ConfigurationError(
+      'FOLIO_BENCH_DATASET',
+      `${join(dir, 'truth.tsv')}: cannot read the views' truth (make it with training/formula/make_views.py)`,
+      { cause },
+    );
   });
-  return text.split('\n').slice(1).filter((l) => l.trim() !== '').map((l) => {
-    const [file = '', kind = '', ...rest] = l.split('\t');
-    return { file, kind, latex: rest.join('\t') };
-  });
+  return text
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const [file = '', kind = '', ...rest] = l.split('\t');
+      return { file, kind, latex: rest.join('\t') };
+    });
 }
 
 /** Render-equal: KaTeX parses both and their MathML (source annotation dropped) is the same. */
@@ -117,7 +125,13 @@ export function renderEqual(truth: string, predicted: string): boolean {
   return a !== undefined && a === renderMathml(predicted);
 }
 
-async function scoreSet(model: Awaited<ReturnType<typeof loadModel>>, dir: string, set: string, config: Readonly<MathBenchConfig>, k: number): Promise<MathSetResult> {
+async function scoreSet(
+  model: Awaited<ReturnType<typeof loadModel>>,
+  dir: string,
+  set: string,
+  config: Readonly<MathBenchConfig>,
+  k: number,
+): Promise<MathSetResult> {
   const truth = (await readTruth(dir)).slice(0, config.limit ?? Infinity);
   const pages = (await loadPages(dir)).slice(0, truth.length);
   const read = async (draftK: number): Promise<{ out: PageDecode[]; ms: number }> => {
@@ -128,7 +142,12 @@ async function scoreSet(model: Awaited<ReturnType<typeof loadModel>>, dir: strin
   };
   const greedy = await read(0);
   const spec = await read(k);
-  let exact = 0, equal = 0, valid = 0, identical = 0, tokens = 0, steps = 0;
+  let exact = 0,
+    equal = 0,
+    valid = 0,
+    identical = 0,
+    tokens = 0,
+    steps = 0;
   const byKind: Record<string, { n: number; renderEqual: number }> = {};
   truth.forEach((t, i) => {
     const g = greedy.out[i]!;
@@ -148,8 +167,16 @@ async function scoreSet(model: Awaited<ReturnType<typeof loadModel>>, dir: strin
   const n = truth.length;
   for (const v of Object.values(byKind)) v.renderEqual /= v.n;
   return {
-    set, n, exact: exact / n, renderEqual: equal / n, valid: valid / n, identical: identical / n, tau: tokens / Math.max(1, steps),
-    greedyPerSecond: n / (greedy.ms / 1000), speculativePerSecond: n / (spec.ms / 1000), byKind,
+    set,
+    n,
+    exact: exact / n,
+    renderEqual: equal / n,
+    valid: valid / n,
+    identical: identical / n,
+    tau: tokens / Math.max(1, steps),
+    greedyPerSecond: n / (greedy.ms / 1000),
+    speculativePerSecond: n / (spec.ms / 1000),
+    byKind,
     samples: truth.slice(0, 6).map((t, i) => ({ truth: t.latex, predicted: greedy.out[i]!.text.trim() })),
   };
 }
@@ -168,7 +195,9 @@ export async function measureMath(config: Readonly<MathBenchConfig> = {}, log: (
   try {
     for (const set of ['synthetic', 'real']) {
       const result = await scoreSet(model, join(viewsDir, set), set, config, k);
-      log(`math ${set}: ${result.n} views, render-equal ${(result.renderEqual * 100).toFixed(1)}%, exact ${(result.exact * 100).toFixed(1)}%, identical ${(result.identical * 100).toFixed(0)}%, tau ${result.tau.toFixed(2)}`);
+      log(
+        `math ${set}: ${result.n} views, render-equal ${(result.renderEqual * 100).toFixed(1)}%, exact ${(result.exact * 100).toFixed(1)}%, identical ${(result.identical * 100).toFixed(0)}%, tau ${result.tau.toFixed(2)}`,
+      );
       sets.push(result);
     }
     const cases = await loadFormulaCrops();
@@ -181,20 +210,36 @@ export async function measureMath(config: Readonly<MathBenchConfig> = {}, log: (
       const steps = spec.reduce((a, s) => a + s.stats.steps, 0);
       const tests = cases.filter((c) => c.test);
       crops = {
-        n: cases.length, renderEqual: cases.filter((c, i) => renderEqual(c.latex, greedy[i]!.text.trim())).length / cases.length,
-        tests: tests.length, testsPassed: cases.filter((c, i) => c.test && sameRendering(c.latex, greedy[i]!.text.trim())).length,
-        identical: same / cases.length, tau: tokens / Math.max(1, steps),
+        n: cases.length,
+        renderEqual: cases.filter((c, i) => renderEqual(c.latex, greedy[i]!.text.trim())).length / cases.length,
+        tests: tests.length,
+        testsPassed: cases.filter((c, i) => c.test && sameRendering(c.latex, greedy[i]!.text.trim())).length,
+        identical: same / cases.length,
+        tau: tokens / Math.max(1, steps),
         readings: cases.map((c, i) => ({ truth: c.latex, predicted: greedy[i]!.text.trim(), minMargin: greedy[i]!.stats.minMargin })),
       };
-      log(`math crops: ${crops.n} crops, render-equal ${(crops.renderEqual * 100).toFixed(1)}%, math tests ${crops.testsPassed}/${crops.tests}, tau ${crops.tau.toFixed(2)}`);
+      log(
+        `math crops: ${crops.n} crops, render-equal ${(crops.renderEqual * 100).toFixed(1)}%, math tests ${crops.testsPassed}/${crops.tests}, tau ${crops.tau.toFixed(2)}`,
+      );
     }
   } finally {
     await model.release();
   }
-  const decodeResult = await measureDecode({ modelDir, device, threads, pagesDir: join(viewsDir, 'synthetic'), limit: speedViews, ks: [0, k], batches, runs, graphs: ['steps'], steerRate: 0 }, log);
-  const speed = decodeResult.rows.filter((r) => r.k === k && r.draft === 'model').map((r) => ({
-    batch: r.batch, k: r.k, tau: r.tau, speedup: r.speedup, e2eSpeedup: r.e2eSpeedup, formulasPerSecond: r.pagesPerSecond, lossless: r.lossless,
-  }));
+  const decodeResult = await measureDecode(
+    { modelDir, device, threads, pagesDir: join(viewsDir, 'synthetic'), limit: speedViews, ks: [0, k], batches, runs, graphs: ['steps'], steerRate: 0 },
+    log,
+  );
+  const speed = decodeResult.rows
+    .filter((r) => r.k === k && r.draft === 'model')
+    .map((r) => ({
+      batch: r.batch,
+      k: r.k,
+      tau: r.tau,
+      speedup: r.speedup,
+      e2eSpeedup: r.e2eSpeedup,
+      formulasPerSecond: r.pagesPerSecond,
+      lossless: r.lossless,
+    }));
   const synthetic = sets[0]!;
   const b1 = speed.find((r) => r.batch === 1);
   const summary = `render-equal ${(synthetic.renderEqual * 100).toFixed(1)}% of ${synthetic.n} held-out synthetic formulas (exact ${(synthetic.exact * 100).toFixed(1)}%), τ ${synthetic.tau.toFixed(2)} at K=${k}${b1 ? `, ${b1.speedup.toFixed(2)}× decode speed-up at batch 1` : ''}`;

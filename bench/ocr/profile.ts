@@ -17,7 +17,9 @@ import { pageImages } from './pages.ts';
 import { tesseractAvailable, tesseractPage } from './tesseract.ts';
 
 const SCANS = '../shared/data/docling-dev/ocr';
-const DEFAULT_FILES = ['ocr_test.pdf', 'ocr_test_rotated_90.pdf', 'ocr_test_rotated_180.pdf', 'ocr_test_rotated_270.pdf', '2206.01062.tif'].map((f) => `${SCANS}/${f}`);
+const DEFAULT_FILES = ['ocr_test.pdf', 'ocr_test_rotated_90.pdf', 'ocr_test_rotated_180.pdf', 'ocr_test_rotated_270.pdf', '2206.01062.tif'].map(
+  (f) => `${SCANS}/${f}`,
+);
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -66,12 +68,20 @@ try {
       }
       totals.paddleMs += ms;
       totals.paddleCpu += cpu;
-      console.log(`${name} ${image.width}x${image.height}: paddle ${ms.toFixed(0)} ms (cpu ${cpu.toFixed(0)}) CER ${cer} lines ${stats.lines} rot ${stats.rotation}${tess}`);
+      console.log(
+        `${name} ${image.width}x${image.height}: paddle ${ms.toFixed(0)} ms (cpu ${cpu.toFixed(0)}) CER ${cer} lines ${stats.lines} rot ${stats.rotation}${tess}`,
+      );
       console.log(`  ${stages.map(([k, v]) => `${k.replace(/Ms$/, '')} ${v.toFixed(0)}`).join(', ')}`);
     }
   }
 } finally {
   await engine.close();
 }
-console.log(`stage totals ms: ${Object.entries(stageTotals).map(([k, v]) => `${k.replace(/Ms$/, '')} ${v.toFixed(0)}`).join(', ')}`);
-console.log(`paddle ${totals.paddleMs.toFixed(0)} ms (cpu ${totals.paddleCpu.toFixed(0)})${useTesseract ? `; tesseract ${totals.tessMs.toFixed(0)} ms (cpu ${totals.tessCpu.toFixed(0)}); speed ratio paddle/tesseract ${(totals.tessMs / totals.paddleMs).toFixed(2)}x wall, ${(totals.tessCpu / totals.paddleCpu).toFixed(2)}x CPU` : ''}`);
+console.log(
+  `stage totals ms: ${Object.entries(stageTotals)
+    .map(([k, v]) => `${k.replace(/Ms$/, '')} ${v.toFixed(0)}`)
+    .join(', ')}`,
+);
+console.log(
+  `paddle ${totals.paddleMs.toFixed(0)} ms (cpu ${totals.paddleCpu.toFixed(0)})${useTesseract ? `; tesseract ${totals.tessMs.toFixed(0)} ms (cpu ${totals.tessCpu.toFixed(0)}); speed ratio paddle/tesseract ${(totals.tessMs / totals.paddleMs).toFixed(2)}x wall, ${(totals.tessCpu / totals.paddleCpu).toFixed(2)}x CPU` : ''}`,
+);

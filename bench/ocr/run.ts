@@ -4,7 +4,7 @@
  * olmOCR-Bench dev score with paddle forced and with `auto` routing, and a robustness run over
  * the gnarly PDFs with peak memory. Writes `ocr.md` and `ocr.json` into the results folder.
  */
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describeError } from '../../core/errors.ts';
@@ -13,12 +13,12 @@ import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
 import { processDocument } from '../../pipeline/run/index.ts';
-import { loadDataset, scoreMarkdown } from '../olmocr/index.ts';
 import { peakRssMiB } from '../common/index.ts';
+import { loadDataset, scoreMarkdown } from '../olmocr/index.ts';
 import { characterErrorRate, plainText } from './cer.ts';
 import { pageImages } from './pages.ts';
-import { ocrReport } from './report.ts';
 import type { CerRow, GnarlyRow, OcrBenchResult, OlmocrRow } from './report.ts';
+import { ocrReport } from './report.ts';
 import { tesseractAvailable, tesseractPage } from './tesseract.ts';
 
 export interface OcrBenchOptions {
@@ -86,20 +86,30 @@ async function cerSuite(engine: OcrEngine, dataDir: string, useTesseract: boolea
       // compared with each other there (agreement, not accuracy).
       const reference = name.startsWith('ocr_test') ? expected : undefined;
       const row: CerRow = {
-        file: name, page: image.pageNumber, width: image.width, height: image.height,
-        paddleMs, paddleCpuMs: (c1.user + c1.system) / 1000, paddleCer: reference === undefined ? undefined : characterErrorRate(paddle, reference),
-        rotation: result?.stats.rotation ?? 0, paddleChars: plainText(paddle).length,
+        file: name,
+        page: image.pageNumber,
+        width: image.width,
+        height: image.height,
+        paddleMs,
+        paddleCpuMs: (c1.user + c1.system) / 1000,
+        paddleCer: reference === undefined ? undefined : characterErrorRate(paddle, reference),
+        rotation: result?.stats.rotation ?? 0,
+        paddleChars: plainText(paddle).length,
         paddleStages: stagesOf(result?.stats ?? {}),
-        ...(tess === undefined ? {} : {
-          tesseractMs: tess.ms,
-          ...(tess.cpuMs === undefined ? {} : { tesseractCpuMs: tess.cpuMs }),
-          tesseractCer: reference === undefined ? undefined : characterErrorRate(tess.text, reference),
-          tesseractChars: plainText(tess.text).length,
-          agreement: reference === undefined ? 1 - Math.min(1, characterErrorRate(paddle, tess.text)) : undefined,
-        }),
+        ...(tess === undefined
+          ? {}
+          : {
+              tesseractMs: tess.ms,
+              ...(tess.cpuMs === undefined ? {} : { tesseractCpuMs: tess.cpuMs }),
+              tesseractCer: reference === undefined ? undefined : characterErrorRate(tess.text, reference),
+              tesseractChars: plainText(tess.text).length,
+              agreement: reference === undefined ? 1 - Math.min(1, characterErrorRate(paddle, tess.text)) : undefined,
+            }),
       };
       rows.push(row);
-      log(`ocr ${name} p${image.pageNumber}: paddle ${paddleMs.toFixed(0)} ms CER ${row.paddleCer?.toFixed(3) ?? '-'}; tesseract ${row.tesseractMs?.toFixed(0) ?? '-'} ms CER ${row.tesseractCer?.toFixed(3) ?? '-'}`);
+      log(
+        `ocr ${name} p${image.pageNumber}: paddle ${paddleMs.toFixed(0)} ms CER ${row.paddleCer?.toFixed(3) ?? '-'}; tesseract ${row.tesseractMs?.toFixed(0) ?? '-'} ms CER ${row.tesseractCer?.toFixed(3) ?? '-'}`,
+      );
     }
   }
   return rows;
@@ -131,10 +141,16 @@ async function olmocrSuite(engine: OcrEngine, dataDir: string, useTesseract: boo
         pageCount++;
         const t = performance.now();
         const c0 = process.cpuUsage();
-        const markdown = await engine.recognize([image]).then((r) => {
-          for (const [k, v] of Object.entries(stagesOf(r[0]?.stats ?? {}))) paddleStages[k] = (paddleStages[k] ?? 0) + v;
-          return r[0]?.markdown ?? '';
-        }, (e: unknown) => { log(`olmocr ${pdf}: ${describeError(e)}`); return ''; });
+        const markdown = await engine.recognize([image]).then(
+          (r) => {
+            for (const [k, v] of Object.entries(stagesOf(r[0]?.stats ?? {}))) paddleStages[k] = (paddleStages[k] ?? 0) + v;
+            return r[0]?.markdown ?? '';
+          },
+          (e: unknown) => {
+            log(`olmocr ${pdf}: ${describeError(e)}`);
+            return '';
+          },
+        );
         timing.paddle += performance.now() - t;
         const c1 = process.cpuUsage(c0);
         cpu.paddle += (c1.user + c1.system) / 1000;
@@ -149,7 +165,10 @@ async function olmocrSuite(engine: OcrEngine, dataDir: string, useTesseract: boo
       const t = performance.now();
       const c0 = process.cpuUsage();
       const bytes = await readFile(path);
-      const processed = await processDocument(sourceDocument(path, bytes, pdf), { engine: 'auto', ocr: async () => borrowed(engine) }).catch((e: unknown) => { log(`olmocr auto ${pdf}: ${describeError(e)}`); return undefined; });
+      const processed = await processDocument(sourceDocument(path, bytes, pdf), { engine: 'auto', ocr: async () => borrowed(engine) }).catch((e: unknown) => {
+        log(`olmocr auto ${pdf}: ${describeError(e)}`);
+        return undefined;
+      });
       timing.auto += performance.now() - t;
       const c1 = process.cpuUsage(c0);
       cpu.auto += (c1.user + c1.system) / 1000;
@@ -160,7 +179,17 @@ async function olmocrSuite(engine: OcrEngine, dataDir: string, useTesseract: boo
     const engines: ('paddle' | 'auto' | 'tesseract')[] = useTesseract ? ['paddle', 'auto', 'tesseract'] : ['paddle', 'auto'];
     for (const name of engines) {
       const score = await scoreMarkdown({ dataset, markdown: join(out, name) });
-      rows.push({ engine: name, overall: score.overall, passed: score.passed, total: score.total, byType: Object.fromEntries(Object.entries(score.byType).map(([k, v]) => [k, v.score])), ms: timing[name], cpuMs: cpu[name], pages: pageCount, ...(name === 'paddle' ? { stages: paddleStages } : {}) });
+      rows.push({
+        engine: name,
+        overall: score.overall,
+        passed: score.passed,
+        total: score.total,
+        byType: Object.fromEntries(Object.entries(score.byType).map(([k, v]) => [k, v.score])),
+        ms: timing[name],
+        cpuMs: cpu[name],
+        pages: pageCount,
+        ...(name === 'paddle' ? { stages: paddleStages } : {}),
+      });
     }
     return rows;
   } finally {
@@ -179,12 +208,32 @@ async function gnarlySuite(engine: OcrEngine, dataDir: string, log: (l: string) 
       const bytes = await readFile(path);
       const result = await processDocument(sourceDocument(path, bytes, file), { engine: 'auto', ocr: async () => borrowed(engine) });
       const ocrPages = result.pages.filter((p) => p.engine !== 'text').length;
-      rows.push({ file, ok: result.ok, pages: result.pages.length, ocrPages, failedPages: result.pages.filter((p) => p.failed !== undefined).length, failures: result.failures.map((f) => `${f.pageNumber ?? '-'}: ${f.reason}`).slice(0, 3), ms: performance.now() - t, rssMiB: peakRssMiB() });
+      rows.push({
+        file,
+        ok: result.ok,
+        pages: result.pages.length,
+        ocrPages,
+        failedPages: result.pages.filter((p) => p.failed !== undefined).length,
+        failures: result.failures.map((f) => `${f.pageNumber ?? '-'}: ${f.reason}`).slice(0, 3),
+        ms: performance.now() - t,
+        rssMiB: peakRssMiB(),
+      });
     } catch (error) {
-      rows.push({ file, ok: false, pages: 0, ocrPages: 0, failedPages: 0, failures: [`threw: ${describeError(error)}`], ms: performance.now() - t, rssMiB: peakRssMiB() });
+      rows.push({
+        file,
+        ok: false,
+        pages: 0,
+        ocrPages: 0,
+        failedPages: 0,
+        failures: [`threw: ${describeError(error)}`],
+        ms: performance.now() - t,
+        rssMiB: peakRssMiB(),
+      });
     }
     const row = rows[rows.length - 1]!;
-    log(`gnarly ${file}: ${row.ok ? 'ok' : 'FAILED'} ${row.pages} pages (${row.ocrPages} OCR, ${row.failedPages} failed) in ${(row.ms / 1000).toFixed(1)} s, peak RSS ${row.rssMiB} MiB`);
+    log(
+      `gnarly ${file}: ${row.ok ? 'ok' : 'FAILED'} ${row.pages} pages (${row.ocrPages} OCR, ${row.failedPages} failed) in ${(row.ms / 1000).toFixed(1)} s, peak RSS ${row.rssMiB} MiB`,
+    );
   }
   return rows;
 }
@@ -203,11 +252,17 @@ function borrowed(engine: OcrEngine): OcrEngine {
 }
 
 function sourceDocument(path: string, bytes: Uint8Array, relativePath: string): SourceDocument {
-  return { id: sha256(path), uri: `file://${path}`, relativePath, mime: path.toLowerCase().endsWith('.pdf') ? 'application/pdf' : 'image/tiff', bytes, contentHash: sha256(bytes) };
+  return {
+    id: sha256(path),
+    uri: `file://${path}`,
+    relativePath,
+    mime: path.toLowerCase().endsWith('.pdf') ? 'application/pdf' : 'image/tiff',
+    bytes,
+    contentHash: sha256(bytes),
+  };
 }
 
 async function put(file: string, text: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, text);
 }
-

@@ -35,7 +35,9 @@ export async function tesseractPage(image: PageImage, options: Readonly<Tesserac
   const dir = await mkdtemp(join(tmpdir(), 'folio-tess-'));
   try {
     const file = join(dir, 'page.png');
-    const png = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).png({ compressionLevel: 1 }).toBuffer();
+    const png = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
     await writeFile(file, png);
     const timed = await hasTool('/usr/bin/time');
     const tess = [file, 'stdout', '-l', 'eng', ...(options.psm === undefined ? [] : ['--psm', String(options.psm)])];
@@ -53,7 +55,18 @@ export async function tesseractPage(image: PageImage, options: Readonly<Tesserac
     const ms = performance.now() - started;
     const cpu = /FOLIO_CPU ([\d.]+) ([\d.]+)/.exec(stderr);
     const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : undefined;
-    if (code !== 0) return { text: '', ms, ...(cpuMs === undefined ? {} : { cpuMs }), error: stderr.trim().split('\n').filter((l) => !l.startsWith('FOLIO_CPU')).pop() ?? `exit ${code}` };
+    if (code !== 0)
+      return {
+        text: '',
+        ms,
+        ...(cpuMs === undefined ? {} : { cpuMs }),
+        error:
+          stderr
+            .trim()
+            .split('\n')
+            .filter((l) => !l.startsWith('FOLIO_CPU'))
+            .pop() ?? `exit ${code}`,
+      };
     return { text: stdout, ms, ...(cpuMs === undefined ? {} : { cpuMs }) };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -59,7 +59,7 @@ export async function convertWithBaseline({ engine, files, pdfs, out, dpi = 200 
   const failures: { file: string; reason: string }[] = [];
   const start = performance.now();
   for (const file of files) {
-    const target = path.join(out, file.replace(/\.pdf$/i, '') + '.md');
+    const target = path.join(out, `${file.replace(/\.pdf$/i, '')}.md`);
     await mkdir(path.dirname(target), { recursive: true });
     try {
       if (engine === 'pdftotext') {

@@ -7,8 +7,8 @@ import { ConfigurationError } from '../../core/errors.ts';
 import { nearMatchStarts, partialRatio, ratio } from './fuzzy.ts';
 import { findMath } from './math.ts';
 import { normalizeText } from './normalize.ts';
-import { headingRelations } from './table-graph.ts';
 import type { CellKey, TableGraph } from './table-graph.ts';
+import { headingRelations } from './table-graph.ts';
 import { parseHtmlTables, parseMarkdownTables } from './table-parse.ts';
 
 export const TEST_TYPES = ['present', 'absent', 'order', 'table', 'math', 'baseline'] as const;
@@ -59,7 +59,8 @@ const clip = (text: string): string => (text.length > 40 ? `${text.slice(0, 40)}
  * parseTest({ pdf: 'a.pdf', page: 1, id: 'a_00', type: 'present', text: 'Hello' }, 'dataset.jsonl:1')
  */
 export function parseTest(value: unknown, where: string): BenchTest {
-  if (typeof value !== 'object' || value === null) throw new ConfigurationError('FOLIO_BENCH_DATASET', `${where}: expected a JSON object, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'object' || value === null)
+    throw new ConfigurationError('FOLIO_BENCH_DATASET', `${where}: expected a JSON object, got ${JSON.stringify(value)}`);
   const test = value as Record<string, unknown>;
   const need = (field: string, kind: 'string' | 'number'): void => {
     if (typeof test[field] !== kind || test[field] === '') {
@@ -71,7 +72,10 @@ export function parseTest(value: unknown, where: string): BenchTest {
   if (test['page'] === undefined) test['page'] = 1;
   need('page', 'number');
   if (!TEST_TYPES.includes(test['type'] as TestType)) {
-    throw new ConfigurationError('FOLIO_BENCH_DATASET', `${where}: expected \`type\` to be one of ${TEST_TYPES.join(', ')}, got \`${JSON.stringify(test['type'])}\``);
+    throw new ConfigurationError(
+      'FOLIO_BENCH_DATASET',
+      `${where}: expected \`type\` to be one of ${TEST_TYPES.join(', ')}, got \`${JSON.stringify(test['type'])}\``,
+    );
   }
   const maxDiffs = test['max_diffs'] ?? 0;
   if (typeof maxDiffs !== 'number' || !Number.isInteger(maxDiffs) || maxDiffs < 0) {

@@ -79,6 +79,7 @@ export function findMath(reference: string, markdown: string, dollars = true): {
   for (const { eq } of ranked) if (sameRendering(reference, eq)) return { passed: true, reason: '' };
   return {
     passed: false,
-    reason: equations.length === 0 ? `no formula delimiters in the output; expected ${reference}` : `no formula among ${equations.length} renders like ${reference}`,
+    reason:
+      equations.length === 0 ? `no formula delimiters in the output; expected ${reference}` : `no formula among ${equations.length} renders like ${reference}`,
   };
 }

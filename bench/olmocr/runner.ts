@@ -7,14 +7,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../../core/errors.ts';
-import { machineInfo } from '../common/machine.ts';
 import type { MachineInfo } from '../common/machine.ts';
+import { machineInfo } from '../common/machine.ts';
 import { runChild } from '../common/tools.ts';
-import { BASELINE_ENGINES, convertWithBaseline } from './baselines.ts';
 import type { BaselineEngine } from './baselines.ts';
+import { BASELINE_ENGINES, convertWithBaseline } from './baselines.ts';
 import { scoreToMarkdown } from './report.ts';
-import { loadDataset, scoreMarkdown } from './score.ts';
 import type { OlmocrScore } from './score.ts';
+import { loadDataset, scoreMarkdown } from './score.ts';
 
 export interface OlmocrBenchOptions {
   /** `dataset.jsonl`, or a folder of `.jsonl` files. */
@@ -59,7 +59,12 @@ const CLI = fileURLToPath(new URL('../../bin/folio.ts', import.meta.url));
 /** Deepest folder containing every file (the root `folio convert` names its outputs from). */
 export function commonRoot(files: readonly string[]): string {
   if (files.length === 0) return '';
-  const dirs = files.map((f) => path.dirname(f).split('/').filter((p) => p !== '.'));
+  const dirs = files.map((f) =>
+    path
+      .dirname(f)
+      .split('/')
+      .filter((p) => p !== '.'),
+  );
   const first = dirs[0]!;
   let depth = 0;
   while (depth < first.length && dirs.every((d) => d[depth] === first[depth])) depth++;
@@ -120,7 +125,7 @@ export async function runOlmocrBench(options: Readonly<OlmocrBenchOptions>): Pro
     score,
     machine: machineInfo(),
   };
-  await writeFile(path.join(out, 'score.json'), JSON.stringify(result, null, 2) + '\n');
+  await writeFile(path.join(out, 'score.json'), `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(path.join(out, 'score.md'), scoreToMarkdown(score, { engine: result.engine, dataset, markdown: markdownDir }));
   log(`olmocr: ${result.engine}: overall ${(score.overall * 100).toFixed(1)}%, ${score.passed}/${score.total} tests passed; ${path.join(out, 'score.md')}`);
   return result;

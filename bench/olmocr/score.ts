@@ -2,11 +2,11 @@
  * Score a folder of Markdown against an olmOCR-Bench dataset: find each test's page Markdown, run
  * the test, and aggregate per test type, per dataset file and overall.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
-import { parseTest, runCheck } from './checks.ts';
 import type { BenchTest, TestType } from './checks.ts';
+import { parseTest, runCheck } from './checks.ts';
 
 export interface TestOutcome {
   readonly id: string;
@@ -57,7 +57,12 @@ export interface LoadDatasetOptions {
 export async function loadDataset({ dataset }: Readonly<LoadDatasetOptions>): Promise<{ test: BenchTest; group: string }[]> {
   let files: string[];
   try {
-    files = dataset.endsWith('.jsonl') ? [dataset] : (await readdir(dataset)).filter((f) => f.endsWith('.jsonl')).sort().map((f) => path.join(dataset, f));
+    files = dataset.endsWith('.jsonl')
+      ? [dataset]
+      : (await readdir(dataset))
+          .filter((f) => f.endsWith('.jsonl'))
+          .sort()
+          .map((f) => path.join(dataset, f));
   } catch (error) {
     throw new ConfigurationError('FOLIO_BENCH_DATASET', `expected \`dataset\` to be a .jsonl file or a folder of them, got \`${dataset}\``, { cause: error });
   }

@@ -98,7 +98,10 @@ export function buildTableGraph(rows: readonly (readonly CellSpec[])[]): TableGr
   if (cellText.size === 0) return undefined;
 
   let width = 0;
-  for (const entries of occupancy) entries.forEach((key, col) => { if (key !== undefined) width = Math.max(width, col + 1); });
+  for (const entries of occupancy)
+    entries.forEach((key, col) => {
+      if (key !== undefined) width = Math.max(width, col + 1);
+    });
   if (width === 0) return undefined;
   for (const entries of occupancy) {
     while (entries.length < width) entries.push(undefined);
@@ -128,15 +131,27 @@ export function buildTableGraph(rows: readonly (readonly CellSpec[])[]): TableGr
     const rowEnd = cell.row + cell.rowspan - 1;
     const colEnd = cell.col + cell.colspan - 1;
     for (let row = cell.row; row <= rowEnd; row++) {
-      const r = firstOther(cell.key, Array.from(range(colEnd + 1, width, 1), (c): [number, number] => [row, c]));
+      const r = firstOther(
+        cell.key,
+        Array.from(range(colEnd + 1, width, 1), (c): [number, number] => [row, c]),
+      );
       if (r) right.get(cell.key)!.add(r);
-      const l = firstOther(cell.key, Array.from(range(cell.col - 1, -1, -1), (c): [number, number] => [row, c]));
+      const l = firstOther(
+        cell.key,
+        Array.from(range(cell.col - 1, -1, -1), (c): [number, number] => [row, c]),
+      );
       if (l) left.get(cell.key)!.add(l);
     }
     for (let col = cell.col; col <= colEnd; col++) {
-      const d = firstOther(cell.key, Array.from(range(rowEnd + 1, height, 1), (r): [number, number] => [r, col]));
+      const d = firstOther(
+        cell.key,
+        Array.from(range(rowEnd + 1, height, 1), (r): [number, number] => [r, col]),
+      );
       if (d) down.get(cell.key)!.add(d);
-      const u = firstOther(cell.key, Array.from(range(cell.row - 1, -1, -1), (r): [number, number] => [r, col]));
+      const u = firstOther(
+        cell.key,
+        Array.from(range(cell.row - 1, -1, -1), (r): [number, number] => [r, col]),
+      );
       if (u) up.get(cell.key)!.add(u);
     }
   }

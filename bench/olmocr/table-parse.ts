@@ -6,8 +6,8 @@
 import type { Element as HastElement, Root as HastRoot, RootContent } from 'hast';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
-import { buildTableGraph } from './table-graph.ts';
 import type { CellSpec, TableGraph } from './table-graph.ts';
+import { buildTableGraph } from './table-graph.ts';
 
 /** Rows of cell text from the lines of one pipe table; separator and pure-format lines dropped. */
 function pipeRows(lines: readonly string[]): string[][] {
@@ -103,16 +103,18 @@ export function parseHtmlTables(content: string): TableGraph[] {
     collect(table, 'tr', rows, false, inThead);
     if (rows.length === 0) continue;
     const specs = rows.map((row, r) =>
-      row.children.filter((c): c is HastElement => isElement(c) && (c.tagName === 'td' || c.tagName === 'th')).map((cell): CellSpec => {
-        const rawRowspan = cell.properties['rowSpan'];
-        const rowspan = String(rawRowspan ?? '').trim() === '0' ? Math.max(1, rows.length - r) : span(rawRowspan);
-        return {
-          text: cell.children.map(cellText).join('').trim(),
-          rowspan,
-          colspan: span(cell.properties['colSpan']),
-          heading: cell.tagName === 'th' || inThead[r] === true,
-        };
-      }),
+      row.children
+        .filter((c): c is HastElement => isElement(c) && (c.tagName === 'td' || c.tagName === 'th'))
+        .map((cell): CellSpec => {
+          const rawRowspan = cell.properties['rowSpan'];
+          const rowspan = String(rawRowspan ?? '').trim() === '0' ? Math.max(1, rows.length - r) : span(rawRowspan);
+          return {
+            text: cell.children.map(cellText).join('').trim(),
+            rowspan,
+            colspan: span(cell.properties['colSpan']),
+            heading: cell.tagName === 'th' || inThead[r] === true,
+          };
+        }),
     );
     const graph = buildTableGraph(specs);
     if (graph) tables.push(graph);

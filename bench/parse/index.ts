@@ -1,4 +1,4 @@
-export { runParseBench } from './run.ts';
-export type { ParseBenchOptions, ParseBenchReport, ParseBenchRun } from './run.ts';
-export { loadCorpus, repeatCorpus, defaultCorpus } from './corpus.ts';
 export type { CorpusDocument } from './corpus.ts';
+export { defaultCorpus, loadCorpus, repeatCorpus } from './corpus.ts';
+export type { ParseBenchOptions, ParseBenchReport, ParseBenchRun } from './run.ts';
+export { runParseBench } from './run.ts';

@@ -1,11 +1,11 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { ConfigurationError, describeError } from '../../core/errors.ts';
 import { machineInfo, machineMarkdown, markdownTable, peakRssMiB, round } from '../common/index.ts';
-import { defaultCorpus, loadCorpus, repeatCorpus, type CorpusDocument } from './corpus.ts';
+import { type CorpusDocument, defaultCorpus, loadCorpus, repeatCorpus } from './corpus.ts';
 import { processDocuments, type WorkCounts } from './work.ts';
 
 export interface ParseBenchOptions {
@@ -67,8 +67,10 @@ const target = 500;
 export async function runParseBench(options: Readonly<ParseBenchOptions> = {}): Promise<ParseBenchReport> {
   const flags = readFlags(options.argv ?? []);
   const { pages = flags.pages ?? 10000, workers = flags.workers ?? os.availableParallelism(), corpus = defaultCorpus, resultsDir = 'bench/results' } = options;
-  if (!Number.isInteger(pages) || pages < 1) throw new ConfigurationError('FOLIO_BENCH_OPTIONS', `Expected \`pages\` to be an integer from 1 and up, got \`${String(pages)}\` (${typeof pages})`);
-  if (!Number.isInteger(workers) || workers < 0) throw new ConfigurationError('FOLIO_BENCH_OPTIONS', `Expected \`workers\` to be an integer from 0 and up, got \`${String(workers)}\` (${typeof workers})`);
+  if (!Number.isInteger(pages) || pages < 1)
+    throw new ConfigurationError('FOLIO_BENCH_OPTIONS', `Expected \`pages\` to be an integer from 1 and up, got \`${String(pages)}\` (${typeof pages})`);
+  if (!Number.isInteger(workers) || workers < 0)
+    throw new ConfigurationError('FOLIO_BENCH_OPTIONS', `Expected \`workers\` to be an integer from 0 and up, got \`${String(workers)}\` (${typeof workers})`);
   const base = loadCorpus(corpus);
   if (base.length === 0) throw new ConfigurationError('FOLIO_BENCH_OPTIONS', `no Markdown found in \`corpus\` ${JSON.stringify(corpus)}`);
   const documents = repeatCorpus(base, pages);
@@ -118,7 +120,13 @@ async function parallel(documents: readonly CorpusDocument[], warmup: readonly C
   const wall = performance.now() - start;
   // Throughput from the slowest thread's timed work; thread start-up and warm-up are left out but reported.
   const slowest = Math.max(...results.map((result) => result.ms));
-  const run = summarise(`${workers} worker threads`, workers, total, slowest, results.reduce((sum, result) => sum + result.cpuMs, 0));
+  const run = summarise(
+    `${workers} worker threads`,
+    workers,
+    total,
+    slowest,
+    results.reduce((sum, result) => sum + result.cpuMs, 0),
+  );
   return { ...run, mode: `${run.mode} (${round(wall / 1000, 1)} s with start-up)` };
 }
 
@@ -163,7 +171,9 @@ function readFlags(argv: readonly string[]): { pages?: number; workers?: number 
   try {
     ({ values } = parseArgs({ args: [...argv], options: { pages: { type: 'string' }, workers: { type: 'string' } }, strict: true }));
   } catch (error) {
-    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench parse: ${describeError(error)}; usage: folio bench parse [--pages N] [--workers N]`, { cause: error });
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench parse: ${describeError(error)}; usage: folio bench parse [--pages N] [--workers N]`, {
+      cause: error,
+    });
   }
   return {
     ...(values.pages === undefined ? {} : { pages: Number(values.pages) }),

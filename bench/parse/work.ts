@@ -1,5 +1,5 @@
-import type { PageMarkdown } from '../../core/types.ts';
 import { stableId } from '../../core/hash.ts';
+import type { PageMarkdown } from '../../core/types.ts';
 import { chunkDocument } from '../../pipeline/chunk/index.ts';
 import { mergeContinuedTables, parsePage } from '../../pipeline/markdown/index.ts';
 import { checkPage } from '../../pipeline/quality/index.ts';

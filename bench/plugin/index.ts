@@ -5,13 +5,13 @@
  * text-layer documents and scans measured separately; with `--nodes 3` the pipeline path again on
  * a 3-node cluster. Pages/s from start to refreshed index; medians over the rounds.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@elastic/elasticsearch';
 import { folioPipeline, installIngestedTemplate } from '../../mappings/index.ts';
-import { startElasticsearch, stopElasticsearch, clusterLayout, esLayout } from '../../scripts/elasticsearch/index.ts';
+import { clusterLayout, esLayout, startElasticsearch, stopElasticsearch } from '../../scripts/elasticsearch/index.ts';
 import { machineInfo, machineMarkdown, markdownTable, median, round } from '../common/index.ts';
 import { ingestOnce } from '../textlayer/ingest.ts';
 
@@ -33,11 +33,16 @@ interface PathResult {
 const SETS = { text: '../shared/data/docling-dev/pdf', scans: '../shared/data/docling-dev/ocr' } as const;
 
 async function files(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => /\.(pdf|png|jpe?g|tiff?)$/i.test(name)).sort().map((name) => join(dir, name));
+  return (await readdir(dir))
+    .filter((name) => /\.(pdf|png|jpe?g|tiff?)$/i.test(name))
+    .sort()
+    .map((name) => join(dir, name));
 }
 
 async function startServe(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--engine', 'paddle', '--port', '0', '--queue', '256'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--engine', 'paddle', '--port', '0', '--queue', '256'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const match = /http:\/\/\S+/.exec(d.toString());
@@ -52,25 +57,35 @@ async function startServe(): Promise<{ url: string; child: ChildProcess }> {
 async function pipelineOnce(client: Client, serve: string, paths: readonly string[], run: string): Promise<{ ms: number; pages: number; failed: number }> {
   const index = `folio-bench-plugin-${run}-${Date.now().toString(36)}`;
   const deadLetter = `${index}-failed`;
-  await client.ingest.putPipeline({ id: index, ...folioPipeline({ servers: [serve], deadLetterIndex: deadLetter, embed: false, processor: { timeout: '600s', properties: ['markdown', 'pages', 'chunks'] } }) });
+  await client.ingest.putPipeline({
+    id: index,
+    ...folioPipeline({
+      servers: [serve],
+      deadLetterIndex: deadLetter,
+      embed: false,
+      processor: { timeout: '600s', properties: ['markdown', 'pages', 'chunks'] },
+    }),
+  });
   await installIngestedTemplate(client, { name: index, indexPatterns: [index], defaultPipeline: index });
   await client.indices.create({ index });
   try {
     const began = performance.now();
     const queue = paths.map((path, i) => ({ path, id: String(i) }));
-    await Promise.all([0, 1, 2, 3].map(async () => {
-      for (let batch = queue.splice(0, 4); batch.length > 0; batch = queue.splice(0, 4)) {
-        const operations = [];
-        for (const { path, id } of batch) operations.push({ index: { _index: index, _id: id } }, { data: (await readFile(path)).toString('base64') });
-        const response = await client.bulk({ operations });
-        if (response.errors) throw new Error(`bulk refused: ${JSON.stringify(response.items.find((i) => i.index?.error))}`);
-      }
-    }));
+    await Promise.all(
+      [0, 1, 2, 3].map(async () => {
+        for (let batch = queue.splice(0, 4); batch.length > 0; batch = queue.splice(0, 4)) {
+          const operations = [];
+          for (const { path, id } of batch) operations.push({ index: { _index: index, _id: id } }, { data: (await readFile(path)).toString('base64') });
+          const response = await client.bulk({ operations });
+          if (response.errors) throw new Error(`bulk refused: ${JSON.stringify(response.items.find((i) => i.index?.error))}`);
+        }
+      }),
+    );
     await client.indices.refresh({ index: [index, deadLetter], ignore_unavailable: true });
     const ms = performance.now() - began;
     const counted = await client.search({ index, size: 0, aggs: { pages: { value_count: { field: 'folio.pages.page_number' } } } });
     const failed = await client.count({ index: deadLetter }, { ignore: [404] });
-    return { ms, pages: (counted.aggregations?.['pages'] as { value: number }).value, failed: failed.count ?? 0 };
+    return { ms, pages: (counted.aggregations?.['pages'] as { value: number } | undefined)?.value ?? 0, failed: failed.count ?? 0 };
   } finally {
     await client.indices.delete({ index: [index, deadLetter], ignore_unavailable: true });
     await client.indices.deleteIndexTemplate({ name: index }, { ignore: [404] });
@@ -85,7 +100,11 @@ function result(path: PathResult['path'], set: string, documents: number, runs: 
 }
 
 export async function runPluginBench(options: Readonly<PluginBenchOptions>): Promise<{ results: PathResult[] }> {
-  const { values } = parseArgs({ args: [...options.argv], options: { es: { type: 'string' }, rounds: { type: 'string', default: '2' }, nodes: { type: 'string', default: '1' } }, strict: true });
+  const { values } = parseArgs({
+    args: [...options.argv],
+    options: { es: { type: 'string' }, rounds: { type: 'string', default: '2' }, nodes: { type: 'string', default: '1' } },
+    strict: true,
+  });
   const rounds = Number(values.rounds);
   const es = values.es ?? (await startElasticsearch({ log: (line) => console.error(`es: ${line}`) })).url;
   const client = new Client({ node: es, requestTimeout: 900_000 });
@@ -150,7 +169,7 @@ async function write(dir: string, results: readonly PathResult[], rounds: number
   const md = [
     '# Elasticsearch ingest plugin vs `folio ingest`',
     '',
-    'The same documents, same machine, same run, rounds interleaved. *pipeline*: bulk with the index\'s default pipeline (the `folio` processor, one `folio serve --engine paddle`), 4 documents a request, 4 requests in flight, until the index is refreshed. *ingest*: `folio ingest --engine auto --embed none` as a child process, start-up to exit (paddle in process where a page needs OCR), so its figure includes its start-up (module loading, engine creation, index setup), while the pipeline\'s `folio serve` is already running, as it is in production. No embeddings on either path. Medians of few rounds on a shared 2-core machine: read the ratios, not the absolute rates.',
+    "The same documents, same machine, same run, rounds interleaved. *pipeline*: bulk with the index's default pipeline (the `folio` processor, one `folio serve --engine paddle`), 4 documents a request, 4 requests in flight, until the index is refreshed. *ingest*: `folio ingest --engine auto --embed none` as a child process, start-up to exit (paddle in process where a page needs OCR), so its figure includes its start-up (module loading, engine creation, index setup), while the pipeline's `folio serve` is already running, as it is in production. No embeddings on either path. Medians of few rounds on a shared 2-core machine: read the ratios, not the absolute rates.",
     '',
     markdownTable(['set', 'path', 'documents', 'pages', 'failed', 'ms per round', 'pages/s (median)'], rows),
     '',

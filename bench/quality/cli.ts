@@ -2,12 +2,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSuiteArgs } from '../run-bench.ts';
-import { runScansBench, scansReport } from '../scans/index.ts';
 import type { ScanQualityResult } from '../scans/index.ts';
-import { qualityMarkdown } from './report.ts';
-import { runQualityBenchSets } from './run.ts';
-import type { QualityBenchResult } from './run.ts';
+import { runScansBench, scansReport } from '../scans/index.ts';
 import type { ExternalSuiteOptions } from '../suites.ts';
+import { qualityMarkdown } from './report.ts';
+import type { QualityBenchResult } from './run.ts';
+import { runQualityBenchSets } from './run.ts';
 
 export const QUALITY_USAGE =
   'folio bench quality [--set icdar,docling,olmocr,rtl,scans] [--engine folio-auto,pdftotext,pymupdf4llm,tabula-guess,tabula-lattice,tabula-stream] [--folio-engine auto|text] [--limit N] [--rebuild] (scans: pages per set, rebuild the scans) [--quick]';
@@ -15,7 +15,13 @@ export const QUALITY_USAGE =
 /** The scanned-page set lives in `bench/scans/` (Folio beside Tesseract, CER): its own engines and scorer. */
 const SCANS = 'scans';
 
-const list = (v: string | boolean | undefined): string[] | undefined => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+const list = (v: string | boolean | undefined): string[] | undefined =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 
 async function readJson<T>(file: string): Promise<T | undefined> {
   try {
@@ -34,7 +40,14 @@ async function readJson<T>(file: string): Promise<T | undefined> {
  * await runQualityBench({ argv: ['--set', 'icdar'], resultsDir: 'bench/results' })
  */
 export async function runQualityBench({ argv, resultsDir }: Readonly<ExternalSuiteOptions>): Promise<number> {
-  const values = parseSuiteArgs('quality', argv, { set: { type: 'string' }, engine: { type: 'string' }, 'folio-engine': { type: 'string' }, limit: { type: 'string' }, rebuild: { type: 'boolean' }, quick: { type: 'boolean' } });
+  const values = parseSuiteArgs('quality', argv, {
+    set: { type: 'string' },
+    engine: { type: 'string' },
+    'folio-engine': { type: 'string' },
+    limit: { type: 'string' },
+    rebuild: { type: 'boolean' },
+    quick: { type: 'boolean' },
+  });
   if (values.help) {
     console.log(QUALITY_USAGE);
     return 0;
@@ -49,20 +62,38 @@ export async function runQualityBench({ argv, resultsDir }: Readonly<ExternalSui
       resultsDir,
       ...(sets ? { sets } : {}),
       // `bench all --quick`: Folio and pdftotext only, so the report gets figures without installing the Python and Java peers.
-      ...(engines ? { engines } : values.quick ? { engines: [`folio-${typeof values['folio-engine'] === 'string' ? values['folio-engine'] : 'auto'}`, 'pdftotext'] } : {}),
+      ...(engines
+        ? { engines }
+        : values.quick
+          ? { engines: [`folio-${typeof values['folio-engine'] === 'string' ? values['folio-engine'] : 'auto'}`, 'pdftotext'] }
+          : {}),
       ...(typeof values['folio-engine'] === 'string' ? { folioEngine: values['folio-engine'] } : {}),
     });
-    console.log(JSON.stringify(result.sets.map((s) => ({ set: s.set, engines: s.engines.map((e) => ({ engine: e.engine, headline: e.score?.headline ?? 'not run', pagesPerSecond: e.pagesPerSecond })) }))));
+    console.log(
+      JSON.stringify(
+        result.sets.map((s) => ({
+          set: s.set,
+          engines: s.engines.map((e) => ({ engine: e.engine, headline: e.score?.headline ?? 'not run', pagesPerSecond: e.pagesPerSecond })),
+        })),
+      ),
+    );
   }
   let scanResult: ScanQualityResult | undefined;
   if (scans) {
-    const scanArgs = [...(typeof values.limit === 'string' ? ['--limit', values.limit] : []), ...(values.rebuild ? ['--rebuild'] : []), ...(values.quick ? ['--quick'] : [])];
+    const scanArgs = [
+      ...(typeof values.limit === 'string' ? ['--limit', values.limit] : []),
+      ...(values.rebuild ? ['--rebuild'] : []),
+      ...(values.quick ? ['--quick'] : []),
+    ];
     scanResult = await runScansBench({ argv: scanArgs, resultsDir });
   }
   // One report for every set: what this run did not measure comes from the last run that did.
   result ??= await readJson<QualityBenchResult>(path.join(resultsDir, 'quality.json'));
   scanResult ??= await readJson<ScanQualityResult>(path.join(resultsDir, 'scans.json'));
-  const parts = [...(result ? [qualityMarkdown(result)] : ['# Quality on the dev sets (`npx folio bench quality`)\n']), ...(scanResult ? [`## Set \`scans\`: degraded scans (Folio beside Tesseract)\n\n${scansReport(scanResult, 'npx folio bench quality --set scans')}`] : [])];
+  const parts = [
+    ...(result ? [qualityMarkdown(result)] : ['# Quality on the dev sets (`npx folio bench quality`)\n']),
+    ...(scanResult ? [`## Set \`scans\`: degraded scans (Folio beside Tesseract)\n\n${scansReport(scanResult, 'npx folio bench quality --set scans')}`] : []),
+  ];
   await writeFile(path.join(resultsDir, 'quality.md'), parts.join('\n'));
   return 0;
 }

@@ -8,17 +8,27 @@ const fmt = (v: number | undefined, digits = 3): string => (v === undefined || !
 /** The figures beside the headline that a set reports, as one cell. */
 function extras(set: SetResult, figures: Readonly<Record<string, number>>): string {
   if (set.set === 'olmocr') {
-    const types = Object.keys(figures).filter((k) => k.endsWith(' passed') && k !== 'withBaselinePassed').map((k) => k.slice(0, -' passed'.length));
+    const types = Object.keys(figures)
+      .filter((k) => k.endsWith(' passed') && k !== 'withBaselinePassed')
+      .map((k) => k.slice(0, -' passed'.length));
     return `${figures['passed']}/${figures['total']} tests (${types.map((t) => `${t} ${figures[`${t} passed`]}/${figures[`${t} total`]}`).join(', ')}); with baseline tests ${figures['withBaselinePassed']}/${figures['withBaselineTotal']}, per-group "overall" ${fmt((figures['overall'] ?? NaN) * 100, 1)}%`;
   }
-  return Object.entries(figures).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : fmt(v)}`).join(', ');
+  return Object.entries(figures)
+    .map(([k, v]) => `${k} ${Number.isInteger(v) ? v : fmt(v)}`)
+    .join(', ');
 }
 
 function setSection(set: SetResult): string {
   const summary = set.engines.map((e) =>
     e.notRun !== undefined
       ? [e.engine, 'not run', e.notRun, '', '']
-      : [e.engine, fmt(e.score!.headline), extras(set, e.score!.figures), fmt(e.pagesPerSecond, 2), e.failures.length ? e.failures.join('; ').slice(0, 300) : ''],
+      : [
+          e.engine,
+          fmt(e.score!.headline),
+          extras(set, e.score!.figures),
+          fmt(e.pagesPerSecond, 2),
+          e.failures.length ? e.failures.join('; ').slice(0, 300) : '',
+        ],
   );
   const headline = set.engines.find((e) => e.score)?.score?.headlineName ?? 'score';
   const parts = [
@@ -31,7 +41,17 @@ function setSection(set: SetResult): string {
   ];
   for (const e of set.engines) {
     if (!e.score) continue;
-    parts.push(`<details><summary>${set.set}: ${e.engine} per document</summary>`, '', markdownTable([...set.columns], e.score.rows.map((r) => [...r])), '', '</details>', '');
+    parts.push(
+      `<details><summary>${set.set}: ${e.engine} per document</summary>`,
+      '',
+      markdownTable(
+        [...set.columns],
+        e.score.rows.map((r) => [...r]),
+      ),
+      '',
+      '</details>',
+      '',
+    );
   }
   return parts.join('\n');
 }

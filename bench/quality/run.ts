@@ -6,8 +6,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
-import { machineInfo } from '../common/machine.ts';
 import type { MachineInfo } from '../common/machine.ts';
+import { machineInfo } from '../common/machine.ts';
 import { CACHE_DIR, folioEngine, pdftotextEngine, pymupdf4llmEngine, TABULA_MODES, tabulaEngine } from './engines/index.ts';
 import { qualityMarkdown } from './report.ts';
 import { QUALITY_SETS } from './sets/index.ts';
@@ -72,12 +72,14 @@ export async function runQualityBenchSets(options: Readonly<QualityBenchOptions>
   const { resultsDir = 'bench/results', outputDir = path.join(CACHE_DIR, 'out'), log = (line: string) => console.error(line) } = options;
   const setNames = options.sets ?? Object.keys(QUALITY_SETS);
   for (const name of setNames) {
-    if (!QUALITY_SETS[name]) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `unknown quality set \`${name}\`; expected one of ${Object.keys(QUALITY_SETS).join(', ')}`);
+    if (!QUALITY_SETS[name])
+      throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `unknown quality set \`${name}\`; expected one of ${Object.keys(QUALITY_SETS).join(', ')}`);
   }
   let engines = qualityEngines(options.folioEngine);
   if (options.engines) {
     const known = engines.map((e) => e.name);
-    for (const e of options.engines) if (!known.includes(e)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `unknown engine \`${e}\`; expected one of ${known.join(', ')}`);
+    for (const e of options.engines)
+      if (!known.includes(e)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `unknown engine \`${e}\`; expected one of ${known.join(', ')}`);
     engines = engines.filter((e) => options.engines!.includes(e.name));
   }
   const prepared = new Map<string, string | undefined>();
@@ -117,7 +119,7 @@ export async function runQualityBenchSets(options: Readonly<QualityBenchOptions>
   }
   const result: QualityBenchResult = { date: new Date().toISOString(), sets, versions, machine: machineInfo() };
   await mkdir(resultsDir, { recursive: true });
-  await writeFile(path.join(resultsDir, 'quality.json'), JSON.stringify(result, null, 2) + '\n');
+  await writeFile(path.join(resultsDir, 'quality.json'), `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(path.join(resultsDir, 'quality.md'), qualityMarkdown(result));
   log(`quality: wrote ${path.join(resultsDir, 'quality.md')}`);
   return result;

@@ -7,14 +7,15 @@ import { parseArgs } from 'node:util';
 import { ConfigurationError, describeError } from '../../core/errors.ts';
 import { runDoclingBench } from '../groundtruth/run.ts';
 import { runOlmocrBench } from '../olmocr/runner.ts';
-import { updateReadmeFigures } from '../readme-table.ts';
 import { QUALITY_SETS } from '../quality/sets/index.ts';
+import { updateReadmeFigures } from '../readme-table.ts';
 import { EXTERNAL_SUITES, loadExternalSuite } from '../suites.ts';
 import { runTextLayerBench } from '../textlayer/run.ts';
 import { collectResults } from './collect.ts';
 import { writeReport } from './write.ts';
 
-export const ALL_USAGE = 'folio bench all [--quick] [--skip olmocr,docling,textlayer,parse,ocr,decode,math,serve,retrieval] [--engine auto|text|onnx|…] [--es URL] [--results DIR]';
+export const ALL_USAGE =
+  'folio bench all [--quick] [--skip olmocr,docling,textlayer,parse,ocr,decode,math,serve,retrieval] [--engine auto|text|onnx|…] [--es URL] [--results DIR]';
 
 const DATASET = '../shared/data/olmocr-bench-dev/dataset.jsonl';
 
@@ -24,7 +25,14 @@ export async function allCli(argv: readonly string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { quick: { type: 'boolean' }, skip: { type: 'string' }, engine: { type: 'string' }, es: { type: 'string' }, results: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        quick: { type: 'boolean' },
+        skip: { type: 'string' },
+        engine: { type: 'string' },
+        es: { type: 'string' },
+        results: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -37,7 +45,12 @@ export async function allCli(argv: readonly string[]): Promise<number> {
   const resultsDir = values.results ?? 'bench/results';
   const engine = values.engine ?? 'auto';
   const notes: string[] = [];
-  const skip = new Set((values.skip ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  const skip = new Set(
+    (values.skip ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   const step = async (name: string, fn: () => Promise<unknown>): Promise<void> => {
     // Skipped suites keep their earlier result files, which the report still reads.
     if (skip.has(name.split(' ')[0]!)) return;

@@ -2,7 +2,7 @@
  * Read whatever result files exist under `bench/results` into one typed summary, so the report and
  * the README table are generated from files (re-runnable, diffable) rather than from memory.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DoclingBenchResult } from '../groundtruth/run.ts';
 import type { OlmocrBenchResult } from '../olmocr/runner.ts';
@@ -28,7 +28,10 @@ async function readJson<T>(file: string): Promise<T | undefined> {
 
 async function subfolders(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }

@@ -19,10 +19,11 @@ const DATASET = '../shared/data/olmocr-bench-dev/dataset.jsonl';
  */
 export function decodeSpeedups(decode: unknown): { k: number; speedup: number }[] {
   const d = decode as { perK?: unknown; rows?: unknown } | undefined;
-  const valid = (e: unknown): e is { k: number; speedup: number } => typeof (e as { k?: unknown })?.k === 'number' && typeof (e as { speedup?: unknown })?.speedup === 'number';
+  const valid = (e: unknown): e is { k: number; speedup: number } =>
+    typeof (e as { k?: unknown })?.k === 'number' && typeof (e as { speedup?: unknown })?.speedup === 'number';
   if (Array.isArray(d?.perK)) return d.perK.filter(valid);
   if (!Array.isArray(d?.rows)) return [];
-  const rows = (d.rows as unknown[]).filter(valid) as ({ k: number; speedup: number; batch?: number; draft?: string })[];
+  const rows = (d.rows as unknown[]).filter(valid) as { k: number; speedup: number; batch?: number; draft?: string }[];
   return rows.filter((r) => (r.batch ?? 1) === 1 && (r.draft ?? 'model') === 'model' && r.k > 0).map((r) => ({ k: r.k, speedup: r.speedup }));
 }
 
@@ -31,7 +32,10 @@ export function ocrThroughput(ocr: unknown): { engine: string; pagesPerSecond: n
   const rows = (ocr as { olmocr?: unknown } | undefined)?.olmocr;
   if (!Array.isArray(rows)) return [];
   return rows
-    .filter((r): r is { engine: string; pages: number; ms: number } => typeof r?.engine === 'string' && typeof r?.pages === 'number' && typeof r?.ms === 'number' && r.ms > 0)
+    .filter(
+      (r): r is { engine: string; pages: number; ms: number } =>
+        typeof r?.engine === 'string' && typeof r?.pages === 'number' && typeof r?.ms === 'number' && r.ms > 0,
+    )
     .map((r) => ({ engine: r.engine, pagesPerSecond: r.pages / (r.ms / 1000) }));
 }
 
@@ -82,7 +86,8 @@ export function headlineFigures(results: CollectedResults): Figure[] {
   const decode = results.suites['decode'] as { model?: string | { name?: string } } | undefined;
   // The recorded run names its model ("folio-ocr-mini 0.1.0"); the command must load the same one.
   const modelName = typeof decode?.model === 'string' ? decode.model.split(' ')[0] : decode?.model?.name;
-  const decodeCommand = modelName && modelName !== 'folio-ocr-tiny-random' ? `npx folio bench decode --model inference/models/${modelName} --batch 1,8` : 'npx folio bench decode';
+  const decodeCommand =
+    modelName && modelName !== 'folio-ocr-tiny-random' ? `npx folio bench decode --model inference/models/${modelName} --batch 1,8` : 'npx folio bench decode';
   for (const { k, speedup } of decodeSpeedups(decode)) {
     figures.push({ figure: `Speculative decoding speed-up on this CPU, K=${k} (batch 1)`, value: `${speedup.toFixed(2)}×`, command: decodeCommand });
   }
@@ -109,14 +114,15 @@ export function qualityFigures(quality: unknown): Figure[] {
   for (const set of sets as Json[]) {
     const name = String(set?.['set']);
     const engines = (set?.['engines'] as Json[] | undefined) ?? [];
-    const headline = String(((engines.find((e) => e?.['score'])?.['score']) as Json)?.['headlineName'] ?? 'score');
+    const headline = String((engines.find((e) => e?.['score'])?.['score'] as Json)?.['headlineName'] ?? 'score');
     const parts = engines.map((e) => {
       const engine = String(e?.['engine']);
       if (typeof e?.['notRun'] === 'string') return `${engine} not run (${e['notRun']})`;
       const score = e?.['score'] as Json;
       const figs = (score?.['figures'] as Record<string, number> | undefined) ?? {};
       const v = num(score?.['headline']) ?? Number.NaN;
-      const shown = name === 'olmocr' ? `${figs['passed']}/${figs['total']} (${percent(v)}; "overall" ${percent(figs['overall'] ?? Number.NaN)})` : v.toFixed(3);
+      const shown =
+        name === 'olmocr' ? `${figs['passed']}/${figs['total']} (${percent(v)}; "overall" ${percent(figs['overall'] ?? Number.NaN)})` : v.toFixed(3);
       const rtl = figs['rtl'] !== undefined && name !== 'rtl' ? `, RTL page ${figs['rtl'].toFixed(3)}` : '';
       return `${engine} ${shown}${rtl}, ${(num(e?.['pagesPerSecond']) ?? 0).toFixed(2)} p/s`;
     });
@@ -137,17 +143,31 @@ function suiteFigures(suites: Readonly<Record<string, unknown>>, decodeCommand: 
   const figures: Figure[] = [];
   const parse = suites['parse'] as Json;
   const single = (parse?.['runs'] as Json[] | undefined)?.find((r) => r?.['threads'] === 1);
-  if (single) figures.push({ figure: 'Parse + quality gate + chunk (10,000 OCR pages, one thread)', value: `${num(single['pagesPerSecond'])} pages/s (target 500), peak RSS ${num(parse?.['peakRssMiB'])} MiB`, command: 'npx folio bench parse' });
+  if (single)
+    figures.push({
+      figure: 'Parse + quality gate + chunk (10,000 OCR pages, one thread)',
+      value: `${num(single['pagesPerSecond'])} pages/s (target 500), peak RSS ${num(parse?.['peakRssMiB'])} MiB`,
+      command: 'npx folio bench parse',
+    });
 
   const ocr = suites['ocr'] as Json;
   const cer = (ocr?.['cer'] as Json[] | undefined)?.filter((r) => num(r?.['paddleCer']) !== undefined && num(r?.['tesseractCer']) !== undefined) ?? [];
   if (cer.length > 0) {
     const mean = (key: string): number => cer.reduce((a, r) => a + (num(r?.[key]) ?? 0), 0) / cer.length;
-    figures.push({ figure: `OCR character error rate, ocr_test.pdf at 0/90/180/270° (${cer.length} pages)`, value: `paddle ${mean('paddleCer').toFixed(3)} vs Tesseract ${mean('tesseractCer').toFixed(3)}`, command: 'npx folio bench ocr' });
+    figures.push({
+      figure: `OCR character error rate, ocr_test.pdf at 0/90/180/270° (${cer.length} pages)`,
+      value: `paddle ${mean('paddleCer').toFixed(3)} vs Tesseract ${mean('tesseractCer').toFixed(3)}`,
+      command: 'npx folio bench ocr',
+    });
   }
   for (const r of (ocr?.['olmocr'] as Json[] | undefined) ?? []) {
     const overall = num(r?.['overall']);
-    if (overall !== undefined) figures.push({ figure: `olmOCR-Bench dev sample (not the official benchmark), OCR bench --engine ${String(r?.['engine'])}`, value: `"overall" ${percent(overall)} (${num(r?.['passed'])}/${num(r?.['total'])} tests, baseline tests included)`, command: 'npx folio bench ocr' });
+    if (overall !== undefined)
+      figures.push({
+        figure: `olmOCR-Bench dev sample (not the official benchmark), OCR bench --engine ${String(r?.['engine'])}`,
+        value: `"overall" ${percent(overall)} (${num(r?.['passed'])}/${num(r?.['total'])} tests, baseline tests included)`,
+        command: 'npx folio bench ocr',
+      });
   }
 
   figures.push(...scanFigures(suites['scans'] as Json));
@@ -161,7 +181,11 @@ function suiteFigures(suites: Readonly<Record<string, unknown>>, decodeCommand: 
 
   const math = suites['math'] as Json;
   if (typeof math?.['summary'] === 'string') {
-    figures.push({ figure: 'Formula image → LaTeX, folio-ocr-math through the TS engine on this CPU (held-out synthetic, K=3)', value: String(math['summary']), command: 'npx folio bench math' });
+    figures.push({
+      figure: 'Formula image → LaTeX, folio-ocr-math through the TS engine on this CPU (held-out synthetic, K=3)',
+      value: String(math['summary']),
+      command: 'npx folio bench math',
+    });
   }
 
   const serve = suites['serve'] as Json;
@@ -188,11 +212,20 @@ function suiteFigures(suites: Readonly<Record<string, unknown>>, decodeCommand: 
 
   const retrieval = suites['retrieval'] as Json;
   for (const mode of (retrieval?.['quality'] as Json[] | undefined) ?? []) {
-    figures.push({ figure: `Retrieval on docling-dev questions, ${String(mode?.['mode'])}`, value: `recall@5 ${(num(mode?.['recallAtK']) ?? 0).toFixed(3)}, MRR ${(num(mode?.['mrr']) ?? 0).toFixed(3)}`, command: 'npx folio bench retrieval --es URL' });
+    figures.push({
+      figure: `Retrieval on docling-dev questions, ${String(mode?.['mode'])}`,
+      value: `recall@5 ${(num(mode?.['recallAtK']) ?? 0).toFixed(3)}, MRR ${(num(mode?.['mrr']) ?? 0).toFixed(3)}`,
+      command: 'npx folio bench retrieval --es URL',
+    });
   }
   for (const t of (retrieval?.['throughput'] as Json[] | undefined) ?? []) {
     const rate = num(t?.['chunksPerSecond']);
-    if (rate !== undefined) figures.push({ figure: `Embedding throughput (all-MiniLM-L6-v2 int8), ${String(t?.['device'])}`, value: `${rate.toFixed(1)} chunks/s`, command: 'npx folio bench retrieval --es URL' });
+    if (rate !== undefined)
+      figures.push({
+        figure: `Embedding throughput (all-MiniLM-L6-v2 int8), ${String(t?.['device'])}`,
+        value: `${rate.toFixed(1)} chunks/s`,
+        command: 'npx folio bench retrieval --es URL',
+      });
   }
   return figures;
 }

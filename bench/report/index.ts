@@ -1,7 +1,7 @@
-export { collectResults } from './collect.ts';
-export type { CollectedResults } from './collect.ts';
-export { decodeSpeedups, headlineFigures } from './figures.ts';
-export type { Figure } from './figures.ts';
-export { writeReport } from './write.ts';
-export type { WriteReportOptions } from './write.ts';
 export { ALL_USAGE, allCli } from './cli.ts';
+export type { CollectedResults } from './collect.ts';
+export { collectResults } from './collect.ts';
+export type { Figure } from './figures.ts';
+export { decodeSpeedups, headlineFigures } from './figures.ts';
+export type { WriteReportOptions } from './write.ts';
+export { writeReport } from './write.ts';

@@ -15,19 +15,28 @@ import { pipelineChunks } from '../../retrieval/langchain/pipeline-source.ts';
  * sized in the embedder's own tokens to fit its window, so no chunk is embedded truncated).
  */
 export async function loadCorpus(dir: string, embedder: Embedder, chunks?: ChunkSource): Promise<Chunk[]> {
-  const source: ChunkSource = chunks ?? ((input, context) => pipelineChunks(input, {
-    ...context,
-    engine: 'text',
-    maxTokens: embedder.maxTokens,
-    countTokens: (text: string) => embedder.countTokens(text),
-  }));
+  const source: ChunkSource =
+    chunks ??
+    ((input, context) =>
+      pipelineChunks(input, {
+        ...context,
+        engine: 'text',
+        maxTokens: embedder.maxTokens,
+        countTokens: (text: string) => embedder.countTokens(text),
+      }));
   const out: Chunk[] = [];
   for await (const chunk of source(dir, { onFailure: () => {} })) out.push(chunk);
   return out;
 }
 
 /** Creates `index` with the chunk mapping sized for `embedder` and bulk-indexes `chunks` with vectors. */
-export async function indexCorpus(client: Client, index: string, chunks: readonly Chunk[], vectors: readonly Float32Array[], embedder: Embedder): Promise<void> {
+export async function indexCorpus(
+  client: Client,
+  index: string,
+  chunks: readonly Chunk[],
+  vectors: readonly Float32Array[],
+  embedder: Embedder,
+): Promise<void> {
   const body = indexBody('chunks', embedder.dims);
   await client.indices.create({ index, settings: body.settings, mappings: body.mappings });
   const operations = chunks.flatMap((chunk, i) => [

@@ -4,19 +4,32 @@
  *
  *   node bench/retrieval/device-throughput.ts --devices cpu,webgpu [--chunks 512] [--batch-size 32]
  */
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
+
 import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Device } from '../../inference/index.ts';
 import { markdownTable } from '../common/markdown-table.ts';
 import { measureThroughput } from './throughput.ts';
 
-const { values } = parseArgs({ options: { devices: { type: 'string', default: 'cpu' }, chunks: { type: 'string', default: '512' }, 'batch-size': { type: 'string', default: '32' }, out: { type: 'string', default: 'bench/results/embed-devices.md' } } });
+const { values } = parseArgs({
+  options: {
+    devices: { type: 'string', default: 'cpu' },
+    chunks: { type: 'string', default: '512' },
+    'batch-size': { type: 'string', default: '32' },
+    out: { type: 'string', default: 'bench/results/embed-devices.md' },
+  },
+});
 const paragraphs: string[] = [];
 for (const file of ['README.md', 'training/README.md', 'bench/README.md', 'mappings/README.md']) {
   const text = await readFile(file, 'utf8').catch(() => '');
-  paragraphs.push(...text.split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p.length > 80));
+  paragraphs.push(
+    ...text
+      .split(/\n\s*\n/)
+      .map((p) => p.trim())
+      .filter((p) => p.length > 80),
+  );
 }
 const texts = Array.from({ length: Number(values.chunks) }, (_, i) => paragraphs[i % paragraphs.length]!);
 const rows: (string | number)[][] = [];

@@ -21,21 +21,21 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { Chunk } from '../../core/types.ts';
-import { createLocalEmbedder, DEFAULT_MODEL_DIR, readEmbedModelConfig } from '../../inference/embed/index.ts';
-import { DEVICES } from '../../inference/index.ts';
-import type { Device } from '../../inference/index.ts';
-import { hybridSearch, withClient } from '../../retrieval/index.ts';
-import type { ChunkSource, SearchMode } from '../../retrieval/index.ts';
 import type { Embedder } from '../../inference/embed/index.ts';
+import { createLocalEmbedder, DEFAULT_MODEL_DIR, readEmbedModelConfig } from '../../inference/embed/index.ts';
+import type { Device } from '../../inference/index.ts';
+import { DEVICES } from '../../inference/index.ts';
+import type { ChunkSource, SearchMode } from '../../retrieval/index.ts';
+import { hybridSearch, withClient } from '../../retrieval/index.ts';
 import { machineInfo, machineMarkdown } from '../common/index.ts';
 import { indexCorpus, loadCorpus } from './corpus.ts';
-import { firstRelevantRank, rankingScores } from './metrics.ts';
 import type { RankingScores } from './metrics.ts';
-import { QUESTIONS } from './questions.ts';
+import { firstRelevantRank, rankingScores } from './metrics.ts';
 import type { RetrievalQuestion } from './questions.ts';
+import { QUESTIONS } from './questions.ts';
 import { retrievalMarkdown } from './report.ts';
-import { measureThroughput } from './throughput.ts';
 import type { ThroughputResult } from './throughput.ts';
+import { measureThroughput } from './throughput.ts';
 
 export interface RetrievalBenchOptions {
   /** Arguments after `folio bench retrieval` (see the flags above). @default [] */
@@ -81,15 +81,34 @@ function flags(argv: readonly string[]) {
   });
   const k = Number(values.k);
   const batchSize = Number(values['batch-size']);
-  if (!Number.isInteger(k) || k < 1) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--k\` to be an integer from 1 and up, got \`${values.k}\``);
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--batch-size\` to be an integer from 1 and up, got \`${values['batch-size']}\``);
-  const devices = values.devices.split(',').map((d) => d.trim()).filter(Boolean) as Device[];
+  if (!Number.isInteger(k) || k < 1)
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--k\` to be an integer from 1 and up, got \`${values.k}\``);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--batch-size\` to be an integer from 1 and up, got \`${values['batch-size']}\``);
+  const devices = values.devices
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean) as Device[];
   const bad = devices.find((d) => !DEVICES.includes(d));
   if (bad !== undefined) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--devices\` to list ${DEVICES.join(', ')}, got \`${bad}\``);
-  return { es: values.es ?? process.env['ELASTICSEARCH_URL'], pdfDir: resolve(values['pdf-dir']), k, batchSize, devices, throughputOnly: values['throughput-only'], resultsDir: values['results-dir'] };
+  return {
+    es: values.es ?? process.env['ELASTICSEARCH_URL'],
+    pdfDir: resolve(values['pdf-dir']),
+    k,
+    batchSize,
+    devices,
+    throughputOnly: values['throughput-only'],
+    resultsDir: values['results-dir'],
+  };
 }
 
-async function quality(url: string | undefined, corpus: readonly Chunk[], questions: readonly RetrievalQuestion[], k: number, embedder: Embedder): Promise<ModeResult[]> {
+async function quality(
+  url: string | undefined,
+  corpus: readonly Chunk[],
+  questions: readonly RetrievalQuestion[],
+  k: number,
+  embedder: Embedder,
+): Promise<ModeResult[]> {
   const index = `folio-bench-retrieval-${randomBytes(4).toString('hex')}`;
   const vectors = await embedder.embed(corpus.map((c) => c.text));
   return withClient({ url }, async (client) => {
@@ -99,8 +118,13 @@ async function quality(url: string | undefined, corpus: readonly Chunk[], questi
       for (const mode of MODES) {
         const ranks: (number | undefined)[] = [];
         // Ten deep so MRR sees ranks past k; recall counts only the top k.
-        for (const q of questions) ranks.push(firstRelevantRank(await hybridSearch({ client, index, query: q.question, k: Math.max(10, k), mode, embedder }), q.relevant));
-        const pick = (style: RetrievalQuestion['style']) => rankingScores(ranks.filter((_, i) => questions[i]!.style === style), k);
+        for (const q of questions)
+          ranks.push(firstRelevantRank(await hybridSearch({ client, index, query: q.question, k: Math.max(10, k), mode, embedder }), q.relevant));
+        const pick = (style: RetrievalQuestion['style']) =>
+          rankingScores(
+            ranks.filter((_, i) => questions[i]!.style === style),
+            k,
+          );
         results.push({ mode, ...rankingScores(ranks, k), lexical: pick('lexical'), paraphrase: pick('paraphrase'), ranks: ranks.map((r) => r ?? null) });
       }
       return results;
@@ -119,7 +143,10 @@ export async function runRetrievalBench(options: Readonly<RetrievalBenchOptions>
   const { es, pdfDir, k, batchSize, devices, throughputOnly, resultsDir: resultsFlag } = flags(argv);
   const resultsDir = resultsFlag ?? options.resultsDir ?? 'bench/results';
   if (!throughputOnly && !es) {
-    throw new ConfigurationError('FOLIO_NO_ELASTICSEARCH', 'bench retrieval needs Elasticsearch for the quality run: pass --es URL, set ELASTICSEARCH_URL, or use --throughput-only');
+    throw new ConfigurationError(
+      'FOLIO_NO_ELASTICSEARCH',
+      'bench retrieval needs Elasticsearch for the quality run: pass --es URL, set ELASTICSEARCH_URL, or use --throughput-only',
+    );
   }
   const embedder = await createLocalEmbedder({ batchSize });
   let corpus: Chunk[];
@@ -144,17 +171,24 @@ export async function runRetrievalBench(options: Readonly<RetrievalBenchOptions>
   const machine = machineInfo();
   const config = await readEmbedModelConfig(DEFAULT_MODEL_DIR);
   const model = `${config.name} (${config.dtype} ONNX, ${config.dims} dims, ${config.maxTokens} tokens)`;
-  await writeFile(markdownPath, retrievalMarkdown({ k, corpus: corpusInfo, questions, quality: qualityResults, throughput, machine: machineMarkdown(machine), pdfDir, model, loadAverage }));
-  await writeFile(join(resultsDir, `${name}.json`), `${JSON.stringify({ machine, model, loadAverage, k, corpus: corpusInfo, quality: qualityResults, throughput }, null, 2)}\n`);
+  await writeFile(
+    markdownPath,
+    retrievalMarkdown({ k, corpus: corpusInfo, questions, quality: qualityResults, throughput, machine: machineMarkdown(machine), pdfDir, model, loadAverage }),
+  );
+  await writeFile(
+    join(resultsDir, `${name}.json`),
+    `${JSON.stringify({ machine, model, loadAverage, k, corpus: corpusInfo, quality: qualityResults, throughput }, null, 2)}\n`,
+  );
   for (const m of qualityResults ?? []) console.log(`${m.mode.padEnd(7)} recall@${k} ${m.recallAtK.toFixed(3)}  MRR ${m.mrr.toFixed(3)}`);
-  for (const t of throughput) console.log(`${t.device.padEnd(7)} ${t.chunksPerSecond === undefined ? `unavailable: ${t.error}` : `${t.chunksPerSecond.toFixed(1)} chunks/s`}`);
+  for (const t of throughput)
+    console.log(`${t.device.padEnd(7)} ${t.chunksPerSecond === undefined ? `unavailable: ${t.error}` : `${t.chunksPerSecond.toFixed(1)} chunks/s`}`);
   console.log(`wrote ${markdownPath}`);
   return { k, corpus: corpusInfo, ...(qualityResults ? { quality: qualityResults } : {}), throughput, markdownPath };
 }
 
-export { QUESTIONS } from './questions.ts';
-export type { RetrievalQuestion } from './questions.ts';
-export { firstRelevantRank, rankingScores } from './metrics.ts';
 export type { RankingScores } from './metrics.ts';
-export { measureThroughput } from './throughput.ts';
+export { firstRelevantRank, rankingScores } from './metrics.ts';
+export type { RetrievalQuestion } from './questions.ts';
+export { QUESTIONS } from './questions.ts';
 export type { ThroughputOptions, ThroughputResult } from './throughput.ts';
+export { measureThroughput } from './throughput.ts';

@@ -26,7 +26,11 @@ export const QUESTIONS: readonly RetrievalQuestion[] = [
   { question: 'Who patented the typewriter in 1868?', relevant: [mp(1)], style: 'lexical' },
   { question: 'When did IBM introduce the electric typewriter?', relevant: [mp(1)], style: 'lexical' },
   { question: 'What did the IBM MT/ST combine?', relevant: [mp(1)], style: 'lexical' },
-  { question: 'Which company sold dedicated word processing machines with small screens and floppy disks in the 1970s?', relevant: [mp(1)], style: 'paraphrase' },
+  {
+    question: 'Which company sold dedicated word processing machines with small screens and floppy disks in the 1970s?',
+    relevant: [mp(1)],
+    style: 'paraphrase',
+  },
   { question: 'Which early program for CP/M introduced cut, copy and paste?', relevant: [mp(1)], style: 'lexical' },
   { question: 'When was Word for MS-DOS released?', relevant: [mp(1)], style: 'lexical' },
   { question: 'Which word processor was favoured by lawyers in the eighties?', relevant: [mp(2), mp(3), inv], style: 'paraphrase' },

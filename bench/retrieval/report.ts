@@ -33,22 +33,42 @@ export function retrievalMarkdown(input: Readonly<RetrievalReportInput>): string
   ];
   if (quality) {
     out.push(`## Quality (recall@${k}, MRR over the top 10)`, '');
-    out.push(markdownTable(
-      ['mode', `recall@${k}`, 'MRR', `recall@${k} lexical`, 'MRR lexical', `recall@${k} paraphrase`, 'MRR paraphrase'],
-      quality.map((m) => [m.mode, f3(m.recallAtK), f3(m.mrr), f3(m.lexical.recallAtK), f3(m.lexical.mrr), f3(m.paraphrase.recallAtK), f3(m.paraphrase.mrr)]),
-    ));
+    out.push(
+      markdownTable(
+        ['mode', `recall@${k}`, 'MRR', `recall@${k} lexical`, 'MRR lexical', `recall@${k} paraphrase`, 'MRR paraphrase'],
+        quality.map((m) => [m.mode, f3(m.recallAtK), f3(m.mrr), f3(m.lexical.recallAtK), f3(m.lexical.mrr), f3(m.paraphrase.recallAtK), f3(m.paraphrase.mrr)]),
+      ),
+    );
     out.push('', 'Hybrid = BM25 and kNN lists (50 deep each) fused by reciprocal rank fusion in Folio (k = 60).', '');
     out.push('<details><summary>First relevant rank per question (— = not in the top 10)</summary>', '');
-    out.push(markdownTable(['question', ...quality.map((m) => m.mode)], questions.map((q, i) => [q.question, ...quality.map((m) => m.ranks[i] ?? '—')])));
+    out.push(
+      markdownTable(
+        ['question', ...quality.map((m) => m.mode)],
+        questions.map((q, i) => [q.question, ...quality.map((m) => m.ranks[i] ?? '—')]),
+      ),
+    );
     out.push('', '</details>', '');
   }
   out.push('## Embedding throughput', '');
-  out.push(markdownTable(
-    ['device', 'batch', 'chunks', 'chunks/s (median of 3)', 'model load (ms)', 'note'],
-    throughput.map((t) => [t.device, t.batchSize, t.chunks, t.chunksPerSecond === undefined ? '—' : t.chunksPerSecond.toFixed(1), t.loadMs === undefined ? '—' : t.loadMs.toFixed(0), t.error ?? '']),
-  ));
+  out.push(
+    markdownTable(
+      ['device', 'batch', 'chunks', 'chunks/s (median of 3)', 'model load (ms)', 'note'],
+      throughput.map((t) => [
+        t.device,
+        t.batchSize,
+        t.chunks,
+        t.chunksPerSecond === undefined ? '—' : t.chunksPerSecond.toFixed(1),
+        t.loadMs === undefined ? '—' : t.loadMs.toFixed(0),
+        t.error ?? '',
+      ]),
+    ),
+  );
   out.push('', `1-minute load average when the throughput run started: ${loadAverage.toFixed(1)} (CPU figures fall when other work shares the machine).`);
-  out.push('', 'On the GPU machine: `npx folio bench retrieval --devices cpu,webgpu --throughput-only` writes `retrieval-throughput.md` (WebGPU through onnxruntime-node\'s WebGPU execution provider; it needs libvulkan1 and the GPU\'s Vulkan driver).', '');
+  out.push(
+    '',
+    "On the GPU machine: `npx folio bench retrieval --devices cpu,webgpu --throughput-only` writes `retrieval-throughput.md` (WebGPU through onnxruntime-node's WebGPU execution provider; it needs libvulkan1 and the GPU's Vulkan driver).",
+    '',
+  );
   out.push(machine, '');
   return out.join('\n');
 }

@@ -4,18 +4,18 @@
  * `.cache/scans` (ignored by git) and rebuilt by `npx folio bench scans --rebuild`; the same seed
  * gives the same set.
  */
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { describeError } from '../../core/errors.ts';
 import { openPdf } from '../../pipeline/pdf/index.ts';
 import { renderPdfPage } from '../../pipeline/render/index.ts';
-import { degradePage, drawDegradation } from './degrade.ts';
 import type { Degradation, DegradationRanges } from './degrade.ts';
+import { degradePage, drawDegradation } from './degrade.ts';
 import { jpegPdf } from './image-pdf.ts';
 import { seededRandom } from './random.ts';
-import { pageText, textProblem, usablePages } from './truth.ts';
 import type { TruthGate } from './truth.ts';
+import { pageText, textProblem, usablePages } from './truth.ts';
 
 /** Where the source documents of each set live, under the data folder. */
 export const SCAN_SOURCES: Readonly<Record<string, string>> = {
@@ -75,7 +75,17 @@ export interface BuildScanSetOptions {
  * const manifest = await buildScanSet({ perDoc: 1 });
  */
 export async function buildScanSet(options: Readonly<BuildScanSetOptions> = {}): Promise<ScanManifest> {
-  const { dataDir = '../shared/data', outDir = '.cache/scans', seed = 'folio-scans-1', perDoc = 1, dpi = 200, sets = Object.keys(SCAN_SOURCES), ranges = {}, gate = {}, log = (l: string) => console.error(l) } = options;
+  const {
+    dataDir = '../shared/data',
+    outDir = '.cache/scans',
+    seed = 'folio-scans-1',
+    perDoc = 1,
+    dpi = 200,
+    sets = Object.keys(SCAN_SOURCES),
+    ranges = {},
+    gate = {},
+    log = (l: string) => console.error(l),
+  } = options;
   const pages: ScanPage[] = [];
   const skipped: { doc: string; reason: string }[] = [];
   for (const set of sets) {
@@ -86,20 +96,28 @@ export async function buildScanSet(options: Readonly<BuildScanSetOptions> = {}):
       const path = join(dir, file);
       try {
         const chosen = await choosePages(path, `${seed}/${set}/${file}`, perDoc, gate);
-        if (chosen.length === 0) { skipped.push({ doc: `${set}/${file}`, reason: 'no page with a good text layer' }); continue; }
+        if (chosen.length === 0) {
+          skipped.push({ doc: `${set}/${file}`, reason: 'no page with a good text layer' });
+          continue;
+        }
         const pdf = await openPdf(await readFile(path), { source: path });
         try {
           for (const { page, text } of chosen) {
             const random = seededRandom(`${seed}/${set}/${file}#${page}`);
             const image = await renderPdfPage(await pdf.page(page), { source: path, docId: path, pageNumber: page, dpi });
-            const grey = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).greyscale().raw().toBuffer();
+            const grey = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
+              .greyscale()
+              .raw()
+              .toBuffer();
             const degradation = drawDegradation(random, ranges);
             const scan = await degradePage(grey, image.width, image.height, degradation, random);
             const name = `${basename(file, '.pdf')}-p${page}`;
             await writeFile(join(outDir, set, `${name}.pdf`), jpegPdf(scan.jpeg, scan.width, scan.height, dpi));
             await writeFile(join(outDir, set, `${name}.txt`), text);
             pages.push({ set, doc: file, page, file: `${name}.pdf`, truth: `${name}.txt`, width: scan.width, height: scan.height, degradation });
-            log(`scans: ${set}/${name} skew ${degradation.skewDeg.toFixed(2)}° turn ${degradation.turn} noise ${degradation.noiseSigma.toFixed(1)} q${degradation.jpegQuality}`);
+            log(
+              `scans: ${set}/${name} skew ${degradation.skewDeg.toFixed(2)}° turn ${degradation.turn} noise ${degradation.noiseSigma.toFixed(1)} q${degradation.jpegQuality}`,
+            );
           }
         } finally {
           await pdf.close();

@@ -3,8 +3,9 @@
  * little (paper never feeds straight), blurred by the optics, noised by the sensor, maybe turned
  * a quarter or half (pages put in the feeder the wrong way) and saved as a JPEG.
  */
-import { ConfigurationError } from '../../core/errors.ts';
+
 import sharp from 'sharp';
+import { ConfigurationError } from '../../core/errors.ts';
 import type { Random } from './random.ts';
 
 /** How one page is degraded; drawn per page by {@link drawDegradation}. */
@@ -62,7 +63,11 @@ export interface DegradedPage {
 export async function degradePage(grey: Uint8Array, width: number, height: number, d: Readonly<Degradation>, random: Random): Promise<DegradedPage> {
   const raw = { raw: { width, height, channels: 1 as const } };
   // sharp turns clockwise for positive angles; the page's skew is counter-clockwise positive.
-  const skewed = await sharp(grey, raw).rotate(-d.skewDeg, { background: { r: 255, g: 255, b: 255 } }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const skewed = await sharp(grey, raw)
+    .rotate(-d.skewDeg, { background: { r: 255, g: 255, b: 255 } })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const left = Math.max(0, Math.floor((skewed.info.width - width) / 2));
   const top = Math.max(0, Math.floor((skewed.info.height - height) / 2));
   const blurred = await sharp(skewed.data, { raw: { width: skewed.info.width, height: skewed.info.height, channels: skewed.info.channels } })
@@ -82,6 +87,7 @@ export async function degradePage(grey: Uint8Array, width: number, height: numbe
   // One component, as the PDF declares (DeviceGray): asking for a chroma subsampling makes libvips
   // write three, which PDFium and poppler then read as one and smear across the page.
   const out = await image.toColourspace('b-w').jpeg({ quality: d.jpegQuality }).toBuffer({ resolveWithObject: true });
-  if (out.info.channels !== 1) throw new ConfigurationError('FOLIO_BENCH_DATASET', `bench scans: the degraded page came out with ${out.info.channels} channels, not 1`);
+  if (out.info.channels !== 1)
+    throw new ConfigurationError('FOLIO_BENCH_DATASET', `bench scans: the degraded page came out with ${out.info.channels} channels, not 1`);
   return { jpeg: out.data, width: out.info.width, height: out.info.height };
 }

@@ -23,18 +23,31 @@ export function jpegPdf(jpeg: Uint8Array, width: number, height: number, dpi: nu
   const object = (n: number, body: string, stream?: Uint8Array): void => {
     offsets[n] = length;
     push(`${n} 0 obj\n${body}\n`);
-    if (stream !== undefined) { push('stream\n'); push(stream); push('\nendstream\n'); }
+    if (stream !== undefined) {
+      push('stream\n');
+      push(stream);
+      push('\nendstream\n');
+    }
     push('endobj\n');
   };
   push('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n');
   object(1, '<< /Type /Catalog /Pages 2 0 R >>');
   object(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
   object(3, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pw} ${ph}] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>`);
-  object(4, `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /${channels === 1 ? 'DeviceGray' : 'DeviceRGB'} /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>`, jpeg);
+  object(
+    4,
+    `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /${channels === 1 ? 'DeviceGray' : 'DeviceRGB'} /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>`,
+    jpeg,
+  );
   const contentBytes = Buffer.from(content, 'latin1');
   object(5, `<< /Length ${contentBytes.length} >>`, contentBytes);
   const xref = length;
-  push(`xref\n0 6\n0000000000 65535 f \n${offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`);
+  push(
+    `xref\n0 6\n0000000000 65535 f \n${offsets
+      .slice(1)
+      .map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)
+      .join('')}`,
+  );
   push(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : p)));
 }

@@ -37,7 +37,11 @@ export function seededRandom(seed: string): Random {
     next,
     uniform: (lo, hi) => lo + (hi - lo) * next(),
     gaussian() {
-      if (spare !== undefined) { const s = spare; spare = undefined; return s; }
+      if (spare !== undefined) {
+        const s = spare;
+        spare = undefined;
+        return s;
+      }
       const u = Math.max(next(), 1e-12);
       const v = next();
       const r = Math.sqrt(-2 * Math.log(u));

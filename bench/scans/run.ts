@@ -9,14 +9,14 @@ import { describeError } from '../../core/errors.ts';
 import { sha256 } from '../../core/hash.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine, OcrPageResult } from '../../inference/engine.ts';
-import { createPaddleEngine } from '../../inference/paddle/index.ts';
 import type { PaddleEngineOptions } from '../../inference/paddle/index.ts';
+import { createPaddleEngine } from '../../inference/paddle/index.ts';
 import { processDocument } from '../../pipeline/run/index.ts';
-import { pageImages } from '../ocr/pages.ts';
 import { tesseractAvailable, tesseractPage } from '../ocr/index.ts';
+import { pageImages } from '../ocr/pages.ts';
 import { buildScanSet, readScanManifest } from './build.ts';
-import { scorePage } from './score.ts';
 import type { PageScore } from './score.ts';
+import { scorePage } from './score.ts';
 
 export type ScanEngine = 'auto' | 'paddle' | 'tesseract';
 
@@ -39,7 +39,12 @@ export interface ScanSetResult {
   readonly pages: number;
   readonly documents: number;
   /** Mean CER, mean word recall and pages per second per engine. */
-  readonly engines: Partial<Record<ScanEngine, { readonly meanCer: number; readonly medianCer: number; readonly wordRecall: number; readonly pagesPerSecond: number; readonly cpuSecondsPerPage: number }>>;
+  readonly engines: Partial<
+    Record<
+      ScanEngine,
+      { readonly meanCer: number; readonly medianCer: number; readonly wordRecall: number; readonly pagesPerSecond: number; readonly cpuSecondsPerPage: number }
+    >
+  >;
 }
 
 export interface ScanQualityResult {
@@ -94,12 +99,39 @@ const OCR_CASES = ['ocr_test.pdf', 'ocr_test_rotated_90.pdf', 'ocr_test_rotated_
  * console.log(result.devScans?.engines.auto?.meanCer, result.devScans?.engines.tesseract?.meanCer);
  */
 export async function runScanQuality(options: Readonly<ScanQualityOptions> = {}): Promise<ScanQualityResult> {
-  const { dataDir = '../shared/data', scanDir = '.cache/scans', engines = ['auto', 'tesseract'], limit = Infinity, sets, rebuild = false, keepDir = '.cache/scans-out', threads = 0, paddle = {}, log = (l: string) => console.error(l) } = options;
+  const {
+    dataDir = '../shared/data',
+    scanDir = '.cache/scans',
+    engines = ['auto', 'tesseract'],
+    limit = Infinity,
+    sets,
+    rebuild = false,
+    keepDir = '.cache/scans-out',
+    threads = 0,
+    paddle = {},
+    log = (l: string) => console.error(l),
+  } = options;
   const started = performance.now();
   const manifest = (!rebuild && (await readScanManifest(scanDir))) || (await buildScanSet({ dataDir, outDir: scanDir, log }));
-  const cases: Case[] = manifest.pages.map((p) => ({ set: p.set, name: p.file.replace(/\.pdf$/, ''), doc: p.doc, pdf: join(scanDir, p.set, p.file), truth: join(scanDir, p.set, p.truth), skewDeg: p.degradation.skewDeg, turn: p.degradation.turn }));
+  const cases: Case[] = manifest.pages.map((p) => ({
+    set: p.set,
+    name: p.file.replace(/\.pdf$/, ''),
+    doc: p.doc,
+    pdf: join(scanDir, p.set, p.file),
+    truth: join(scanDir, p.set, p.truth),
+    skewDeg: p.degradation.skewDeg,
+    turn: p.degradation.turn,
+  }));
   const ocrDir = join(dataDir, 'docling-dev/ocr');
-  for (const file of OCR_CASES) cases.push({ set: 'docling-ocr', name: file.replace(/\.pdf$/, ''), doc: 'ocr_test.pdf', pdf: join(ocrDir, file), truth: join(ocrDir, 'ocr_test.expected.md'), turn: Number(/(\d+)\.pdf$/.exec(file)?.[1] ?? 0) });
+  for (const file of OCR_CASES)
+    cases.push({
+      set: 'docling-ocr',
+      name: file.replace(/\.pdf$/, ''),
+      doc: 'ocr_test.pdf',
+      pdf: join(ocrDir, file),
+      truth: join(ocrDir, 'ocr_test.expected.md'),
+      turn: Number(/(\d+)\.pdf$/.exec(file)?.[1] ?? 0),
+    });
   const wantedSets = sets ?? [...new Set(cases.map((c) => c.set))];
   const perSet = new Map<string, number>();
   const chosen = cases.filter((c) => {
@@ -119,21 +151,36 @@ export async function runScanQuality(options: Readonly<ScanQualityOptions> = {})
   }
   const docOf = new Map(chosen.map((c) => [`${c.set}/${c.name}`, c.doc]));
   const summarise = (set: string, subset: readonly ScanPageRow[]): ScanSetResult => ({
-    set, pages: subset.length, documents: new Set(subset.map((r) => `${r.set}/${docOf.get(`${r.set}/${r.name}`)}`)).size,
+    set,
+    pages: subset.length,
+    documents: new Set(subset.map((r) => `${r.set}/${docOf.get(`${r.set}/${r.name}`)}`)).size,
     engines: Object.fromEntries(engines.filter((e) => e !== 'tesseract' || useTesseract).map((e) => [e, summary(subset, e)])),
   });
   const setNames = [...new Set(rows.map((r) => r.set))];
   const dev = rows.filter((r) => r.set !== 'docling-ocr');
   const result: ScanQualityResult = {
     seed: manifest.seed,
-    sets: setNames.map((s) => summarise(s, rows.filter((r) => r.set === s))),
+    sets: setNames.map((s) =>
+      summarise(
+        s,
+        rows.filter((r) => r.set === s),
+      ),
+    ),
     ...(dev.length > 0 ? { devScans: summarise('dev scans (all)', dev) } : {}),
-    rows, wallS: (performance.now() - started) / 1000,
+    rows,
+    wallS: (performance.now() - started) / 1000,
   };
   return result;
 }
 
-async function runCase(c: Case, engines: readonly ScanEngine[], useTesseract: boolean, engine: OcrEngine | undefined, keepDir: string, log: (l: string) => void): Promise<ScanPageRow> {
+async function runCase(
+  c: Case,
+  engines: readonly ScanEngine[],
+  useTesseract: boolean,
+  engine: OcrEngine | undefined,
+  keepDir: string,
+  log: (l: string) => void,
+): Promise<ScanPageRow> {
   const truth = await readFile(c.truth, 'utf8');
   const scores: Partial<Record<ScanEngine, PageScore>> = {};
   const ms: Partial<Record<ScanEngine, number>> = {};
@@ -153,8 +200,19 @@ async function runCase(c: Case, engines: readonly ScanEngine[], useTesseract: bo
     const bytes = await readFile(c.pdf);
     const processed = await processDocument(sourceDocument(c.pdf, bytes), {
       engine: 'auto',
-      ocr: async () => ({ name: engine.name, recognize: async (pages, o) => { const r = await engine.recognize(pages, o); last = r[0]; return r; }, close: async () => undefined }),
-    }).catch((e: unknown) => { errors.auto = describeError(e); return undefined; });
+      ocr: async () => ({
+        name: engine.name,
+        recognize: async (pages, o) => {
+          const r = await engine.recognize(pages, o);
+          last = r[0];
+          return r;
+        },
+        close: async () => undefined,
+      }),
+    }).catch((e: unknown) => {
+      errors.auto = describeError(e);
+      return undefined;
+    });
     ms.auto = performance.now() - t;
     cpuMs.auto = cpuOf(c0);
     const failed = processed?.pages.find((p) => p.failed !== undefined)?.failed;
@@ -166,7 +224,16 @@ async function runCase(c: Case, engines: readonly ScanEngine[], useTesseract: bo
   if (engine !== undefined && engines.includes('paddle')) {
     const t = performance.now();
     const c0 = process.cpuUsage();
-    const markdown = await engine.recognize([image]).then((r) => { folioRotation = r[0]?.stats['rotation']; return r[0]?.markdown ?? ''; }, (e: unknown) => { errors.paddle = describeError(e); return ''; });
+    const markdown = await engine.recognize([image]).then(
+      (r) => {
+        folioRotation = r[0]?.stats['rotation'];
+        return r[0]?.markdown ?? '';
+      },
+      (e: unknown) => {
+        errors.paddle = describeError(e);
+        return '';
+      },
+    );
     ms.paddle = performance.now() - t;
     cpuMs.paddle = cpuOf(c0);
     scores.paddle = scorePage(markdown, truth);
@@ -180,12 +247,29 @@ async function runCase(c: Case, engines: readonly ScanEngine[], useTesseract: bo
     scores.tesseract = scorePage(tess.text, truth);
     await keep('tesseract', tess.text);
   }
-  const row: ScanPageRow = { set: c.set, name: c.name, ...(c.skewDeg === undefined ? {} : { skewDeg: c.skewDeg }), ...(c.turn === undefined ? {} : { turn: c.turn }), ...(folioRotation === undefined ? {} : { folioRotation }), scores, ms, cpuMs, ...(Object.keys(errors).length > 0 ? { errors } : {}) };
-  log(`scans ${c.set}/${c.name} (skew ${c.skewDeg?.toFixed(2) ?? '-'}°, turn ${c.turn ?? 0}, folio rotation ${folioRotation ?? '-'}): ${Object.entries(scores).map(([e, s]) => `${e} CER ${s.cer.toFixed(3)} recall ${s.wordRecall.toFixed(2)} ${((ms[e as ScanEngine] ?? 0) / 1000).toFixed(1)} s`).join('; ')}`);
+  const row: ScanPageRow = {
+    set: c.set,
+    name: c.name,
+    ...(c.skewDeg === undefined ? {} : { skewDeg: c.skewDeg }),
+    ...(c.turn === undefined ? {} : { turn: c.turn }),
+    ...(folioRotation === undefined ? {} : { folioRotation }),
+    scores,
+    ms,
+    cpuMs,
+    ...(Object.keys(errors).length > 0 ? { errors } : {}),
+  };
+  log(
+    `scans ${c.set}/${c.name} (skew ${c.skewDeg?.toFixed(2) ?? '-'}°, turn ${c.turn ?? 0}, folio rotation ${folioRotation ?? '-'}): ${Object.entries(scores)
+      .map(([e, s]) => `${e} CER ${s.cer.toFixed(3)} recall ${s.wordRecall.toFixed(2)} ${((ms[e as ScanEngine] ?? 0) / 1000).toFixed(1)} s`)
+      .join('; ')}`,
+  );
   return row;
 }
 
-function summary(rows: readonly ScanPageRow[], engine: ScanEngine): { meanCer: number; medianCer: number; wordRecall: number; pagesPerSecond: number; cpuSecondsPerPage: number } {
+function summary(
+  rows: readonly ScanPageRow[],
+  engine: ScanEngine,
+): { meanCer: number; medianCer: number; wordRecall: number; pagesPerSecond: number; cpuSecondsPerPage: number } {
   const scored = rows.filter((r) => r.scores[engine] !== undefined);
   const cers = scored.map((r) => r.scores[engine]!.cer).sort((a, b) => a - b);
   const mean = (xs: readonly number[]): number => (xs.length === 0 ? Number.NaN : xs.reduce((s, x) => s + x, 0) / xs.length);
@@ -193,7 +277,8 @@ function summary(rows: readonly ScanPageRow[], engine: ScanEngine): { meanCer: n
   const cpu = scored.reduce((s, r) => s + (r.cpuMs[engine] ?? 0), 0);
   return {
     meanCer: mean(cers),
-    medianCer: cers.length === 0 ? Number.NaN : cers.length % 2 === 1 ? cers[(cers.length - 1) / 2]! : (cers[cers.length / 2 - 1]! + cers[cers.length / 2]!) / 2,
+    medianCer:
+      cers.length === 0 ? Number.NaN : cers.length % 2 === 1 ? cers[(cers.length - 1) / 2]! : (cers[cers.length / 2 - 1]! + cers[cers.length / 2]!) / 2,
     wordRecall: mean(scored.map((r) => r.scores[engine]!.wordRecall)),
     pagesPerSecond: ms > 0 ? scored.length / (ms / 1000) : Number.NaN,
     cpuSecondsPerPage: scored.length > 0 ? cpu / 1000 / scored.length : Number.NaN,

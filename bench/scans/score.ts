@@ -31,7 +31,10 @@ export function scorePage(hypothesis: string, truth: string): PageScore {
   const got = count(hyp);
   let found = 0;
   let total = 0;
-  for (const [w, n] of want) { total += n; found += Math.min(n, got.get(w) ?? 0); }
+  for (const [w, n] of want) {
+    total += n;
+    found += Math.min(n, got.get(w) ?? 0);
+  }
   return {
     cer: characterErrorRate(hyp, ref),
     wordRecall: total === 0 ? 1 : found / total,

@@ -4,16 +4,14 @@
  * same pages: pages/s, latency percentiles, and the client's own share of each request's time.
  * Then autocannon against `/health` for the server's floor. Everything in one run.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { execFile } from 'node:child_process';
-import { readFile, writeFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
+import autocannon from 'autocannon';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
-import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import type { PageImage } from '../../inference/engine.ts';
 import { createRemoteEngine } from '../../inference/remote/index.ts';
 import { loadImagePages } from '../../pipeline/render/index.ts';
@@ -42,7 +40,9 @@ function percentile(values: readonly number[], p: number): number {
 }
 
 async function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--engine', 'paddle', '--port', '0', '--queue', '256'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--engine', 'paddle', '--port', '0', '--queue', '256'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const match = /http:\/\/\S+/.exec(d.toString());
@@ -64,7 +64,11 @@ async function pagesFor(count: number): Promise<PageImage[]> {
 async function pagesPdf(pages: readonly PageImage[], path: string): Promise<void> {
   const pdf = await PDFDocument.create();
   for (const page of pages) {
-    const png = await pdf.embedPng(await sharp(page.data, { raw: { width: page.width, height: page.height, channels: page.channels } }).png().toBuffer());
+    const png = await pdf.embedPng(
+      await sharp(page.data, { raw: { width: page.width, height: page.height, channels: page.channels } })
+        .png()
+        .toBuffer(),
+    );
     const width = (page.width * 72) / 200;
     const height = (page.height * 72) / 200;
     pdf.addPage([width, height]).drawImage(png, { x: 0, y: 0, width, height });
@@ -77,7 +81,22 @@ async function convertRun(url: string, pdf: string, pages: number, concurrency: 
   const out = await mkdtemp(join(tmpdir(), 'folio-serve-bench-'));
   try {
     const started = performance.now();
-    await promisify(execFile)(process.execPath, ['bin/folio.ts', 'convert', pdf, '--out-dir', out, '--engine', 'remote', '--remote-url', url, '--remote-model', 'folio-paddle', '--concurrency', String(concurrency), '-q']);
+    await promisify(execFile)(process.execPath, [
+      'bin/folio.ts',
+      'convert',
+      pdf,
+      '--out-dir',
+      out,
+      '--engine',
+      'remote',
+      '--remote-url',
+      url,
+      '--remote-model',
+      'folio-paddle',
+      '--concurrency',
+      String(concurrency),
+      '-q',
+    ]);
     return pages / ((performance.now() - started) / 1000);
   } finally {
     await rm(out, { recursive: true, force: true });
@@ -105,7 +124,11 @@ async function level(url: string, pages: readonly PageImage[], concurrency: numb
 }
 
 export async function runServeBench(options: Readonly<ServeBenchOptions>): Promise<unknown> {
-  const { values } = parseArgs({ args: [...options.argv], options: { pages: { type: 'string', default: '16' }, levels: { type: 'string', default: '1,8,32' } }, strict: true });
+  const { values } = parseArgs({
+    args: [...options.argv],
+    options: { pages: { type: 'string', default: '16' }, levels: { type: 'string', default: '1,8,32' } },
+    strict: true,
+  });
   const pages = await pagesFor(Number(values.pages));
   const levels = values.levels.split(',').map(Number);
   const { url, child } = await startServer();
@@ -132,8 +155,28 @@ export async function runServeBench(options: Readonly<ServeBenchOptions>): Promi
       '',
       `\`npx folio bench serve\` — ${pages.length} page images (the example memo and the 2206.01062 TIFF, repeated), one \`folio serve --engine paddle\` process. Each concurrency level runs \`folio convert --engine remote --concurrency N\` on the pages as one PDF (end to end, rendering included), then the remote engine alone on the same page images for latency and client overhead.`,
       '',
-      markdownTable(['concurrency', 'pages', '`folio convert --engine remote` pages/s', 'remote engine pages/s', 'p50 latency (ms)', 'p95 latency (ms)', 'client overhead', 'retries'],
-        results.map((r) => [r.concurrency, r.pages, round(r.convertPagesPerSecond, 2), round(r.pagesPerSecond, 2), Math.round(r.p50Ms), Math.round(r.p95Ms), percent(r.clientOverhead), r.retries])),
+      markdownTable(
+        [
+          'concurrency',
+          'pages',
+          '`folio convert --engine remote` pages/s',
+          'remote engine pages/s',
+          'p50 latency (ms)',
+          'p95 latency (ms)',
+          'client overhead',
+          'retries',
+        ],
+        results.map((r) => [
+          r.concurrency,
+          r.pages,
+          round(r.convertPagesPerSecond, 2),
+          round(r.pagesPerSecond, 2),
+          Math.round(r.p50Ms),
+          Math.round(r.p95Ms),
+          percent(r.clientOverhead),
+          r.retries,
+        ]),
+      ),
       '',
       `Latency: from the moment a page's request gets a slot (the client keeps at most \`concurrency\` requests in flight) until its answer. Client overhead: the median share of that time spent in the client (PNG encoding, JSON, parsing) rather than on the wire and at the server. Target < 2%. The server is CPU-bound on these 2 cores, so more concurrency queues pages at the server instead of finishing them sooner.`,
       '',

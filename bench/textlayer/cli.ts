@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { ConfigurationError, describeError } from '../../core/errors.ts';
 import { runTextLayerBench } from './run.ts';
 
-export const TEXTLAYER_USAGE = 'folio bench textlayer [--runs N] [--es URL] [--workers N] [--phases extract,pages,process,ingest-ndjson,ingest-es] [--out DIR] [--dir DIR]... [--timeout-s S]';
+export const TEXTLAYER_USAGE =
+  'folio bench textlayer [--runs N] [--es URL] [--workers N] [--phases extract,pages,process,ingest-ndjson,ingest-es] [--out DIR] [--dir DIR]... [--timeout-s S]';
 
 /** Parse the suite's flags, run it, print the table; resolves to the exit code. */
 export async function textLayerCli(argv: readonly string[]): Promise<number> {
@@ -11,7 +12,16 @@ export async function textLayerCli(argv: readonly string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { runs: { type: 'string' }, 'timeout-s': { type: 'string' }, es: { type: 'string' }, workers: { type: 'string' }, phases: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        runs: { type: 'string' },
+        'timeout-s': { type: 'string' },
+        es: { type: 'string' },
+        workers: { type: 'string' },
+        phases: { type: 'string' },
+        out: { type: 'string' },
+        dir: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -25,7 +35,16 @@ export async function textLayerCli(argv: readonly string[]): Promise<number> {
   const timeoutS = values['timeout-s'] === undefined ? undefined : Number(values['timeout-s']);
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   // pdftotext always runs: every ratio needs it.
-  const phases = values.phases === undefined ? undefined : ['pdftotext', ...values.phases.split(',').map((p) => p.trim()).filter(Boolean)];
+  const phases =
+    values.phases === undefined
+      ? undefined
+      : [
+          'pdftotext',
+          ...values.phases
+            .split(',')
+            .map((p) => p.trim())
+            .filter(Boolean),
+        ];
   const result = await runTextLayerBench({
     ...(timeoutS === undefined ? {} : { timeoutMs: timeoutS * 1000 }),
     ...(runs === undefined ? {} : { runs }),
@@ -37,7 +56,9 @@ export async function textLayerCli(argv: readonly string[]): Promise<number> {
   });
   for (const p of result.phases) {
     const cpu = p.cpuSeconds === undefined ? '' : `, CPU ${p.cpuSeconds} s${p.esCpuSeconds === undefined ? '' : ` + ES ${p.esCpuSeconds} s`}`;
-    console.log(`${p.phase.padEnd(14)} ${p.skipped ? `skipped: ${p.skipped}` : `${p.pagesPerSecond} pages/s${p.vsPdftotext === undefined ? '' : ` (${p.vsPdftotext}× pdftotext)`}${cpu}`}`);
+    console.log(
+      `${p.phase.padEnd(14)} ${p.skipped ? `skipped: ${p.skipped}` : `${p.pagesPerSecond} pages/s${p.vsPdftotext === undefined ? '' : ` (${p.vsPdftotext}× pdftotext)`}${cpu}`}`,
+    );
   }
   return 0;
 }

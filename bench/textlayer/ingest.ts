@@ -59,14 +59,25 @@ export async function ingestOnce(files: readonly string[], options: Readonly<Ing
   const meter = es ? await elasticsearchMeter(es) : undefined;
   const esBefore = await meter?.cpuSeconds();
   try {
-    const args = [FOLIO, 'ingest', ...files, '--engine', engine, '--embed', 'none', ...(workers === undefined ? [] : ['--workers', String(workers)]), ...target];
+    const args = [
+      FOLIO,
+      'ingest',
+      ...files,
+      '--engine',
+      engine,
+      '--embed',
+      'none',
+      ...(workers === undefined ? [] : ['--workers', String(workers)]),
+      ...target,
+    ];
     // An empty ELASTICSEARCH_URL keeps the NDJSON run from indexing into the bench's own cluster.
     const run = await runChild({ command: process.execPath, args, measureMemory: true, timeoutMs, captureStdout: false, env: { ELASTICSEARCH_URL: es ?? '' } });
     const esAfter = await meter?.cpuSeconds();
     if (run.code === 124) throw new Error(`timed out after ${timeoutMs / 1000} s`);
     const summary = parseSummary(run.stderr);
     // Exit 1 says some inputs failed and were recorded (the corpus holds an encrypted PDF): still a run.
-    if ((run.code !== 0 && run.code !== 1) || summary === undefined) throw new Error(`folio ingest failed (exit ${run.code}): ${run.stderr.trim().split('\n').slice(-4).join(' | ')}`);
+    if ((run.code !== 0 && run.code !== 1) || summary === undefined)
+      throw new Error(`folio ingest failed (exit ${run.code}): ${run.stderr.trim().split('\n').slice(-4).join(' | ')}`);
     return {
       ms: run.wallMs,
       ...summary,

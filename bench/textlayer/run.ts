@@ -10,16 +10,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultWorkers } from '../../cli/options.ts';
 import { ConfigurationError } from '../../core/errors.ts';
-import { machineInfo, machineMarkdown } from '../common/machine.ts';
 import type { MachineInfo } from '../common/machine.ts';
+import { machineInfo, machineMarkdown } from '../common/machine.ts';
 import { markdownTable } from '../common/markdown-table.ts';
 import { median, round } from '../common/stats.ts';
 import { requireTool, runChild } from '../common/tools.ts';
-import { DEFAULT_TEXTLAYER_DIRS, listBenchPdfs } from './inputs.ts';
-import type { BenchPdf } from './inputs.ts';
 import { ingestOnce } from './ingest.ts';
-import { WORKER_PHASES } from './worker.ts';
+import type { BenchPdf } from './inputs.ts';
+import { DEFAULT_TEXTLAYER_DIRS, listBenchPdfs } from './inputs.ts';
 import type { WorkerReport } from './worker.ts';
+import { WORKER_PHASES } from './worker.ts';
 
 export interface TextLayerBenchOptions {
   /**
@@ -145,7 +145,14 @@ function phaseResult(phase: string, pages: number, samples: readonly RunSample[]
 }
 
 const skipped = (phase: string, reason: string): PhaseResult => ({
-  phase, description: DESCRIPTIONS[phase] ?? phase, pages: 0, runsMs: [], medianMs: Number.NaN, pagesPerSecond: Number.NaN, failures: 0, skipped: reason,
+  phase,
+  description: DESCRIPTIONS[phase] ?? phase,
+  pages: 0,
+  runsMs: [],
+  medianMs: Number.NaN,
+  pagesPerSecond: Number.NaN,
+  failures: 0,
+  skipped: reason,
 });
 
 async function pdftotextOnce(pdfs: readonly BenchPdf[]): Promise<RunSample> {
@@ -167,7 +174,8 @@ async function pdftotextOnce(pdfs: readonly BenchPdf[]): Promise<RunSample> {
 
 async function workerOnce(phase: string, pdfs: readonly BenchPdf[], timeoutMs: number): Promise<RunSample> {
   const r = await runChild({ command: process.execPath, args: [WORKER, phase, ...pdfs.map((p) => p.path)], timeoutMs });
-  if (r.code === 124) throw new Error(`timed out after ${timeoutMs / 1000} s: below ${round(pdfs.reduce((n, p) => n + p.pages, 0) / (timeoutMs / 1000), 2)} pages/s`);
+  if (r.code === 124)
+    throw new Error(`timed out after ${timeoutMs / 1000} s: below ${round(pdfs.reduce((n, p) => n + p.pages, 0) / (timeoutMs / 1000), 2)} pages/s`);
   const line = r.stdout.trim().split('\n').at(-1) ?? '';
   if (r.code !== 0 || !line.startsWith('{')) throw new Error(`${phase} worker failed: ${r.stderr.trim().split('\n').slice(0, 4).join(' | ')}`);
   const report = JSON.parse(line) as WorkerReport;
@@ -182,11 +190,23 @@ async function workerOnce(phase: string, pdfs: readonly BenchPdf[], timeoutMs: n
  * console.log(result.phases.map((p) => [p.phase, p.pagesPerSecond]))
  */
 export async function runTextLayerBench(options: Readonly<TextLayerBenchOptions> = {}): Promise<TextLayerBenchResult> {
-  const { dirs = DEFAULT_TEXTLAYER_DIRS, runs = 3, es = process.env['ELASTICSEARCH_URL'] || undefined, workers, phases: wanted = TEXTLAYER_PHASES, out = 'bench/results', timeoutMs = 600_000, log = (line: string) => console.error(line) } = options;
-  if (!Number.isInteger(runs) || runs < 1) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`runs\` to be an integer from 1 up, got \`${runs}\` (${typeof runs})`);
-  if (workers !== undefined && (!Number.isInteger(workers) || workers < 0)) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`workers\` to be an integer from 0 up, got \`${workers}\` (${typeof workers})`);
+  const {
+    dirs = DEFAULT_TEXTLAYER_DIRS,
+    runs = 3,
+    es = process.env['ELASTICSEARCH_URL'] || undefined,
+    workers,
+    phases: wanted = TEXTLAYER_PHASES,
+    out = 'bench/results',
+    timeoutMs = 600_000,
+    log = (line: string) => console.error(line),
+  } = options;
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`runs\` to be an integer from 1 up, got \`${runs}\` (${typeof runs})`);
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 0))
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`workers\` to be an integer from 0 up, got \`${workers}\` (${typeof workers})`);
   const unknown = wanted.filter((p) => !TEXTLAYER_PHASES.includes(p));
-  if (unknown.length > 0) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`phases\` from ${TEXTLAYER_PHASES.join(', ')}, got \`${unknown.join(', ')}\``);
+  if (unknown.length > 0)
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`phases\` from ${TEXTLAYER_PHASES.join(', ')}, got \`${unknown.join(', ')}\``);
   await requireTool('pdftotext');
   await requireTool('pdfinfo');
   const { pdfs, skipped: skippedFiles } = await listBenchPdfs({ dirs });
@@ -198,7 +218,10 @@ export async function runTextLayerBench(options: Readonly<TextLayerBenchOptions>
   // phases alike and the ratios of one run stay comparable.
   const files = pdfs.map((p) => p.path);
   const copiesDir = es && wanted.includes('ingest-es-x4') ? await copyCorpus(files, COPIES) : undefined;
-  const ingest = (target: string | undefined, inputs: readonly string[] = files) => () => ingestOnce(inputs, { ...(target ? { es: target } : {}), ...(workers === undefined ? {} : { workers }), timeoutMs });
+  const ingest =
+    (target: string | undefined, inputs: readonly string[] = files) =>
+    () =>
+      ingestOnce(inputs, { ...(target ? { es: target } : {}), ...(workers === undefined ? {} : { workers }), timeoutMs });
   const plan: { phase: string; pages: number; once: () => Promise<RunSample> }[] = [
     { phase: 'pdftotext', pages, once: () => pdftotextOnce(pdfs) },
     ...WORKER_PHASES.filter((phase) => wanted.includes(phase)).map((phase) => ({ phase, pages, once: () => workerOnce(phase, pdfs, timeoutMs) })),
@@ -215,7 +238,9 @@ export async function runTextLayerBench(options: Readonly<TextLayerBenchOptions>
       try {
         const sample = await once();
         samples.get(phase)!.push(sample);
-        log(`textlayer: ${phase}: ${round(sample.pages ?? expected, 0)} pages in ${round(sample.ms / 1000, 2)} s${sample.rss ? `, peak RSS ${sample.rss} MiB` : ''}`);
+        log(
+          `textlayer: ${phase}: ${round(sample.pages ?? expected, 0)} pages in ${round(sample.ms / 1000, 2)} s${sample.rss ? `, peak RSS ${sample.rss} MiB` : ''}`,
+        );
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         log(`textlayer: ${phase} skipped: ${reason}`);
@@ -224,14 +249,25 @@ export async function runTextLayerBench(options: Readonly<TextLayerBenchOptions>
     }
   }
   if (copiesDir) await rm(copiesDir, { recursive: true, force: true });
-  const phases: PhaseResult[] = plan.map(({ phase, pages: n }) => (failed.has(phase) ? skipped(phase, failed.get(phase)!) : phaseResult(phase, n, samples.get(phase)!)));
-  for (const phase of ['ingest-es', 'ingest-es-x4']) if (!es && wanted.includes(phase)) phases.push(skipped(phase, 'no Elasticsearch: pass --es URL or set ELASTICSEARCH_URL (npm run es:start)'));
+  const phases: PhaseResult[] = plan.map(({ phase, pages: n }) =>
+    failed.has(phase) ? skipped(phase, failed.get(phase)!) : phaseResult(phase, n, samples.get(phase)!),
+  );
+  for (const phase of ['ingest-es', 'ingest-es-x4'])
+    if (!es && wanted.includes(phase)) phases.push(skipped(phase, 'no Elasticsearch: pass --es URL or set ELASTICSEARCH_URL (npm run es:start)'));
 
   const base = phases.find((p) => p.phase === 'pdftotext' && !p.skipped)?.pagesPerSecond;
   const withRatio = phases.map((p) => (base && !p.skipped ? { ...p, vsPdftotext: round(p.pagesPerSecond / base, 3) } : p));
-  const result: TextLayerBenchResult = { files: pdfs.length, pages, skippedFiles, phases: withRatio, workers: workers ?? defaultWorkers(), defaultWorkers: workers === undefined, machine: machineInfo() };
+  const result: TextLayerBenchResult = {
+    files: pdfs.length,
+    pages,
+    skippedFiles,
+    phases: withRatio,
+    workers: workers ?? defaultWorkers(),
+    defaultWorkers: workers === undefined,
+    machine: machineInfo(),
+  };
   await mkdir(out, { recursive: true });
-  await writeFile(path.join(out, 'textlayer.json'), JSON.stringify(result, null, 2) + '\n');
+  await writeFile(path.join(out, 'textlayer.json'), `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(path.join(out, 'textlayer.md'), textLayerMarkdown(result, dirs, runs));
   log(`textlayer: wrote ${path.join(out, 'textlayer.md')}`);
   return result;
@@ -239,11 +275,22 @@ export async function runTextLayerBench(options: Readonly<TextLayerBenchOptions>
 
 /** The result as Markdown: one row per phase, medians, ratio to pdftotext, CPU time, peak RSS. */
 export function textLayerMarkdown(result: TextLayerBenchResult, dirs: readonly string[], runs: number): string {
-  const notes = (p: PhaseResult): string => p.runsMs.join(', ') + (p.failures ? `; ${p.failures} failure records` : '') + (p.incompleteRuns ? `; ${p.incompleteRuns} incomplete run(s) left out` : '');
+  const notes = (p: PhaseResult): string =>
+    p.runsMs.join(', ') + (p.failures ? `; ${p.failures} failure records` : '') + (p.incompleteRuns ? `; ${p.incompleteRuns} incomplete run(s) left out` : '');
   const rows = result.phases.map((p) =>
     p.skipped
       ? [p.phase, p.description, 'skipped', '', '', '', '', '', p.skipped]
-      : [p.phase, p.description, p.pagesPerSecond, p.medianMs, p.vsPdftotext === undefined ? '' : `${p.vsPdftotext}×`, p.cpuSeconds ?? '', p.esCpuSeconds ?? '', p.peakRssMiB ?? '', notes(p)],
+      : [
+          p.phase,
+          p.description,
+          p.pagesPerSecond,
+          p.medianMs,
+          p.vsPdftotext === undefined ? '' : `${p.vsPdftotext}×`,
+          p.cpuSeconds ?? '',
+          p.esCpuSeconds ?? '',
+          p.peakRssMiB ?? '',
+          notes(p),
+        ],
   );
   const by = (phase: string): PhaseResult | undefined => result.phases.find((p) => p.phase === phase && !p.skipped);
   const endToEnd = by('ingest-es') ?? by('ingest-ndjson');
@@ -256,11 +303,18 @@ export function textLayerMarkdown(result: TextLayerBenchResult, dirs: readonly s
     `- End to end ≥ 100 pages/s: ${endToEnd ? `${endToEnd.pagesPerSecond} pages/s (${endToEnd.phase}, the command from start-up to exit) — ${endToEnd.pagesPerSecond >= 100 ? 'met' : 'not met'}` : 'not measured'}${larger ? `; over ${larger.pages} pages (${larger.phase}) ${larger.pagesPerSecond} pages/s — ${larger.pagesPerSecond >= 100 ? 'met' : 'not met'}` : ''}.`,
     `- Extraction ≥ ½ pdftotext: ${ratio('extract')}; with Folio's layout analysis and Markdown on top: ${ratio('pages')}.`,
   ];
-  const workers = result.workers === undefined ? 'the command\'s default `--workers`' : `\`--workers ${result.workers}\`${result.defaultWorkers ? ', the command\'s default on this machine' : ''}`;
+  const workers =
+    result.workers === undefined
+      ? "the command's default `--workers`"
+      : `\`--workers ${result.workers}\`${result.defaultWorkers ? ", the command's default on this machine" : ''}`;
   const { loadAverage, cores } = result.machine;
-  const busy = loadAverage !== undefined && loadAverage > cores
-    ? [`**Load average ${loadAverage} on ${cores} cores when measured:** other work held most of the machine, so every wall-clock figure here is low; the ratios and CPU seconds are the comparable part.`, '']
-    : [];
+  const busy =
+    loadAverage !== undefined && loadAverage > cores
+      ? [
+          `**Load average ${loadAverage} on ${cores} cores when measured:** other work held most of the machine, so every wall-clock figure here is low; the ratios and CPU seconds are the comparable part.`,
+          '',
+        ]
+      : [];
   return [
     '# Text-layer throughput',
     '',

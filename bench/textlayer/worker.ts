@@ -16,7 +16,10 @@
  */
 import { peakRssMiB } from '../common/stats.ts';
 
-interface SourceLike { readonly uri: string; readonly mime?: string }
+interface SourceLike {
+  readonly uri: string;
+  readonly mime?: string;
+}
 type SourcesFrom = (inputs: readonly string[]) => AsyncIterable<SourceLike & Record<string, unknown>>;
 interface PdfHandleLike {
   readonly numPages: number;

@@ -1,9 +1,9 @@
 import { sourcesFrom } from '../../connector/index.ts';
+import { ConfigurationError } from '../../core/errors.ts';
 import { convert } from '../../pipeline/run/convert.ts';
-import { parse, PIPELINE_FLAGS, pipelineOptions } from '../options.ts';
+import { PIPELINE_FLAGS, parse, pipelineOptions } from '../options.ts';
 import { Progress } from '../progress.ts';
 import { EXIT_CODES_HELP, exitCode, formatSummary } from '../summary.ts';
-import { ConfigurationError } from '../../core/errors.ts';
 
 export const CONVERT_USAGE = `folio convert <inputs...> [--out-dir DIR] [--engine auto|text|paddle|onnx] [options]
 
@@ -21,7 +21,7 @@ and a .json beside it with the elements, page routes and failures. Failed inputs
                        main thread (default: cores - 1, at most 4; 0 on 2 cores or fewer)
   -q, --quiet          no progress or summary
 
-${EXIT_CODES_HELP.replace(/\n  3 .*$/s, '')}`;
+${EXIT_CODES_HELP.replace(/\n {2}3 .*$/s, '')}`;
 
 export async function convertCommand(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parse(argv, { ...PIPELINE_FLAGS, 'out-dir': { type: 'string', default: 'folio-out' } });

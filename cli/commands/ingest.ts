@@ -6,7 +6,7 @@ import { ConfigurationError } from '../../core/errors.ts';
 import type { Embedder } from '../../inference/embed/index.ts';
 import { ingest } from '../../pipeline/run/ingest.ts';
 import { createEsSink, createNdjsonSink } from '../../pipeline/sink/index.ts';
-import { parse, PIPELINE_FLAGS, pipelineOptions } from '../options.ts';
+import { PIPELINE_FLAGS, parse, pipelineOptions } from '../options.ts';
 import { Progress } from '../progress.ts';
 import { EXIT_CODES_HELP, exitCode, formatSummary } from '../summary.ts';
 
@@ -47,7 +47,6 @@ const INGEST_FLAGS = {
   prune: { type: 'boolean', default: true },
 } as const;
 
-
 async function createEmbedder(mode: string, model: string | undefined): Promise<Embedder | undefined> {
   if (mode === 'none') return undefined;
   const embed = await import('../../inference/embed/index.ts');
@@ -73,9 +72,8 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
   // thread ~0.2 s, which the workers' start should not wait for. They then load their modules
   // while the sink connects and installs its indices.
   let sinkReady: ReturnType<typeof createEsSink> | undefined;
-  const openSink = (): ReturnType<typeof createEsSink> => (sinkReady ??= url
-    ? createEsSink({ url, index: values.index, dims: embedder?.dims, fallbackFile })
-    : createNdjsonSink({ outDir: values.out }));
+  const openSink = (): ReturnType<typeof createEsSink> =>
+    (sinkReady ??= url ? createEsSink({ url, index: values.index, dims: embedder?.dims, fallbackFile }) : createNdjsonSink({ outDir: values.out }));
   const progress = values.quiet ? undefined : new Progress();
   const listing = new SourceListing();
   const fallbackFile = join(values.out, 'failures.jsonl');

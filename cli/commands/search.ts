@@ -46,18 +46,24 @@ export async function searchCommand(argv: readonly string[], ask = false): Promi
   const query = positionals.join(' ').trim();
   if (!query) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `${ask ? 'ask' : 'search'} needs a query\n\n${SEARCH_USAGE}`);
   const url = values.es ?? process.env.ELASTICSEARCH_URL;
-  if (!url) throw new ConfigurationError('FOLIO_NO_ELASTICSEARCH', 'search needs Elasticsearch: pass --es URL or set ELASTICSEARCH_URL (npm run es:start starts a local one)');
+  if (!url)
+    throw new ConfigurationError(
+      'FOLIO_NO_ELASTICSEARCH',
+      'search needs Elasticsearch: pass --es URL or set ELASTICSEARCH_URL (npm run es:start starts a local one)',
+    );
   const mode = values.mode;
-  if (mode !== 'hybrid' && mode !== 'bm25' && mode !== 'knn') throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--mode\` to be hybrid, bm25 or knn, got \`${mode}\``);
+  if (mode !== 'hybrid' && mode !== 'bm25' && mode !== 'knn')
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--mode\` to be hybrid, bm25 or knn, got \`${mode}\``);
   const k = integer('k', values.k, 1) ?? 5;
 
   const { hybridSearch, ask: askQuestion } = await import('../../retrieval/index.ts');
   const embed = await import('../../inference/embed/index.ts');
-  const embedder = mode === 'bm25' || values.embed === 'none'
-    ? undefined
-    : values.embed === 'local'
-      ? await embed.createLocalEmbedder({})
-      : await embed.createRemoteEmbedder({ url: values.embed, model: values['embed-model'] ?? '', apiKey: process.env.FOLIO_EMBED_API_KEY });
+  const embedder =
+    mode === 'bm25' || values.embed === 'none'
+      ? undefined
+      : values.embed === 'local'
+        ? await embed.createLocalEmbedder({})
+        : await embed.createRemoteEmbedder({ url: values.embed, model: values['embed-model'] ?? '', apiKey: process.env.FOLIO_EMBED_API_KEY });
   try {
     const search = {
       url,

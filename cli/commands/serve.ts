@@ -1,9 +1,9 @@
-import { createEngine } from '../../inference/create-engine.ts';
-import { startOcrServer } from '../../server/index.ts';
 import { ConfigurationError } from '../../core/errors.ts';
-import { integer, parse } from '../options.ts';
-import { DEVICES, type Device } from '../../inference/runtime/ort.ts';
+import { createEngine } from '../../inference/create-engine.ts';
 import type { Embedder } from '../../inference/embed/index.ts';
+import { DEVICES, type Device } from '../../inference/runtime/ort.ts';
+import { startOcrServer } from '../../server/index.ts';
+import { integer, parse } from '../options.ts';
 
 export const SERVE_USAGE = `folio serve [--port N] [--host H] [--engine paddle|onnx] [options]
 
@@ -60,12 +60,22 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     console.log(SERVE_USAGE);
     return 0;
   }
-  if (values.engine !== 'paddle' && values.engine !== 'onnx') throw new ConfigurationError('FOLIO_UNKNOWN_ENGINE', `Expected \`--engine\` to be paddle or onnx, got \`${values.engine}\``);
-  if (!DEVICES.includes(values.device as Device)) throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${values.device}\``);
+  if (values.engine !== 'paddle' && values.engine !== 'onnx')
+    throw new ConfigurationError('FOLIO_UNKNOWN_ENGINE', `Expected \`--engine\` to be paddle or onnx, got \`${values.engine}\``);
+  if (!DEVICES.includes(values.device as Device))
+    throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${values.device}\``);
   if (values.llm && !values['llm-model']) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', '`--llm URL` needs `--llm-model NAME`');
-  const list = (value: string | undefined): string[] => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  const list = (value: string | undefined): string[] =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
   const allowHosts = list(values['fetch-hosts']);
-  const engine = await createEngine(values.engine, { device: values.device as Device, modelDir: values.model, draftK: integer('draft-k', values['draft-k'], 0) });
+  const engine = await createEngine(values.engine, {
+    device: values.device as Device,
+    modelDir: values.model,
+    draftK: integer('draft-k', values['draft-k'], 0),
+  });
   // One embedder for the app's queries and /v1/convert's chunk vectors, loaded before the port opens.
   const embedder = await createEmbedder(values.embed, values['embed-model']);
   const server = await startOcrServer({
@@ -103,6 +113,7 @@ async function createEmbedder(mode: string, model: string | undefined): Promise<
   if (mode === 'none') return undefined;
   const embed = await import('../../inference/embed/index.ts');
   if (mode === 'local') return embed.createLocalEmbedder({});
-  if (!/^https?:\/\//.test(mode)) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--embed\` to be local, none or an http(s) URL, got \`${mode}\``);
+  if (!/^https?:\/\//.test(mode))
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--embed\` to be local, none or an http(s) URL, got \`${mode}\``);
   return embed.createRemoteEmbedder({ url: mode, model: model ?? '', apiKey: process.env.FOLIO_EMBED_API_KEY });
 }

@@ -42,13 +42,18 @@ export async function readEmbedModelConfig(modelDir: string): Promise<EmbedModel
   try {
     raw = JSON.parse(await readFile(join(dir, 'folio-embed.json'), 'utf8'));
   } catch (cause) {
-    throw new ConfigurationError('FOLIO_EMBED_MODEL', `Expected \`modelDir\` to hold folio-embed.json, got \`${dir}\` (${cause instanceof Error ? cause.message : String(cause)}); run inference/embed/convert/convert.py to build it`, { cause, meta: { modelDir: dir } });
+    throw new ConfigurationError(
+      'FOLIO_EMBED_MODEL',
+      `Expected \`modelDir\` to hold folio-embed.json, got \`${dir}\` (${cause instanceof Error ? cause.message : String(cause)}); run inference/embed/convert/convert.py to build it`,
+      { cause, meta: { modelDir: dir } },
+    );
   }
   if (typeof raw !== 'object' || raw === null) fail(dir, 'expected a JSON object');
   const c = raw as Record<string, unknown>;
   const positive = (key: string): number => {
     const value = c[key];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) fail(dir, `expected \`${key}\` to be an integer from 1 and up, got \`${String(value)}\` (${typeof value})`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+      fail(dir, `expected \`${key}\` to be an integer from 1 and up, got \`${String(value)}\` (${typeof value})`);
     return value;
   };
   const text = (key: string, fallback?: string): string => {

@@ -5,8 +5,8 @@
  */
 import { join, resolve } from 'node:path';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
-import { DEVICES, OnnxSession, tensor } from '../runtime/ort.ts';
 import type { Device, Tensor } from '../runtime/ort.ts';
+import { DEVICES, OnnxSession, tensor } from '../runtime/ort.ts';
 import { DEFAULT_MODEL_DIR, readEmbedModelConfig } from './config.ts';
 import { pool } from './pooling.ts';
 import { loadEmbeddingTokenizer } from './tokenize.ts';
@@ -34,7 +34,10 @@ export interface LocalEmbedderOptions {
 export async function createLocalEmbedder(options: Readonly<LocalEmbedderOptions> = {}): Promise<Embedder> {
   const { modelDir = DEFAULT_MODEL_DIR, device = 'cpu', batchSize = 32, threads = 0 } = options;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`batchSize\` to be an integer from 1 and up, got \`${String(batchSize)}\` (${typeof batchSize})`);
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected \`batchSize\` to be an integer from 1 and up, got \`${String(batchSize)}\` (${typeof batchSize})`,
+    );
   }
   if (!Number.isInteger(threads) || threads < 0) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`threads\` to be an integer from 0 and up, got \`${String(threads)}\` (${typeof threads})`);
@@ -48,7 +51,10 @@ export async function createLocalEmbedder(options: Readonly<LocalEmbedderOptions
   const session = await OnnxSession.create(join(dir, config.onnx), { device, threads });
   if (!session.outputNames.includes(config.output)) {
     await session.release();
-    throw new ConfigurationError('FOLIO_EMBED_MODEL', `${join(dir, config.onnx)}: expected an output named \`${config.output}\`, the model has ${session.outputNames.join(', ')}`);
+    throw new ConfigurationError(
+      'FOLIO_EMBED_MODEL',
+      `${join(dir, config.onnx)}: expected an output named \`${config.output}\`, the model has ${session.outputNames.join(', ')}`,
+    );
   }
   let closed = false;
 
@@ -69,10 +75,22 @@ export async function createLocalEmbedder(options: Readonly<LocalEmbedderOptions
     const outputs = await session.run(feeds);
     try {
       const states = outputs[config.output];
-      if (!states || states.dims.length !== 3 || states.dims[2] !== config.dims) {
-        throw new InferenceError('FOLIO_EMBED_OUTPUT', `${session.path}: expected \`${config.output}\` of shape [${batch.rows},${batch.length},${config.dims}], got [${states?.dims.join(',') ?? 'none'}]`, { meta: { path: session.path } });
+      if (states?.dims.length !== 3 || states.dims[2] !== config.dims) {
+        throw new InferenceError(
+          'FOLIO_EMBED_OUTPUT',
+          `${session.path}: expected \`${config.output}\` of shape [${batch.rows},${batch.length},${config.dims}], got [${states?.dims.join(',') ?? 'none'}]`,
+          { meta: { path: session.path } },
+        );
       }
-      return pool({ states: states.data as Float32Array, mask: batch.attentionMask, rows: batch.rows, length: batch.length, hidden: config.dims, pooling: config.pooling, normalize: config.normalize });
+      return pool({
+        states: states.data as Float32Array,
+        mask: batch.attentionMask,
+        rows: batch.rows,
+        length: batch.length,
+        hidden: config.dims,
+        pooling: config.pooling,
+        normalize: config.normalize,
+      });
     } finally {
       for (const output of Object.values(outputs)) output.dispose();
     }
@@ -87,13 +105,18 @@ export async function createLocalEmbedder(options: Readonly<LocalEmbedderOptions
       if (closed) throw new InferenceError('FOLIO_EMBED_CLOSED', `embedder \`${config.name}\` is closed`);
       const { signal } = callOptions;
       // Longest first: similar lengths share a batch, so little compute goes to padding.
-      const order = texts.map((text, i) => ({ i, n: text.length })).sort((a, b) => b.n - a.n).map((x) => x.i);
+      const order = texts
+        .map((text, i) => ({ i, n: text.length }))
+        .sort((a, b) => b.n - a.n)
+        .map((x) => x.i);
       const result = new Array<Float32Array>(texts.length);
       for (let start = 0; start < order.length; start += batchSize) {
         signal?.throwIfAborted();
         const ids = order.slice(start, start + batchSize);
         const vectors = await runBatch(ids.map((i) => texts[i] as string));
-        ids.forEach((i, j) => { result[i] = vectors[j] as Float32Array; });
+        ids.forEach((i, j) => {
+          result[i] = vectors[j] as Float32Array;
+        });
       }
       return result;
     },

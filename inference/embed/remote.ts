@@ -3,8 +3,9 @@
  * Ollama …) behind the same {@link Embedder} interface as the local model. Only transient faults
  * are retried, by the one policy of `core/retry.ts` (429, 502–504, timeouts, connections lost).
  */
-import { isTransientStatus, RetriesExhausted, retryAfterMs, withRetry } from '../../core/retry.ts';
+
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
+import { isTransientStatus, RetriesExhausted, retryAfterMs, withRetry } from '../../core/retry.ts';
 import { l2normalize } from './pooling.ts';
 import type { EmbedCallOptions, Embedder } from './types.ts';
 
@@ -67,7 +68,8 @@ export async function createRemoteEmbedder(options: Readonly<RemoteEmbedderOptio
     maxTokens = 8192,
     fetch = globalThis.fetch,
   } = options;
-  if (typeof model !== 'string' || model === '') throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`model\` to be a non-empty string, got \`${String(model)}\``);
+  if (typeof model !== 'string' || model === '')
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`model\` to be a non-empty string, got \`${String(model)}\``);
   const endpoint = embeddingsUrl(url);
   checkInteger('batchSize', batchSize, 1);
   checkInteger('timeoutMs', timeoutMs, 1);
@@ -89,7 +91,10 @@ export async function createRemoteEmbedder(options: Readonly<RemoteEmbedderOptio
       });
       if (isTransientStatus(response.status)) {
         const text = (await response.text()).slice(0, 200);
-        throw Object.assign(new Error(`HTTP ${response.status}: ${text}`), { status: response.status, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) });
+        throw Object.assign(new Error(`HTTP ${response.status}: ${text}`), {
+          status: response.status,
+          retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
+        });
       }
       return response;
     };
@@ -104,19 +109,27 @@ export async function createRemoteEmbedder(options: Readonly<RemoteEmbedderOptio
       throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: ${prefix}: ${what}`, { cause: last, meta: { url: endpoint, retries } });
     }
     if (!response.ok) {
-      throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: HTTP ${response.status} for model \`${model}\`: ${(await response.text()).slice(0, 300)}`, { meta: { url: endpoint, status: response.status } });
+      throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: HTTP ${response.status} for model \`${model}\`: ${(await response.text()).slice(0, 300)}`, {
+        meta: { url: endpoint, status: response.status },
+      });
     }
-    const json = await response.json() as { data?: { index?: number; embedding?: number[] }[] };
+    const json = (await response.json()) as { data?: { index?: number; embedding?: number[] }[] };
     const data = json.data;
     if (!Array.isArray(data) || data.length !== input.length) {
-      throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: expected ${input.length} embeddings in \`data\`, got ${Array.isArray(data) ? data.length : 'none'}`, { meta: { url: endpoint } });
+      throw new InferenceError(
+        'FOLIO_EMBED_REMOTE',
+        `${endpoint}: expected ${input.length} embeddings in \`data\`, got ${Array.isArray(data) ? data.length : 'none'}`,
+        { meta: { url: endpoint } },
+      );
     }
     const vectors = new Array<Float32Array>(input.length);
     data.forEach((item, position) => {
       const vector = Float32Array.from(item.embedding ?? []);
       if (knownDims === 0) knownDims = vector.length;
       if (vector.length !== knownDims || vector.length === 0) {
-        throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: expected vectors of ${knownDims} dimensions from \`${model}\`, got ${vector.length}`, { meta: { url: endpoint } });
+        throw new InferenceError('FOLIO_EMBED_REMOTE', `${endpoint}: expected vectors of ${knownDims} dimensions from \`${model}\`, got ${vector.length}`, {
+          meta: { url: endpoint },
+        });
       }
       vectors[item.index ?? position] = l2normalize(vector);
     });
@@ -128,7 +141,9 @@ export async function createRemoteEmbedder(options: Readonly<RemoteEmbedderOptio
 
   return {
     model,
-    get dims() { return knownDims; },
+    get dims() {
+      return knownDims;
+    },
     maxTokens,
     // No tokenizer for an arbitrary remote model: ~4 characters a token is the usual estimate.
     countTokens: (text) => Math.ceil(text.length / 4),
@@ -137,10 +152,12 @@ export async function createRemoteEmbedder(options: Readonly<RemoteEmbedderOptio
       const out: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += batchSize) {
         callOptions.signal?.throwIfAborted();
-        out.push(...await request(texts.slice(start, start + batchSize), callOptions.signal));
+        out.push(...(await request(texts.slice(start, start + batchSize), callOptions.signal)));
       }
       return out;
     },
-    async close() { closed = true; },
+    async close() {
+      closed = true;
+    },
   };
 }

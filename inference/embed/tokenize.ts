@@ -40,7 +40,11 @@ export async function loadEmbeddingTokenizer(modelDir: string, maxTokens: number
   try {
     json = JSON.parse(await readFile(join(modelDir, 'tokenizer.json'), 'utf8'));
   } catch (cause) {
-    throw new ConfigurationError('FOLIO_EMBED_TOKENIZER', `${join(modelDir, 'tokenizer.json')}: cannot read the tokenizer (${cause instanceof Error ? cause.message : String(cause)})`, { cause, meta: { modelDir } });
+    throw new ConfigurationError(
+      'FOLIO_EMBED_TOKENIZER',
+      `${join(modelDir, 'tokenizer.json')}: cannot read the tokenizer (${cause instanceof Error ? cause.message : String(cause)})`,
+      { cause, meta: { modelDir } },
+    );
   }
   try {
     config = JSON.parse(await readFile(join(modelDir, 'tokenizer_config.json'), 'utf8'));

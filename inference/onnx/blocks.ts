@@ -6,21 +6,21 @@
  */
 import { InferenceError } from '../../core/errors.ts';
 import type { PageImage } from '../engine.ts';
-import { boxBounds } from '../paddle/geometry.ts';
 import { cleanLatinPage } from '../paddle/filter.ts';
-import { layoutPage } from '../paddle/layout.ts';
+import { boxBounds } from '../paddle/geometry.ts';
 import type { Fragment } from '../paddle/layout.ts';
+import { layoutPage } from '../paddle/layout.ts';
 import { findUprightLines, pageGrid } from '../paddle/lines.ts';
 import { blocksToMarkdown } from '../paddle/markdown.ts';
 import { paddleModelPaths } from '../paddle/models.ts';
 import { toneOf, toRgb } from '../paddle/raster.ts';
 import { OnnxSession } from '../runtime/ort.ts';
 import { inBatches } from './batches.ts';
-import { decode } from './decode.ts';
 import type { DecodeOptions, PageDecode } from './decode.ts';
-import type { OcrModel } from './load.ts';
-import { lineViews } from './line-views.ts';
+import { decode } from './decode.ts';
 import type { LineViewOptions } from './line-views.ts';
+import { lineViews } from './line-views.ts';
+import type { OcrModel } from './load.ts';
 
 export interface BlockReaderOptions {
   /** CPU threads per detector session; 0 lets onnxruntime decide. @default 0 */
@@ -56,7 +56,10 @@ export async function createBlockReader(model: OcrModel, options: Readonly<Block
   const { threads = 0, detMaxSide = 960, viewBatchSize = 16, views = {} } = options;
   const paths = paddleModelPaths();
   // Not spinning: between runs this reader crops and lays out in JavaScript on the same cores.
-  const [det, cls] = await Promise.all([OnnxSession.create(paths.det, { threads, spinning: false }), OnnxSession.create(paths.cls, { threads, spinning: false })]);
+  const [det, cls] = await Promise.all([
+    OnnxSession.create(paths.det, { threads, spinning: false }),
+    OnnxSession.create(paths.cls, { threads, spinning: false }),
+  ]);
   const viewSize = model.config.image.globalView;
 
   async function read(pages: readonly PageImage[], decodeOptions: Readonly<DecodeOptions>): Promise<{ results: BlockPageDecode[]; retries: number }> {
@@ -68,10 +71,15 @@ export async function createBlockReader(model: OcrModel, options: Readonly<Block
       const given = toRgb(page);
       const tone = toneOf(given);
       if (tone.spread < 1 && tone.mean < 48) {
-        throw new InferenceError('FOLIO_OCR_BLANK_IMAGE', `page ${page.pageNumber} of ${page.source}: the image is uniformly dark (mean ${tone.mean.toFixed(0)}/255), nothing to read; a failed scan or render?`, { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
+        throw new InferenceError(
+          'FOLIO_OCR_BLANK_IMAGE',
+          `page ${page.pageNumber} of ${page.source}: the image is uniformly dark (mean ${tone.mean.toFixed(0)}/255), nothing to read; a failed scan or render?`,
+          { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } },
+        );
       }
       // No contrast, no text: a white page is simply empty.
-      const upright = tone.spread < 1 ? { upright: given, rotation: 0 as const, lines: [] } : await findUprightLines({ det, cls }, given, { maxSide: detMaxSide });
+      const upright =
+        tone.spread < 1 ? { upright: given, rotation: 0 as const, lines: [] } : await findUprightLines({ det, cls }, given, { maxSide: detMaxSide });
       // Single lines the classifier is sure about are read the other way round (a label upside down).
       const inputs = upright.lines.map((l) => ({ box: l.box, flip: l.p180 > 0.98 }));
       const pageViews = lineViews(upright.upright, inputs, viewSize, page, views);
@@ -79,7 +87,16 @@ export async function createBlockReader(model: OcrModel, options: Readonly<Block
       found.push({ given, ...upright, views: pageViews.length, detMs: performance.now() - t0 });
     }
     const started = performance.now();
-    const { results: decoded, retries } = await inBatches({ items: all, batchSize: viewBatchSize, run: (batch) => decode(model, batch.map((v) => v.image), decodeOptions) });
+    const { results: decoded, retries } = await inBatches({
+      items: all,
+      batchSize: viewBatchSize,
+      run: (batch) =>
+        decode(
+          model,
+          batch.map((v) => v.image),
+          decodeOptions,
+        ),
+    });
     decodeOptions.signal?.throwIfAborted();
     const decodeMs = performance.now() - started;
 
@@ -91,7 +108,9 @@ export async function createBlockReader(model: OcrModel, options: Readonly<Block
       // A long line's pieces are stacked as lines of one view: the model writes them one per line.
       // The training views had Markdown headings and bullets in bold: a `#` the model writes for a
       // bold line is its guess at a heading, which the page's layout decides better.
-      mine.forEach((d, i) => { texts[lineOf[i]!] = `${texts[lineOf[i]!]} ${d.text.replace(/^\s*#+\s+/, '').replace(/\s+/g, ' ')}`.trim(); });
+      mine.forEach((d, i) => {
+        texts[lineOf[i]!] = `${texts[lineOf[i]!]} ${d.text.replace(/^\s*#+\s+/, '').replace(/\s+/g, ' ')}`.trim();
+      });
       const fragments: Fragment[] = [];
       texts.forEach((text, i) => {
         if (text === '') return;
@@ -106,7 +125,15 @@ export async function createBlockReader(model: OcrModel, options: Readonly<Block
         stats: { ...sumStats(mine, decodeOptions.draftK ?? model.config.draft.k) },
         // Per-view times are per batch, so their sum counts shared batches more than once; `ms`
         // is the page's own wall time with the decoding shared out by views.
-        extra: { lines: f.lines.length, views: f.views, blocks: blocks.length, rotation: f.rotation, detMs: f.detMs, layoutMs: performance.now() - t0, ms: f.detMs + (all.length === 0 ? 0 : (decodeMs * f.views) / all.length) + performance.now() - t0 },
+        extra: {
+          lines: f.lines.length,
+          views: f.views,
+          blocks: blocks.length,
+          rotation: f.rotation,
+          detMs: f.detMs,
+          layoutMs: performance.now() - t0,
+          ms: f.detMs + (all.length === 0 ? 0 : (decodeMs * f.views) / all.length) + performance.now() - t0,
+        },
       };
     });
     return { results, retries };

@@ -86,18 +86,28 @@ export function parseModelConfig(json: unknown, file: string): OcrModelConfig {
   const root = r.object(json, '');
   const family = r.string(root, 'family');
   if (!(FAMILIES as readonly string[]).includes(family)) {
-    throw new InferenceError('FOLIO_MODEL_FAMILY', `${file}: unknown model family \`${family}\`; this engine runs ${FAMILIES.join(', ')}`, { meta: { file, family } });
+    throw new InferenceError('FOLIO_MODEL_FAMILY', `${file}: unknown model family \`${family}\`; this engine runs ${FAMILIES.join(', ')}`, {
+      meta: { file, family },
+    });
   }
   const input = root.input ?? 'page';
   if (!(MODEL_INPUTS as readonly unknown[]).includes(input)) {
-    throw new InferenceError('FOLIO_MODEL_CONFIG', `${file}: expected \`input\` to be one of ${MODEL_INPUTS.join(', ')}, got \`${JSON.stringify(input)?.slice(0, 60)}\` (${typeof input})`, { meta: { file, field: 'input' } });
+    throw new InferenceError(
+      'FOLIO_MODEL_CONFIG',
+      `${file}: expected \`input\` to be one of ${MODEL_INPUTS.join(', ')}, got \`${JSON.stringify(input)?.slice(0, 60)}\` (${typeof input})`,
+      { meta: { file, field: 'input' } },
+    );
   }
   const image = r.object(root.image, 'image');
   const view = (o: unknown, at: string): ViewSize => {
     const v = r.object(o, at);
     return { height: r.int(v, 'height', at, 1), width: r.int(v, 'width', at, 1) };
   };
-  const colour = String(image.colour ?? 'rgb').toLowerCase().startsWith('grey') ? 'grey' : 'rgb';
+  const colour = String(image.colour ?? 'rgb')
+    .toLowerCase()
+    .startsWith('grey')
+    ? 'grey'
+    : 'rgb';
   const special = r.object(root.special_tokens, 'special_tokens');
   const prompt = r.object(root.prompt, 'prompt');
   const decoder = r.object(root.decoder, 'decoder');
@@ -107,7 +117,9 @@ export function parseModelConfig(json: unknown, file: string): OcrModelConfig {
   const onnx = r.object(root.onnx ?? {}, 'onnx');
   const declared = (key: string): string | undefined => {
     const entry = onnx[key];
-    return typeof entry === 'object' && entry !== null && typeof (entry as Record<string, unknown>).file === 'string' ? ((entry as Record<string, unknown>).file as string) : undefined;
+    return typeof entry === 'object' && entry !== null && typeof (entry as Record<string, unknown>).file === 'string'
+      ? ((entry as Record<string, unknown>).file as string)
+      : undefined;
   };
   const fileOf = (key: string, fallback: string): string => declared(key) ?? fallback;
   const decoderStep = declared('decoder_step');
@@ -144,7 +156,10 @@ export function parseModelConfig(json: unknown, file: string): OcrModelConfig {
       vocab: r.int(decoder, 'vocab', 'decoder', 2),
       maxPositions: r.int(decoder, 'max_positions', 'decoder', 1),
     },
-    draft: { k: draft.K === undefined ? 0 : r.int(draft, 'K', 'draft_head', 0), blocks: draft.blocks === undefined ? 0 : r.int(draft, 'blocks', 'draft_head', 0) },
+    draft: {
+      k: draft.K === undefined ? 0 : r.int(draft, 'K', 'draft_head', 0),
+      blocks: draft.blocks === undefined ? 0 : r.int(draft, 'blocks', 'draft_head', 0),
+    },
     maxNewTokens: generation.max_new_tokens === undefined ? 2048 : r.int(generation, 'max_new_tokens', 'generation', 1),
     files: {
       vision: fileOf('vision', 'vision.onnx'),
@@ -196,6 +211,8 @@ class Reader {
 
   #fail(field: string, expected: string, got: unknown): never {
     const shown = got === undefined ? 'nothing' : `\`${JSON.stringify(got)?.slice(0, 60)}\` (${Array.isArray(got) ? 'array' : typeof got})`;
-    throw new InferenceError('FOLIO_MODEL_CONFIG', `${this.#file}: expected \`${field}\` to be ${expected}, got ${shown}`, { meta: { file: this.#file, field } });
+    throw new InferenceError('FOLIO_MODEL_CONFIG', `${this.#file}: expected \`${field}\` to be ${expected}, got ${shown}`, {
+      meta: { file: this.#file, field },
+    });
   }
 }

@@ -3,14 +3,15 @@
  * page as text deltas. Both are greedy (`draftK: 0`) or speculative (`draftK ≥ 1`) and return the
  * same ids either way.
  */
+
+import { InferenceError } from '../../core/errors.ts';
 import type { PageImage } from '../engine.ts';
 import { TextStreamer } from '../tokenizer/stream.ts';
-import { generate } from './generate.ts';
 import type { DecodeStats, GenerateOptions } from './generate.ts';
+import { generate } from './generate.ts';
 import type { OcrModel } from './load.ts';
 import { encodePages, outputTokenizer } from './prompt.ts';
 import type { RepetitionGuardOptions } from './stop.ts';
-import { InferenceError } from '../../core/errors.ts';
 
 export interface DecodeOptions {
   /** Draft tokens per step; 0 is plain greedy decoding. @default the model's `draft_head.K` */
@@ -39,8 +40,24 @@ export interface PageDecode {
 
 function generateOptions(model: OcrModel, options: Readonly<DecodeOptions>): GenerateOptions {
   const hasDraft = model.forward.mtp !== undefined || model.steps?.draft !== undefined;
-  const { draftK = hasDraft ? model.config.draft.k : 0, maxTokens = model.config.maxNewTokens, ignoreEos = false, repetition = {}, exact = true, steps = true, signal } = options;
-  return { eosId: ignoreEos ? -1 : model.config.special.eos, draftK, maxTokens, repetition, exact, signal, ...(steps && model.steps !== undefined ? { steps: model.steps } : {}) };
+  const {
+    draftK = hasDraft ? model.config.draft.k : 0,
+    maxTokens = model.config.maxNewTokens,
+    ignoreEos = false,
+    repetition = {},
+    exact = true,
+    steps = true,
+    signal,
+  } = options;
+  return {
+    eosId: ignoreEos ? -1 : model.config.special.eos,
+    draftK,
+    maxTokens,
+    repetition,
+    exact,
+    signal,
+    ...(steps && model.steps !== undefined ? { steps: model.steps } : {}),
+  };
 }
 
 /**

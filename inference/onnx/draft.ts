@@ -7,8 +7,8 @@
 import type { Forward } from './forward.ts';
 import type { KvCache } from './kv-cache.ts';
 import { argmaxRow } from './logits.ts';
-import { ones } from './sequence.ts';
 import type { Sequence } from './sequence.ts';
+import { ones } from './sequence.ts';
 
 /**
  * K proposals per sequence; the draft cache ends holding only true pairs.

@@ -4,13 +4,13 @@
  */
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
-import { DEVICES } from '../runtime/ort.ts';
 import type { Device } from '../runtime/ort.ts';
-import type { PageDecode } from './decode.ts';
-import { createBlockReader } from './blocks.ts';
-import type { BlockPageDecode } from './blocks.ts';
-import { decode } from './decode.ts';
+import { DEVICES } from '../runtime/ort.ts';
 import { inBatches } from './batches.ts';
+import type { BlockPageDecode } from './blocks.ts';
+import { createBlockReader } from './blocks.ts';
+import type { PageDecode } from './decode.ts';
+import { decode } from './decode.ts';
 import { loadModel } from './load.ts';
 
 export interface OnnxEngineOptions {
@@ -48,13 +48,23 @@ export interface OnnxEngineOptions {
  */
 export async function createOnnxEngine(options: Readonly<OnnxEngineOptions>): Promise<OcrEngine> {
   const { modelDir, device = 'cpu', draftK, batchSize = 8, maxTokens, threads = 0, maxImageSide, exact = true, input, viewBatchSize = 16 } = options;
-  if (typeof modelDir !== 'string' || modelDir === '') throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`modelDir\` to be a folder path, got \`${String(modelDir)}\` (${typeof modelDir})`);
-  if (!DEVICES.includes(device)) throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`device\` to be one of ${DEVICES.join(', ')}, got \`${String(device)}\``);
-  if (draftK !== undefined && (!Number.isInteger(draftK) || draftK < 0)) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`draftK\` to be an integer from 0 and up, got \`${draftK}\` (${typeof draftK})`);
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`batchSize\` to be an integer from 1 and up, got \`${batchSize}\` (${typeof batchSize})`);
-  if (input !== undefined && input !== 'page' && input !== 'text-block') throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`input\` to be \`page\` or \`text-block\`, got \`${String(input)}\` (${typeof input})`);
-  if (!Number.isInteger(viewBatchSize) || viewBatchSize < 1) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`viewBatchSize\` to be an integer from 1 and up, got \`${viewBatchSize}\` (${typeof viewBatchSize})`);
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`maxTokens\` to be an integer from 1 and up, got \`${maxTokens}\` (${typeof maxTokens})`);
+  if (typeof modelDir !== 'string' || modelDir === '')
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`modelDir\` to be a folder path, got \`${String(modelDir)}\` (${typeof modelDir})`);
+  if (!DEVICES.includes(device))
+    throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`device\` to be one of ${DEVICES.join(', ')}, got \`${String(device)}\``);
+  if (draftK !== undefined && (!Number.isInteger(draftK) || draftK < 0))
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`draftK\` to be an integer from 0 and up, got \`${draftK}\` (${typeof draftK})`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`batchSize\` to be an integer from 1 and up, got \`${batchSize}\` (${typeof batchSize})`);
+  if (input !== undefined && input !== 'page' && input !== 'text-block')
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`input\` to be \`page\` or \`text-block\`, got \`${String(input)}\` (${typeof input})`);
+  if (!Number.isInteger(viewBatchSize) || viewBatchSize < 1)
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected \`viewBatchSize\` to be an integer from 1 and up, got \`${viewBatchSize}\` (${typeof viewBatchSize})`,
+    );
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1))
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`maxTokens\` to be an integer from 1 and up, got \`${maxTokens}\` (${typeof maxTokens})`);
 
   const model = await loadModel({ modelDir, device, threads, withoutDraftHead: draftK === 0 });
   if (draftK !== undefined && draftK > 0 && model.config.draft.k === 0) {
@@ -62,11 +72,22 @@ export async function createOnnxEngine(options: Readonly<OnnxEngineOptions>): Pr
     throw new ConfigurationError('FOLIO_BAD_OPTION', `\`draftK\` is ${draftK} but ${modelDir} has no draft head; use 0`);
   }
 
-  const blockReader = (input ?? model.config.input) === 'text-block' ? await createBlockReader(model, { threads, viewBatchSize }).catch(async (error: unknown) => { await model.release(); throw error; }) : undefined;
+  const blockReader =
+    (input ?? model.config.input) === 'text-block'
+      ? await createBlockReader(model, { threads, viewBatchSize }).catch(async (error: unknown) => {
+          await model.release();
+          throw error;
+        })
+      : undefined;
 
   const run = async (pages: readonly PageImage[], signal: AbortSignal | undefined): Promise<{ results: (PageDecode | BlockPageDecode)[]; retries: number }> => {
     try {
-      if (blockReader !== undefined) return await inBatches({ items: pages, batchSize, run: async (batch) => (await blockReader.read(batch, { draftK, maxTokens, maxImageSide, exact, signal })).results });
+      if (blockReader !== undefined)
+        return await inBatches({
+          items: pages,
+          batchSize,
+          run: async (batch) => (await blockReader.read(batch, { draftK, maxTokens, maxImageSide, exact, signal })).results,
+        });
       return await inBatches({ items: pages, batchSize, run: (batch) => decode(model, batch, { draftK, maxTokens, maxImageSide, exact, signal }) });
     } catch (error) {
       throw pageError(error, pages);
@@ -114,5 +135,8 @@ function pageError(error: unknown, batch: readonly PageImage[]): unknown {
   if (error instanceof ConfigurationError) return error;
   const pages = batch.map((p) => `page ${p.pageNumber} of ${p.source}`).join(', ');
   const message = error instanceof Error ? error.message : String(error);
-  return new InferenceError(error instanceof InferenceError ? error.code : 'FOLIO_OCR_FAILED', `${pages}: ${message}`, { cause: error, meta: { pages: batch.map((p) => ({ source: p.source, pageNumber: p.pageNumber })) } });
+  return new InferenceError(error instanceof InferenceError ? error.code : 'FOLIO_OCR_FAILED', `${pages}: ${message}`, {
+    cause: error,
+    meta: { pages: batch.map((p) => ({ source: p.source, pageNumber: p.pageNumber })) },
+  });
 }

@@ -3,10 +3,11 @@
  * `embed_tokens.onnx` (memoised per id), `decoder.onnx` and `mtp.onnx` (the FastMTP draft block).
  * Callers see plain arrays; tensors stay inside this file and `runtime/ort.ts`.
  */
+
+import { InferenceError } from '../../core/errors.ts';
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { KvCache } from './kv-cache.ts';
-import { InferenceError } from '../../core/errors.ts';
 
 /** What the decoding loop needs from a session: `OnnxSession` fits, and so does a test double. */
 export interface SessionLike {
@@ -101,7 +102,15 @@ export class Forward {
 
   /** The same networks with another draft head (or none): to compare draft heads on one decoder. */
   withDraft(mtp: SessionLike | undefined): Forward {
-    return new Forward({ decoder: this.decoder, embed: this.#embed, mtp, hidden: this.hidden, vocab: this.vocab, names: this.#names, maskType: this.#maskType });
+    return new Forward({
+      decoder: this.decoder,
+      embed: this.#embed,
+      mtp,
+      hidden: this.hidden,
+      vocab: this.vocab,
+      names: this.#names,
+      maskType: this.#maskType,
+    });
   }
 
   /** Embeddings of `ids`, row after row: [ids.length, hidden]. */
@@ -163,7 +172,11 @@ export class Forward {
       case 'float32':
         return tensor('float32', Float32Array.from(mask), dims);
       case 'bool':
-        return tensor('bool', Array.from(mask, (m) => m === 1), dims);
+        return tensor(
+          'bool',
+          Array.from(mask, (m) => m === 1),
+          dims,
+        );
     }
   }
 }
@@ -171,6 +184,10 @@ export class Forward {
 function floats(out: Readonly<Record<string, Tensor>>, name: string, path: string): Float32Array {
   const t = out[name];
   if (t === undefined) throw new InferenceError('FOLIO_MODEL_OUTPUT', `${path}: the model returned no \`${name}\``);
-  if (!(t.data instanceof Float32Array)) throw new InferenceError('FOLIO_MODEL_OUTPUT', `${path}: \`${name}\` is ${t.type}, expected float32 (logits are compared in fp32 for the lossless guarantee)`);
+  if (!(t.data instanceof Float32Array))
+    throw new InferenceError(
+      'FOLIO_MODEL_OUTPUT',
+      `${path}: \`${name}\` is ${t.type}, expected float32 (logits are compared in fp32 for the lossless guarantee)`,
+    );
   return t.data;
 }

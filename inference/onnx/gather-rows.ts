@@ -10,11 +10,12 @@
  * input 1, output 2, op_type 4; ValueInfoProto name 1, type 2; TypeProto tensor_type 1;
  * Tensor elem_type 1, shape 2; TensorShapeProto dim 1; Dimension dim_param 2.
  */
+
+import { ConfigurationError } from '../../core/errors.ts';
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { SessionLike } from './forward.ts';
 import type { RowGather } from './kv-buffer.ts';
-import { ConfigurationError } from '../../core/errors.ts';
 
 const FLOAT = 1;
 const INT64 = 7;
@@ -41,7 +42,10 @@ const bytes = (field: number, payload: readonly number[] | string): number[] => 
 
 /** ValueInfoProto of a tensor: element type and named dimensions. */
 function tensorInfo(name: string, elemType: number, dims: readonly string[]): number[] {
-  const shape = bytes(2, dims.flatMap((d) => bytes(1, bytes(2, d))));
+  const shape = bytes(
+    2,
+    dims.flatMap((d) => bytes(1, bytes(2, d))),
+  );
   return [...bytes(1, name), ...bytes(2, bytes(1, [...int(1, elemType), ...shape]))];
 }
 

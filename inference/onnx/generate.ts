@@ -20,17 +20,18 @@
  * passes-steps.ts: no cache copies, the whole draft in one call), else on the contract graphs
  * (passes-contract.ts). This file is the loop around them, the same for both.
  */
-import type { KvLayerNames } from './kv-cache.ts';
+
+import { ConfigurationError } from '../../core/errors.ts';
 import type { Forward } from './forward.ts';
-import { StopCondition } from './stop.ts';
-import type { RepetitionGuardOptions, StopReason } from './stop.ts';
+import type { KvLayerNames } from './kv-cache.ts';
 import { argmaxRow, marginRow } from './logits.ts';
 import type { DecodePasses } from './passes.ts';
 import { ContractPasses } from './passes-contract.ts';
 import { CAPACITY_SLACK, StepPasses } from './passes-steps.ts';
 import type { Sequence } from './sequence.ts';
 import type { StepForward } from './step-forward.ts';
-import { ConfigurationError } from '../../core/errors.ts';
+import type { RepetitionGuardOptions, StopReason } from './stop.ts';
+import { StopCondition } from './stop.ts';
 
 /** The prompt of one page as embeddings: text and visual tokens already spliced. */
 export interface PromptEmbeds {
@@ -105,7 +106,6 @@ export type GenerationEvent =
   | { readonly type: 'tokens'; readonly index: number; readonly ids: readonly number[] }
   | { readonly type: 'done'; readonly index: number; readonly ids: readonly number[]; readonly stats: DecodeStats };
 
-
 /**
  * Decode a batch of prompts; yields committed ids as they come and one `done` event per page.
  *
@@ -114,17 +114,26 @@ export type GenerationEvent =
  *   if (event.type === 'done') console.log(event.ids, event.stats.tau);
  * }
  */
-export async function* generate(forward: Forward, layout: CacheLayout, prompts: readonly PromptEmbeds[], options: Readonly<GenerateOptions>): AsyncGenerator<GenerationEvent> {
+export async function* generate(
+  forward: Forward,
+  layout: CacheLayout,
+  prompts: readonly PromptEmbeds[],
+  options: Readonly<GenerateOptions>,
+): AsyncGenerator<GenerationEvent> {
   const { eosId, draftK = 3, maxTokens = 2048, repetition = {}, exact = true, compactAt = 0.25, steps, signal } = options;
   const minRows = exact ? 2 : 1;
-  if (!Number.isInteger(draftK) || draftK < 0) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`draftK\` to be an integer from 0 and up, got \`${draftK}\``);
+  if (!Number.isInteger(draftK) || draftK < 0)
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`draftK\` to be an integer from 0 and up, got \`${draftK}\``);
   const K = draftK;
   const capacity = Math.max(0, ...prompts.map((p) => p.length)) + maxTokens + CAPACITY_SLACK;
   const useSteps = steps !== undefined && capacity <= steps.maxPositions && K + 2 <= CAPACITY_SLACK && (K === 0 || steps.draft !== undefined);
-  if (K > 0 && !useSteps && forward.mtp === undefined) throw new ConfigurationError('FOLIO_MODEL_NO_DRAFT_HEAD', `\`draftK\` is ${draftK} but the model has no draft head; use 0`);
+  if (K > 0 && !useSteps && forward.mtp === undefined)
+    throw new ConfigurationError('FOLIO_MODEL_NO_DRAFT_HEAD', `\`draftK\` is ${draftK} but the model has no draft head; use 0`);
   const V = forward.vocab;
   const H = forward.hidden;
-  const passes: DecodePasses = useSteps ? new StepPasses({ steps, forward, layout, batch: prompts.length, capacity }) : new ContractPasses({ forward, layout, exact, compactAt });
+  const passes: DecodePasses = useSteps
+    ? new StepPasses({ steps, forward, layout, batch: prompts.length, capacity })
+    : new ContractPasses({ forward, layout, exact, compactAt });
   const graphs = useSteps ? 'steps' : 'contract';
 
   const done = (s: Sequence, reason: StopReason): GenerationEvent => {

@@ -29,10 +29,21 @@ export async function loadPageImage(options: Readonly<LoadPageImageOptions>): Pr
     if (info.channels !== 1 && info.channels !== 3 && info.channels !== 4) {
       // Grey with alpha: expand to RGBA so the engine's compositing rule applies.
       const rgba = await sharp(bytes).ensureAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-      return { docId: basename(path), source: path, pageNumber, data: new Uint8Array(rgba.data), width: rgba.info.width, height: rgba.info.height, channels: 4 };
+      return {
+        docId: basename(path),
+        source: path,
+        pageNumber,
+        data: new Uint8Array(rgba.data),
+        width: rgba.info.width,
+        height: rgba.info.height,
+        channels: 4,
+      };
     }
     return { docId: basename(path), source: path, pageNumber, data: new Uint8Array(data), width: info.width, height: info.height, channels: info.channels };
   } catch (cause) {
-    throw new SourceError('FOLIO_IMAGE_UNREADABLE', `${path}: cannot read the image (${cause instanceof Error ? cause.message : String(cause)})`, { cause, meta: { source: path } });
+    throw new SourceError('FOLIO_IMAGE_UNREADABLE', `${path}: cannot read the image (${cause instanceof Error ? cause.message : String(cause)})`, {
+      cause,
+      meta: { source: path },
+    });
   }
 }

@@ -22,10 +22,11 @@
  * sequence leaving the batch (`select`) is dropped on the device by the `gather` model
  * (gather-rows.ts). On the CPU the same mode runs too, which is how tests check it gives the same ids.
  */
+
+import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { KvLayerNames } from './kv-cache.ts';
-import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 
 /** `tensors[i][rows]` along the batch axis, each result on the tensors' device. */
 export type RowGather = (tensors: readonly Tensor[], rows: readonly number[]) => Promise<Tensor[]>;
@@ -65,7 +66,8 @@ export class KvBuffers {
 
   constructor(options: Readonly<KvBuffersOptions>) {
     const { batch, capacity, layers, kvHeads, headDim, resident = false, gather } = options;
-    if (!Number.isInteger(capacity) || capacity < 1) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`capacity\` to be an integer from 1 and up, got \`${capacity}\``);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`capacity\` to be an integer from 1 and up, got \`${capacity}\``);
     this.#batch = batch;
     this.capacity = capacity;
     this.layers = layers;
@@ -88,7 +90,12 @@ export class KvBuffers {
   feeds(): Record<string, Tensor> {
     if (this.#device !== undefined) {
       const device = this.#device;
-      return Object.fromEntries(this.layers.flatMap((names, i) => [[names.pastKey, device[2 * i]!], [names.pastValue, device[2 * i + 1]!]]));
+      return Object.fromEntries(
+        this.layers.flatMap((names, i) => [
+          [names.pastKey, device[2 * i]!],
+          [names.pastValue, device[2 * i + 1]!],
+        ]),
+      );
     }
     if (this.#feeds === undefined) {
       const dims = [this.#batch, this.kvHeads, this.capacity, this.headDim];
@@ -109,19 +116,23 @@ export class KvBuffers {
    * (a page prefilled alone goes to its row of the batch).
    */
   write(rows: readonly Float32Array[], steps: number, positions: readonly number[], first = 0): void {
-    if (this.#device !== undefined) throw new InferenceError('FOLIO_DECODE_STATE', 'KvBuffers: the device holds this cache since adopt(); its host arrays take no more rows');
+    if (this.#device !== undefined)
+      throw new InferenceError('FOLIO_DECODE_STATE', 'KvBuffers: the device holds this cache since adopt(); its host arrays take no more rows');
     const d = this.headDim;
     const C = this.capacity;
     const B = positions.length / steps;
     // A position past the capacity would land in the next sequence's rows (or past the array).
-    for (const p of positions) if (!(p >= 0 && p < C)) throw new InferenceError('FOLIO_DECODE_STATE', `KvBuffers: position ${p} is outside the cache's ${C} slots`);
-    if (rows.length !== this.#data.length) throw new InferenceError('FOLIO_MODEL_OUTPUT', `expected ${this.#data.length} arrays of written rows, got ${rows.length}`);
+    for (const p of positions)
+      if (!(p >= 0 && p < C)) throw new InferenceError('FOLIO_DECODE_STATE', `KvBuffers: position ${p} is outside the cache's ${C} slots`);
+    if (rows.length !== this.#data.length)
+      throw new InferenceError('FOLIO_MODEL_OUTPUT', `expected ${this.#data.length} arrays of written rows, got ${rows.length}`);
     for (let b = 0; b < B; b++) {
       const p0 = positions[b * steps]!;
       let run = true;
       for (let s = 1; s < steps && run; s++) run = positions[b * steps + s] === p0 + s;
       rows.forEach((src, i) => {
-        if (src.length !== B * this.kvHeads * steps * d) throw new InferenceError('FOLIO_MODEL_OUTPUT', `written rows: ${src.length} values, expected [${B},${this.kvHeads},${steps},${d}]`);
+        if (src.length !== B * this.kvHeads * steps * d)
+          throw new InferenceError('FOLIO_MODEL_OUTPUT', `written rows: ${src.length} values, expected [${B},${this.kvHeads},${steps},${d}]`);
         const dst = this.#data[i]!;
         for (let h = 0; h < this.kvHeads; h++) {
           const from = (b * this.kvHeads + h) * steps * d;
@@ -146,9 +157,12 @@ export class KvBuffers {
    */
   adopt(present: readonly Tensor[]): void {
     if (!this.resident) throw new InferenceError('FOLIO_DECODE_STATE', 'KvBuffers: adopt() needs `resident: true`');
-    if (present.length !== this.#data.length) throw new InferenceError('FOLIO_MODEL_OUTPUT', `expected ${this.#data.length} present tensors, got ${present.length}`);
+    if (present.length !== this.#data.length)
+      throw new InferenceError('FOLIO_MODEL_OUTPUT', `expected ${this.#data.length} present tensors, got ${present.length}`);
     const dims = [this.#batch, this.kvHeads, this.capacity, this.headDim];
-    for (const t of present) if (t.dims.length !== 4 || t.dims.some((d, i) => d !== dims[i])) throw new InferenceError('FOLIO_MODEL_OUTPUT', `present: [${t.dims.join(',')}], expected [${dims.join(',')}]`);
+    for (const t of present)
+      if (t.dims.length !== 4 || t.dims.some((d, i) => d !== dims[i]))
+        throw new InferenceError('FOLIO_MODEL_OUTPUT', `present: [${t.dims.join(',')}], expected [${dims.join(',')}]`);
     this.#releaseDevice();
     this.#device = [...present];
   }

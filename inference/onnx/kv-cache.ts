@@ -12,9 +12,10 @@
  * In a batch the sequences accept different counts and the shorter ones keep masked holes;
  * {@link KvCache.compact} packs them once holes pass a fraction of the cache.
  */
+
+import { InferenceError } from '../../core/errors.ts';
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
-import { InferenceError } from '../../core/errors.ts';
 
 /** fp32 caches, or fp16 ones kept as raw 16-bit words (only copied, never read). */
 export type KvArray = Float32Array | Uint16Array;
@@ -245,14 +246,18 @@ export class KvCache {
     if (t === undefined) throw new InferenceError('FOLIO_MODEL_OUTPUT', `the model returned no \`${name}\``);
     const expected = this.#batch * this.kvHeads * L * this.headDim;
     const data = t.data as KvArray;
-    if (data.length !== expected) throw new InferenceError('FOLIO_MODEL_OUTPUT', `\`${name}\` has ${data.length} values, expected [${this.#batch},${this.kvHeads},${L},${this.headDim}]`);
+    if (data.length !== expected)
+      throw new InferenceError('FOLIO_MODEL_OUTPUT', `\`${name}\` has ${data.length} values, expected [${this.#batch},${this.kvHeads},${L},${this.headDim}]`);
     return data;
   }
 
   /** Truncate every sequence to its first `end` slots. */
   #resize(end: number): void {
     const slots = Array.from({ length: end }, (_, i) => i);
-    this.#gather(end, Array.from({ length: this.#batch }, () => slots));
+    this.#gather(
+      end,
+      Array.from({ length: this.#batch }, () => slots),
+    );
   }
 
   /** Rebuild with `L` slots per sequence; sequence b's slots come from `sources[b]`, right-aligned. */

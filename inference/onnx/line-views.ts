@@ -7,10 +7,10 @@
  * not rescale them.
  */
 import type { PageImage } from '../engine.ts';
-import type { RotatedBox } from '../paddle/geometry.ts';
 import { scaledWidth, walkBox } from '../paddle/crop.ts';
-import { sample } from '../paddle/raster.ts';
+import type { RotatedBox } from '../paddle/geometry.ts';
 import type { Rgb } from '../paddle/raster.ts';
+import { sample } from '../paddle/raster.ts';
 import type { ViewSize } from './config.ts';
 
 export interface LineViewOptions {
@@ -47,7 +47,13 @@ export interface LineView {
  * @example
  * const views = lineViews(upright, lines, { height: 128, width: 512 }, { docId, source, pageNumber });
  */
-export function lineViews(image: Rgb, lines: readonly LineInput[], view: ViewSize, page: Pick<PageImage, 'docId' | 'source' | 'pageNumber'>, options: Readonly<LineViewOptions> = {}): LineView[] {
+export function lineViews(
+  image: Rgb,
+  lines: readonly LineInput[],
+  view: ViewSize,
+  page: Pick<PageImage, 'docId' | 'source' | 'pageNumber'>,
+  options: Readonly<LineViewOptions> = {},
+): LineView[] {
   const { lineHeight = Math.min(36, view.height), inkHeight = 26, linesPerView = Math.max(1, Math.floor(view.height / lineHeight)), margin = 8 } = options;
   const maxWidth = Math.max(16, view.width - 2 * margin);
   const out: LineView[] = [];
@@ -86,7 +92,10 @@ function fitToInk(image: Rgb, line: LineInput, height: number, inkHeight: number
   for (let y = 0; y < height; y++) {
     let dark = false;
     for (let x = 0; x < probe.width && !dark; x++) dark = probe.data[y * probe.width + x]! < ink;
-    if (dark) { if (top < 0) top = y; bottom = y; }
+    if (dark) {
+      if (top < 0) top = y;
+      bottom = y;
+    }
   }
   if (top < 0 || bottom - top < 2) return line;
   const { box, flip } = line;
@@ -113,11 +122,18 @@ function paperLevel(data: Uint8Array): number {
 function inkLevel(data: Uint8Array): number {
   let lo = 255;
   let hi = 0;
-  for (const g of data) { if (g < lo) lo = g; if (g > hi) hi = g; }
+  for (const g of data) {
+    if (g < lo) lo = g;
+    if (g > hi) hi = g;
+  }
   return hi - lo < 32 ? -1 : (lo + hi) / 2;
 }
 
-interface Strip { readonly data: Uint8Array; readonly width: number; readonly height: number }
+interface Strip {
+  readonly data: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+}
 
 /** The line upright (deskewed, flipped if asked) at `height` px, grey, bilinear. */
 function cutLine(image: Rgb, line: LineInput, height: number): Strip {
@@ -142,7 +158,11 @@ export function cutPoints(strip: Strip, maxWidth: number): [number, number][] {
   const blank = new Uint8Array(width);
   for (let x = 0; x < width; x++) {
     let clear = 1;
-    for (let y = 0; y < height; y++) if (data[y * width + x]! < ink) { clear = 0; break; }
+    for (let y = 0; y < height; y++)
+      if (data[y * width + x]! < ink) {
+        clear = 0;
+        break;
+      }
     blank[x] = clear;
   }
   const pieces: [number, number][] = [];
@@ -152,9 +172,12 @@ export function cutPoints(strip: Strip, maxWidth: number): [number, number][] {
     let best = -1;
     let bestRun = 0;
     let run = 0;
-    for (let x = start + Math.floor(maxWidth * 2 / 3); x < end; x++) {
+    for (let x = start + Math.floor((maxWidth * 2) / 3); x < end; x++) {
       run = blank[x] ? run + 1 : 0;
-      if (run > 0 && run >= bestRun) { bestRun = run; best = x - Math.floor(run / 2); }
+      if (run > 0 && run >= bestRun) {
+        bestRun = run;
+        best = x - Math.floor(run / 2);
+      }
     }
     const cut = best > start ? best : end;
     pieces.push([start, cut]);

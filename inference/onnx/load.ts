@@ -6,12 +6,12 @@
 import { access, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { InferenceError } from '../../core/errors.ts';
-import { OnnxSession } from '../runtime/ort.ts';
 import type { Device } from '../runtime/ort.ts';
-import { loadTokenizer } from '../tokenizer/tokenizer.ts';
+import { OnnxSession } from '../runtime/ort.ts';
 import type { TextTokenizer } from '../tokenizer/tokenizer.ts';
-import { parseModelConfig } from './config.ts';
+import { loadTokenizer } from '../tokenizer/tokenizer.ts';
 import type { OcrModelConfig } from './config.ts';
+import { parseModelConfig } from './config.ts';
 import { DEFAULT_NAMES, Forward } from './forward.ts';
 import { gatherRowsModel, gatherRowsNames, rowGather } from './gather-rows.ts';
 import type { CacheLayout } from './generate.ts';
@@ -97,19 +97,40 @@ export function intraOpThreads({ device, on, threads, lookup }: Readonly<{ devic
  * try { … } finally { await model.release(); }
  */
 export async function loadModel(options: Readonly<LoadModelOptions>): Promise<OcrModel> {
-  const { modelDir, device = 'cpu', threads = 0, withoutDraftHead = false, steps = 'auto', residentKv = device !== 'cpu', draftDevice = device === 'webgpu' ? 'cpu' : device, gpuValidation = true, profilePrefix } = options;
-  if (steps !== 'auto' && typeof steps !== 'boolean') throw new InferenceError('FOLIO_MODEL_CONFIG', `Expected \`steps\` to be 'auto', true or false, got \`${String(steps)}\` (${typeof steps})`);
+  const {
+    modelDir,
+    device = 'cpu',
+    threads = 0,
+    withoutDraftHead = false,
+    steps = 'auto',
+    residentKv = device !== 'cpu',
+    draftDevice = device === 'webgpu' ? 'cpu' : device,
+    gpuValidation = true,
+    profilePrefix,
+  } = options;
+  if (steps !== 'auto' && typeof steps !== 'boolean')
+    throw new InferenceError('FOLIO_MODEL_CONFIG', `Expected \`steps\` to be 'auto', true or false, got \`${String(steps)}\` (${typeof steps})`);
   const configFile = join(modelDir, 'folio-model.json');
   let json: unknown;
   try {
     json = JSON.parse(await readFile(configFile, 'utf8'));
   } catch (cause) {
     const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new InferenceError('FOLIO_MODEL_FILE', `${configFile}: ${missing ? 'missing; is this a folio-ocr model folder?' : `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`}`, { cause, meta: { file: configFile } });
+    throw new InferenceError(
+      'FOLIO_MODEL_FILE',
+      `${configFile}: ${missing ? 'missing; is this a folio-ocr model folder?' : `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`}`,
+      { cause, meta: { file: configFile } },
+    );
   }
   const config = parseModelConfig(json, configFile);
   const wantDraft = !withoutDraftHead && config.draft.k > 0;
-  const files = { vision: join(modelDir, config.files.vision), embed: join(modelDir, config.files.embed), decoder: join(modelDir, config.files.decoder), mtp: join(modelDir, config.files.mtp), tokenizer: join(modelDir, 'tokenizer.json') };
+  const files = {
+    vision: join(modelDir, config.files.vision),
+    embed: join(modelDir, config.files.embed),
+    decoder: join(modelDir, config.files.decoder),
+    mtp: join(modelDir, config.files.mtp),
+    tokenizer: join(modelDir, 'tokenizer.json'),
+  };
   for (const [key, path] of Object.entries(files)) {
     if (key === 'mtp' && !wantDraft) continue;
     try {
@@ -123,7 +144,13 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
 
   const sessions: OnnxSession[] = [];
   const open = async (path: string, outputsOnDevice: readonly string[] = [], on: Device = device) => {
-    const s = await OnnxSession.create(path, { device: on, threads: intraOpThreads({ device, on, threads, lookup: path === files.embed }), outputsOnDevice, validation: gpuValidation, ...(profilePrefix === undefined ? {} : { profilePrefix: `${profilePrefix}${basename(path, '.onnx')}` }) });
+    const s = await OnnxSession.create(path, {
+      device: on,
+      threads: intraOpThreads({ device, on, threads, lookup: path === files.embed }),
+      outputsOnDevice,
+      validation: gpuValidation,
+      ...(profilePrefix === undefined ? {} : { profilePrefix: `${profilePrefix}${basename(path, '.onnx')}` }),
+    });
     sessions.push(s);
     return s;
   };
@@ -147,7 +174,12 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
     check.output(vision, visualOutput, [null, config.tokensPerView, hidden]);
     check.input(embed, DEFAULT_NAMES.inputIds, [null, null]);
     check.output(embed, DEFAULT_NAMES.inputsEmbeds, [null, null, hidden]);
-    const decoderLayers = Array.from({ length: layers }, (_, i) => ({ pastKey: `past_key_values.${i}.key`, pastValue: `past_key_values.${i}.value`, presentKey: `present.${i}.key`, presentValue: `present.${i}.value` }));
+    const decoderLayers = Array.from({ length: layers }, (_, i) => ({
+      pastKey: `past_key_values.${i}.key`,
+      pastValue: `past_key_values.${i}.value`,
+      presentKey: `present.${i}.key`,
+      presentValue: `present.${i}.value`,
+    }));
     for (const net of mtp === undefined ? [decoder] : [decoder, mtp]) {
       check.input(net, DEFAULT_NAMES.inputsEmbeds, [null, null, hidden]);
       check.input(net, DEFAULT_NAMES.attentionMask, [null, null]);
@@ -155,7 +187,9 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
       check.output(net, DEFAULT_NAMES.logits, [null, null, vocab]);
       check.output(net, DEFAULT_NAMES.hiddenStates, [null, null, hidden]);
     }
-    const mtpLayers = [{ pastKey: 'past_key_values.mtp.key', pastValue: 'past_key_values.mtp.value', presentKey: 'present.mtp.key', presentValue: 'present.mtp.value' }];
+    const mtpLayers = [
+      { pastKey: 'past_key_values.mtp.key', pastValue: 'past_key_values.mtp.value', presentKey: 'present.mtp.key', presentValue: 'present.mtp.value' },
+    ];
     for (const [net, names] of mtp === undefined ? [[decoder, decoderLayers] as const] : [[decoder, decoderLayers] as const, [mtp, mtpLayers] as const]) {
       for (const n of names) {
         for (const name of [n.pastKey, n.pastValue]) check.input(net, name, [null, kvHeads, null, headDim]);
@@ -166,7 +200,8 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
     // Resident caches: the step graphs leave their cache outputs (`present.*`, and `written.*`, which
     // a resident cache does not need) in the device's memory; a resident draft head reads prompts
     // on a twin session whose outputs come to the host (step-forward.ts). On the CPU one session does both.
-    const cacheOutputs = (names: readonly { presentKey: string; presentValue: string }[]) => names.flatMap((n) => [n.presentKey, n.presentValue]).flatMap((n) => [n, writtenName(n)]);
+    const cacheOutputs = (names: readonly { presentKey: string; presentValue: string }[]) =>
+      names.flatMap((n) => [n.presentKey, n.presentValue]).flatMap((n) => [n, writtenName(n)]);
     const decoderStep = stepFiles.decoder === undefined ? undefined : await open(stepFiles.decoder, residentKv ? cacheOutputs(decoderLayers) : []);
     const residentDraft = residentKv && draftDevice !== 'cpu';
     const mtpStep = stepFiles.mtp === undefined ? undefined : await open(stepFiles.mtp, residentDraft ? cacheOutputs(mtpLayers) : [], draftDevice);
@@ -180,11 +215,20 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
     const maskInfo = decoder.inputInfo.find((i) => i.name === DEFAULT_NAMES.attentionMask);
     const maskType = maskInfo?.type === 'int32' || maskInfo?.type === 'bool' || maskInfo?.type === 'float32' ? maskInfo.type : 'int64';
     const forward = new Forward({ decoder, embed, mtp, hidden, vocab, maskType });
-    const stepForward = decoderStep === undefined ? undefined : new StepForward({
-      decoder: decoderStep, draft: mtpStep, hidden, vocab, maxPositions: config.decoder.maxPositions, resident: residentKv, residentDraft,
-      ...(residentKv ? { gather: rowGather(openGather) } : {}),
-      ...(prefillDraft === undefined ? {} : { prefillDraft }),
-    });
+    const stepForward =
+      decoderStep === undefined
+        ? undefined
+        : new StepForward({
+            decoder: decoderStep,
+            draft: mtpStep,
+            hidden,
+            vocab,
+            maxPositions: config.decoder.maxPositions,
+            resident: residentKv,
+            residentDraft,
+            ...(residentKv ? { gather: rowGather(openGather) } : {}),
+            ...(prefillDraft === undefined ? {} : { prefillDraft }),
+          });
     return {
       dir: modelDir,
       device,
@@ -209,7 +253,13 @@ export async function loadModel(options: Readonly<LoadModelOptions>): Promise<Oc
  * Which step graphs to open: declared, present, and asked for (`'auto'`: on the CPU and `webgpu`;
  * `cuda` keeps the contract graphs until the step graphs are measured there).
  */
-async function stepFilesToOpen(modelDir: string, config: OcrModelConfig, steps: 'auto' | boolean, device: Device, wantDraft: boolean): Promise<{ decoder?: string; mtp?: string }> {
+async function stepFilesToOpen(
+  modelDir: string,
+  config: OcrModelConfig,
+  steps: 'auto' | boolean,
+  device: Device,
+  wantDraft: boolean,
+): Promise<{ decoder?: string; mtp?: string }> {
   if (steps === false || (steps === 'auto' && device === 'cuda')) return {};
   const { decoderStep, mtpStep } = config.files;
   const present = async (file: string | undefined): Promise<string | undefined> => {
@@ -225,14 +275,25 @@ async function stepFilesToOpen(modelDir: string, config: OcrModelConfig, steps: 
   };
   const decoder = await present(decoderStep);
   if (decoder === undefined) {
-    if (steps === true) throw new InferenceError('FOLIO_MODEL_FILE', `${join(modelDir, 'folio-model.json')}: declares no \`onnx.decoder_step\` (the step graphs are optional; use \`steps: 'auto'\`)`, { meta: { file: modelDir } });
+    if (steps === true)
+      throw new InferenceError(
+        'FOLIO_MODEL_FILE',
+        `${join(modelDir, 'folio-model.json')}: declares no \`onnx.decoder_step\` (the step graphs are optional; use \`steps: 'auto'\`)`,
+        { meta: { file: modelDir } },
+      );
     return {};
   }
   const mtp = wantDraft ? await present(mtpStep) : undefined;
   return mtp === undefined ? { decoder } : { decoder, mtp };
 }
 
-function checkStepGraphs(check: ShapeCheck, decoder: OnnxSession, mtp: OnnxSession | undefined, layers: readonly { pastKey: string; pastValue: string; presentKey: string; presentValue: string }[], config: OcrModelConfig): void {
+function checkStepGraphs(
+  check: ShapeCheck,
+  decoder: OnnxSession,
+  mtp: OnnxSession | undefined,
+  layers: readonly { pastKey: string; pastValue: string; presentKey: string; presentValue: string }[],
+  config: OcrModelConfig,
+): void {
   const { hidden, vocab, kvHeads, headDim } = config.decoder;
   const cache = [null, kvHeads, null, headDim];
   check.input(decoder, 'inputs_embeds', [null, null, hidden]);
@@ -267,7 +328,10 @@ class ShapeCheck {
   }
 
   throwIfAny(): void {
-    if (this.problems.length > 0) throw new InferenceError('FOLIO_MODEL_SHAPE', `the model does not match folio-model.json:\n  ${this.problems.join('\n  ')}`, { meta: { problems: this.problems } });
+    if (this.problems.length > 0)
+      throw new InferenceError('FOLIO_MODEL_SHAPE', `the model does not match folio-model.json:\n  ${this.problems.join('\n  ')}`, {
+        meta: { problems: this.problems },
+      });
   }
 
   #check(session: OnnxSession, kind: string, infos: OnnxSession['inputInfo'], name: string, expected: readonly (number | null)[]): void {

@@ -3,14 +3,15 @@
  * `mtp.onnx` with "past in, present out" caches ({@link KvCache}: concatenated by the model,
  * rolled back and compacted here), the draft run step by step (`draft.ts`).
  */
-import { KvCache } from './kv-cache.ts';
-import type { KvLayerNames } from './kv-cache.ts';
+
+import { proposeDrafts } from './draft.ts';
 import type { Forward } from './forward.ts';
 import type { CacheLayout, PromptEmbeds } from './generate.ts';
-import { proposeDrafts } from './draft.ts';
+import type { KvLayerNames } from './kv-cache.ts';
+import { KvCache } from './kv-cache.ts';
 import type { DecodePasses, PrefillOutput, VerifyOutput } from './passes.ts';
-import { ones, range } from './sequence.ts';
 import type { Sequence } from './sequence.ts';
+import { ones, range } from './sequence.ts';
 
 export interface ContractPassesOptions {
   readonly forward: Forward;
@@ -67,7 +68,11 @@ export class ContractPasses implements DecodePasses {
     // Draft-cache slot i holds the pair (embedding of token i+1, decoder state at i); the pair of the
     // first generated token stays pending for the first step.
     const draft = this.#prefilled.get(s.index)!.draft;
-    await this.#forward.draft(draft, { embeds: prompt.embeds.subarray(H, L * H), steps: L - 1, positions: range(0, L - 1), valid: ones(L - 1) }, hidden.subarray(0, (L - 1) * H));
+    await this.#forward.draft(
+      draft,
+      { embeds: prompt.embeds.subarray(H, L * H), steps: L - 1, positions: range(0, L - 1), valid: ones(L - 1) },
+      hidden.subarray(0, (L - 1) * H),
+    );
   }
 
   start(indices: readonly number[]): void {

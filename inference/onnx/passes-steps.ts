@@ -15,14 +15,15 @@
  * the two prefills can round differently; greedy and speculative decoding share whichever runs,
  * so they decode the same ids.
  */
+
+import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import type { Forward } from './forward.ts';
 import type { CacheLayout, PromptEmbeds } from './generate.ts';
 import { KvBuffers } from './kv-buffer.ts';
 import type { DecodePasses, PrefillOutput, VerifyOutput } from './passes.ts';
-import { range } from './sequence.ts';
 import type { Sequence } from './sequence.ts';
+import { range } from './sequence.ts';
 import type { StepForward } from './step-forward.ts';
-import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 
 /** Slots past the token budget: a pass writes up to K + 1 rows beyond the last committed token. */
 export const CAPACITY_SLACK = 32;
@@ -51,7 +52,8 @@ export class StepPasses implements DecodePasses {
 
   constructor(options: Readonly<StepPassesOptions>) {
     const { steps, forward, layout, batch, capacity } = options;
-    if (capacity > steps.maxPositions) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected a capacity up to the model's ${steps.maxPositions} positions, got ${capacity}`);
+    if (capacity > steps.maxPositions)
+      throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected a capacity up to the model's ${steps.maxPositions} positions, got ${capacity}`);
     this.#steps = steps;
     this.#forward = forward;
     this.#layout = layout;
@@ -145,7 +147,14 @@ export class StepPasses implements DecodePasses {
       }
       hidden.set(s.pendingHidden, b * S * H);
     });
-    const out = await this.#steps.propose(this.#draftCache!, { embeds: await this.#forward.embed(ids), hidden, steps: S, positions, lastRows: active.map((s) => s.pendingTokens.length - 1), k: K });
+    const out = await this.#steps.propose(this.#draftCache!, {
+      embeds: await this.#forward.embed(ids),
+      hidden,
+      steps: S,
+      positions,
+      lastRows: active.map((s) => s.pendingTokens.length - 1),
+      k: K,
+    });
     if (!this.#draftCache!.resident) this.#draftCache!.write(out.written, S, positions);
     return out.ids;
   }
@@ -178,6 +187,14 @@ export class StepPasses implements DecodePasses {
   /** A prefill's own buffer is never resident: its rows go to the batch's buffers through the host. */
   #buffers(batch: number, capacity: number, layers: CacheLayout['decoder'], resident = false): KvBuffers {
     const gather = resident ? this.#steps.gather : undefined;
-    return new KvBuffers({ batch, capacity, layers, kvHeads: this.#layout.kvHeads, headDim: this.#layout.headDim, resident, ...(gather === undefined ? {} : { gather }) });
+    return new KvBuffers({
+      batch,
+      capacity,
+      layers,
+      kvHeads: this.#layout.kvHeads,
+      headDim: this.#layout.headDim,
+      resident,
+      ...(gather === undefined ? {} : { gather }),
+    });
   }
 }

@@ -40,11 +40,17 @@ export function preprocessPage(page: PageImage, options: Readonly<PreprocessOpti
   const { image, maxSide = 16384 } = options;
   checkPage(page, maxSide);
   const plane = toPlanes(page, image.colour);
-  const tiles = image.maxTiles > 0 && (page.width > image.tile.width || page.height > image.tile.height) ? tileGrid(page.width, page.height, image.tile, image.maxTiles) : undefined;
+  const tiles =
+    image.maxTiles > 0 && (page.width > image.tile.width || page.height > image.tile.height)
+      ? tileGrid(page.width, page.height, image.tile, image.maxTiles)
+      : undefined;
   if (tiles !== undefined && (image.tile.width !== image.globalView.width || image.tile.height !== image.globalView.height)) {
     // Views of two sizes cannot share one [N,3,H,W] tensor: callers would need two vision runs
     // per page; no folio-ocr model needs that yet.
-    throw new InferenceError('FOLIO_MODEL_CONFIG', `tiles of ${image.tile.width}×${image.tile.height} beside a ${image.globalView.width}×${image.globalView.height} global view are not supported yet`);
+    throw new InferenceError(
+      'FOLIO_MODEL_CONFIG',
+      `tiles of ${image.tile.width}×${image.tile.height} beside a ${image.globalView.width}×${image.globalView.height} global view are not supported yet`,
+    );
   }
   const size = image.globalView;
   const per = 3 * size.height * size.width;
@@ -58,7 +64,8 @@ export function preprocessPage(page: PageImage, options: Readonly<PreprocessOpti
     for (let ty = 0; ty < tiles.rows; ty++) {
       for (let tx = 0; tx < tiles.cols; tx++) {
         const tile = new Uint8Array(size.width * size.height);
-        for (let y = 0; y < size.height; y++) tile.set(stretched.subarray((ty * size.height + y) * W + tx * size.width, (ty * size.height + y) * W + (tx + 1) * size.width), y * size.width);
+        for (let y = 0; y < size.height; y++)
+          tile.set(stretched.subarray((ty * size.height + y) * W + tx * size.width, (ty * size.height + y) * W + (tx + 1) * size.width), y * size.width);
         normalise(tile, image, data.subarray(view * per, (view + 1) * per));
         view++;
       }
@@ -72,13 +79,23 @@ function checkPage(page: PageImage, maxSide: number): void {
   const name = `page ${page.pageNumber} of ${page.source}`;
   const { width, height, channels, data } = page;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
-    throw new InferenceError('FOLIO_PAGE_EMPTY', `${name}: the image is ${width}×${height} px; there is nothing to recognise`, { meta: { source: page.source, pageNumber: page.pageNumber } });
+    throw new InferenceError('FOLIO_PAGE_EMPTY', `${name}: the image is ${width}×${height} px; there is nothing to recognise`, {
+      meta: { source: page.source, pageNumber: page.pageNumber },
+    });
   }
   if (width > maxSide || height > maxSide) {
-    throw new InferenceError('FOLIO_PAGE_TOO_LARGE', `${name}: the image is ${width}×${height} px, over the ${maxSide} px limit per side (option \`maxImageSide\`); render it at a lower resolution or split it`, { meta: { source: page.source, pageNumber: page.pageNumber, width, height } });
+    throw new InferenceError(
+      'FOLIO_PAGE_TOO_LARGE',
+      `${name}: the image is ${width}×${height} px, over the ${maxSide} px limit per side (option \`maxImageSide\`); render it at a lower resolution or split it`,
+      { meta: { source: page.source, pageNumber: page.pageNumber, width, height } },
+    );
   }
   if (![1, 3, 4].includes(channels) || data.length !== width * height * channels) {
-    throw new InferenceError('FOLIO_PAGE_PIXELS', `${name}: expected ${width}×${height}×${channels} = ${width * height * channels} bytes of pixels, got ${data.length}`, { meta: { source: page.source, pageNumber: page.pageNumber } });
+    throw new InferenceError(
+      'FOLIO_PAGE_PIXELS',
+      `${name}: expected ${width}×${height}×${channels} = ${width * height * channels} bytes of pixels, got ${data.length}`,
+      { meta: { source: page.source, pageNumber: page.pageNumber } },
+    );
   }
 }
 

@@ -3,13 +3,14 @@
  * (folio-model.json → `prompt`); the slots take the rows of `vision.onnx`'s output in order (tiles
  * row-major, then the global view). Views of all pages go through the vision network together.
  */
+
+import { InferenceError } from '../../core/errors.ts';
 import type { PageImage } from '../engine.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { TextTokenizer } from '../tokenizer/tokenizer.ts';
 import type { PromptEmbeds } from './generate.ts';
 import type { OcrModel } from './load.ts';
 import { preprocessPage } from './preprocess.ts';
-import { InferenceError } from '../../core/errors.ts';
 
 export interface EncodePagesOptions {
   /** Largest page side accepted, in pixels. @default 16384 */
@@ -80,7 +81,11 @@ export function outputTokenizer(model: OcrModel): TextTokenizer {
   const base = model.tokenizer;
   return {
     encode: (text) => base.encode(text),
-    decode: (ids) => base.decode(ids.filter((id) => !control.has(id)), true),
+    decode: (ids) =>
+      base.decode(
+        ids.filter((id) => !control.has(id)),
+        true,
+      ),
     tokenToId: (token) => base.tokenToId(token),
   };
 }

@@ -15,12 +15,12 @@
  * Hidden states are fetched only where a draft head will read them: greedy decoding downloads the
  * logits alone.
  */
-import type { RowGather } from './kv-buffer.ts';
+
+import { InferenceError } from '../../core/errors.ts';
 import type { Tensor } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
 import type { SessionLike } from './forward.ts';
-import type { KvBuffers } from './kv-buffer.ts';
-import { InferenceError } from '../../core/errors.ts';
+import type { KvBuffers, RowGather } from './kv-buffer.ts';
 
 export interface StepForwardOptions {
   /** `decoder_step.onnx`. */
@@ -146,7 +146,10 @@ export class StepForward {
     const names = cacheOutputs(cache, this.resident);
     const fetched = ['logits', ...(this.hiddenStates ? ['hidden_states'] : []), ...names.written, ...names.present];
     const out = await session.run(feeds, Object.fromEntries(fetched.map((n) => [n, null])));
-    const result = { logits: await floats(out, 'logits', session.path), hidden: this.hiddenStates ? await floats(out, 'hidden_states', session.path) : new Float32Array(0) };
+    const result = {
+      logits: await floats(out, 'logits', session.path),
+      hidden: this.hiddenStates ? await floats(out, 'hidden_states', session.path) : new Float32Array(0),
+    };
     return { ...result, ...(await keep(cache, out, names, session.path)) };
   }
 
@@ -168,8 +171,12 @@ export class StepForward {
     const out = await session.run(feeds, Object.fromEntries(['draft_ids', ...names.written, ...names.present].map((n) => [n, null])));
     const idsOut = out.draft_ids;
     const data = idsOut === undefined ? undefined : idsOut.location === 'cpu' ? idsOut.data : await idsOut.getData(true);
-    if (!(data instanceof BigInt64Array) || data.length !== B * k) throw new InferenceError('FOLIO_MODEL_OUTPUT', `${session.path}: expected \`draft_ids\` [${B},${k}] int64`);
-    return { ids: Array.from({ length: B }, (_, b) => Array.from(data.subarray(b * k, (b + 1) * k), Number)), ...(await keep(cache, out, names, session.path)) };
+    if (!(data instanceof BigInt64Array) || data.length !== B * k)
+      throw new InferenceError('FOLIO_MODEL_OUTPUT', `${session.path}: expected \`draft_ids\` [${B},${k}] int64`);
+    return {
+      ids: Array.from({ length: B }, (_, b) => Array.from(data.subarray(b * k, (b + 1) * k), Number)),
+      ...(await keep(cache, out, names, session.path)),
+    };
   }
 
   #logitRows(rows: readonly number[]): Tensor {
@@ -205,7 +212,12 @@ function cacheOutputs(cache: KvBuffers, onDevice: boolean): { written: string[];
  * and released); any other gets the written rows for `KvBuffers.write` and releases `present.*` if
  * fetched.
  */
-async function keep(cache: KvBuffers, out: Readonly<Record<string, Tensor>>, names: { written: string[]; present: string[] }, path: string): Promise<{ written: Float32Array[] }> {
+async function keep(
+  cache: KvBuffers,
+  out: Readonly<Record<string, Tensor>>,
+  names: { written: string[]; present: string[] },
+  path: string,
+): Promise<{ written: Float32Array[] }> {
   const fetched = (n: string) => {
     const t = out[n];
     if (t === undefined) throw new InferenceError('FOLIO_MODEL_OUTPUT', `${path}: the model returned no \`${n}\``);

@@ -26,7 +26,9 @@ const MAX_PIECES = 3;
  */
 export async function classifyLines(session: OnnxSession, image: Rgb, boxes: readonly RotatedBox[], batchSize: number = BATCH): Promise<number[]> {
   const pieces: { box: RotatedBox; line: number }[] = [];
-  boxes.forEach((box, line) => { for (const piece of piecesOf(box)) pieces.push({ box: piece, line }); });
+  boxes.forEach((box, line) => {
+    for (const piece of piecesOf(box)) pieces.push({ box: piece, line });
+  });
   const sums = new Array<number>(boxes.length).fill(0);
   const counts = new Array<number>(boxes.length).fill(0);
   for (let start = 0; start < pieces.length; start += batchSize) {
@@ -35,7 +37,10 @@ export async function classifyLines(session: OnnxSession, image: Rgb, boxes: rea
     batch.forEach(({ box }, i) => cropInto(data, i * 3 * H * W, W, H, Math.min(W, scaledWidth(box, H)), image, box, false));
     const outputs = await session.run({ x: tensor('float32', data, [batch.length, 3, H, W]) });
     const probs = Object.values(outputs)[0]!.data as Float32Array;
-    batch.forEach(({ line }, i) => { sums[line] = sums[line]! + probs[i * 2 + 1]!; counts[line] = counts[line]! + 1; });
+    batch.forEach(({ line }, i) => {
+      sums[line] = sums[line]! + probs[i * 2 + 1]!;
+      counts[line] = counts[line]! + 1;
+    });
   }
   return sums.map((s, i) => s / Math.max(1, counts[i]!));
 }
@@ -69,18 +74,38 @@ export async function voteUpsideDown(session: OnnxSession, image: Rgb, boxes: re
   if (sample <= 0 || boxes.length <= sample) return classifyLines(session, image, boxes);
   const order = boxes.map((_, i) => i).sort((a, b) => boxes[b]!.w - boxes[a]!.w);
   const first = order.slice(0, sample);
-  const asked = await classifyLines(session, image, first.map((i) => boxes[i]!));
-  const share = upsideDownShare(first.map((i) => boxes[i]!), asked);
+  const asked = await classifyLines(
+    session,
+    image,
+    first.map((i) => boxes[i]!),
+  );
+  const share = upsideDownShare(
+    first.map((i) => boxes[i]!),
+    asked,
+  );
   if (share <= 0.25 || share >= 0.75) return spread(boxes.length, first, asked);
   // Unclear: ask more lines, but not every cell of a 400-cell table (a 64-line vote is as
   // good as a 400-line one, and costs a sixth).
   const more = order.slice(sample, Math.max(sample, MAX_VOTERS));
-  return spread(boxes.length, [...first, ...more], [...asked, ...(await classifyLines(session, image, more.map((i) => boxes[i]!)))]);
+  return spread(
+    boxes.length,
+    [...first, ...more],
+    [
+      ...asked,
+      ...(await classifyLines(
+        session,
+        image,
+        more.map((i) => boxes[i]!),
+      )),
+    ],
+  );
 }
 
 /** Answers for the `asked` lines at their places, NaN elsewhere. */
 function spread(count: number, asked: readonly number[], p180: readonly number[]): number[] {
   const out = new Array<number>(count).fill(Number.NaN);
-  asked.forEach((i, k) => { out[i] = p180[k]!; });
+  asked.forEach((i, k) => {
+    out[i] = p180[k]!;
+  });
   return out;
 }

@@ -39,8 +39,8 @@ export function cropInto(out: Float32Array, offset: number, stride: number, heig
       let b = 255;
       // Outside the image reads white, as in `sample`: page margins are paper.
       if (x >= -0.5 && y >= -0.5 && x <= iw - 0.5 && y <= ih - 0.5) {
-        const fx = x < 0 ? 0 : x > iw - 1 ? iw - 1 : x;
-        const fy = y < 0 ? 0 : y > ih - 1 ? ih - 1 : y;
+        const fx = x < 0 ? 0 : Math.min(x, iw - 1);
+        const fy = y < 0 ? 0 : Math.min(y, ih - 1);
         const x0 = fx | 0;
         const y0 = fy | 0;
         const ax = fx - x0;

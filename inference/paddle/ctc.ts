@@ -33,7 +33,11 @@ export function ctcPath(probs: Float32Array, offset: number, steps: number, clas
     if (bestP <= 0.5) {
       for (let k = 1; k < classes; k++) {
         const p = probs[base + k]!;
-        if (p > bestP) { bestP = p; best = k; if (p > 0.5) break; }
+        if (p > bestP) {
+          bestP = p;
+          best = k;
+          if (p > 0.5) break;
+        }
       }
     }
     if (best !== 0 && best !== previous) chars.push({ id: best, step: t, p: bestP });

@@ -5,12 +5,12 @@
  */
 import type { OnnxSession } from '../runtime/ort.ts';
 import { tensor } from '../runtime/ort.ts';
-import { minAreaRect, unclip } from './geometry.ts';
 import type { Point, RotatedBox } from './geometry.ts';
-import { resizeToChw } from './raster.ts';
+import { minAreaRect, unclip } from './geometry.ts';
 import type { Rgb } from './raster.ts';
-import { lap } from './stages.ts';
+import { resizeToChw } from './raster.ts';
 import type { StageTimes } from './stages.ts';
+import { lap } from './stages.ts';
 
 const MEAN = [0.485, 0.456, 0.406] as const;
 const STD = [0.229, 0.224, 0.225] as const;
@@ -59,7 +59,13 @@ export async function detectLines(session: OnnxSession, image: Rgb, options: Rea
   // Scale back; x and y scale almost alike (rounding to 32 only), so the angle survives.
   return lines.map(({ box, score }) => ({
     score,
-    box: { cx: box.cx * fx, cy: box.cy * fy, w: box.w * Math.hypot(Math.cos(box.angle) * fx, Math.sin(box.angle) * fy), h: box.h * Math.hypot(Math.sin(box.angle) * fx, Math.cos(box.angle) * fy), angle: box.angle },
+    box: {
+      cx: box.cx * fx,
+      cy: box.cy * fy,
+      w: box.w * Math.hypot(Math.cos(box.angle) * fx, Math.sin(box.angle) * fy),
+      h: box.h * Math.hypot(Math.sin(box.angle) * fx, Math.cos(box.angle) * fy),
+      angle: box.angle,
+    },
   }));
 }
 
@@ -67,7 +73,12 @@ export async function detectLines(session: OnnxSession, image: Rgb, options: Rea
  * DB post-processing: binarise, label 4-connected regions, score each by its mean probability,
  * fit a minimum-area rectangle and unclip it.
  */
-export function dbBoxes(map: Float32Array, width: number, height: number, options: Readonly<Required<Omit<DetectOptions, 'maxSide' | 'times'>>>): DetectedLine[] {
+export function dbBoxes(
+  map: Float32Array,
+  width: number,
+  height: number,
+  options: Readonly<Required<Omit<DetectOptions, 'maxSide' | 'times'>>>,
+): DetectedLine[] {
   const { threshold, boxThreshold, unclipRatio } = options;
   const labels = new Int32Array(width * height);
   const stack = new Int32Array(width * height);
@@ -94,10 +105,22 @@ export function dbBoxes(map: Float32Array, width: number, height: number, option
       if (lo === undefined || x < lo) rowMin.set(y, x);
       const hi = rowMax.get(y);
       if (hi === undefined || x > hi) rowMax.set(y, x);
-      if (x > 0 && labels[p - 1] === 0 && map[p - 1]! > threshold) { labels[p - 1] = next; stack[top++] = p - 1; }
-      if (x < width - 1 && labels[p + 1] === 0 && map[p + 1]! > threshold) { labels[p + 1] = next; stack[top++] = p + 1; }
-      if (y > 0 && labels[p - width] === 0 && map[p - width]! > threshold) { labels[p - width] = next; stack[top++] = p - width; }
-      if (y < height - 1 && labels[p + width] === 0 && map[p + width]! > threshold) { labels[p + width] = next; stack[top++] = p + width; }
+      if (x > 0 && labels[p - 1] === 0 && map[p - 1]! > threshold) {
+        labels[p - 1] = next;
+        stack[top++] = p - 1;
+      }
+      if (x < width - 1 && labels[p + 1] === 0 && map[p + 1]! > threshold) {
+        labels[p + 1] = next;
+        stack[top++] = p + 1;
+      }
+      if (y > 0 && labels[p - width] === 0 && map[p - width]! > threshold) {
+        labels[p - width] = next;
+        stack[top++] = p - width;
+      }
+      if (y < height - 1 && labels[p + width] === 0 && map[p + width]! > threshold) {
+        labels[p + width] = next;
+        stack[top++] = p + width;
+      }
     }
     if (count < 4) continue;
     const score = sum / count;

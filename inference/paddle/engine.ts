@@ -8,21 +8,21 @@ import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
 import { OnnxSession } from '../runtime/ort.ts';
 import { cleanLatinPage } from './filter.ts';
-import { layoutPage } from './layout.ts';
+import type { RotatedBox } from './geometry.ts';
+import { createLanes } from './lanes.ts';
 import type { Fragment } from './layout.ts';
+import { layoutPage } from './layout.ts';
 import { findUprightLines, pageGrid } from './lines.ts';
 import { blocksToMarkdown } from './markdown.ts';
 import { loadDictionary, paddleModelPaths } from './models.ts';
-import { toneOf, toRgb } from './raster.ts';
-import type { Rgb } from './raster.ts';
-import type { RotatedBox } from './geometry.ts';
-import { createLanes } from './lanes.ts';
 import { capToPitch } from './pitch.ts';
-import { readLines, recognizeLines } from './recognize.ts';
+import type { Rgb } from './raster.ts';
+import { toneOf, toRgb } from './raster.ts';
 import type { RecognizeCounters } from './recognize.ts';
+import { readLines, recognizeLines } from './recognize.ts';
 import { deskewFrame, reskewedGrid } from './skew.ts';
-import { lap } from './stages.ts';
 import type { StageTimes } from './stages.ts';
+import { lap } from './stages.ts';
 
 export interface PaddleEngineOptions {
   /**
@@ -77,7 +77,10 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
   checkInteger('batchColumns', batchColumns, 8);
   checkInteger('detMaxSide', detMaxSide, 64);
   if (typeof minConfidence !== 'number' || !(minConfidence >= 0 && minConfidence <= 1)) {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`minConfidence\` to be a number from 0 to 1, got \`${String(minConfidence)}\` (${typeof minConfidence})`);
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected \`minConfidence\` to be a number from 0 to 1, got \`${String(minConfidence)}\` (${typeof minConfidence})`,
+    );
   }
   const paths = paddleModelPaths();
   const [det, cls, lanes, dictionary] = await Promise.all([
@@ -94,10 +97,23 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
    */
   async function readsBetterTurned(image: Rgb, boxes: readonly RotatedBox[]): Promise<number> {
     const options = { batchSize, batchColumns, concurrency: lanes.count, inferSpaces: false };
-    const [asIs, turned] = await Promise.all([false, true].map((flip) => recognizeLines(lanes.run, image, boxes.map((box) => ({ box, flip })), dictionary, options)));
+    const [asIs, turned] = await Promise.all(
+      [false, true].map((flip) =>
+        recognizeLines(
+          lanes.run,
+          image,
+          boxes.map((box) => ({ box, flip })),
+          dictionary,
+          options,
+        ),
+      ),
+    );
     let sum = 0;
     let weight = 0;
-    boxes.forEach((b, i) => { sum += b.w * (turned![i]!.confidence - asIs![i]!.confidence); weight += b.w; });
+    boxes.forEach((b, i) => {
+      sum += b.w * (turned![i]!.confidence - asIs![i]!.confidence);
+      weight += b.w;
+    });
     return weight > 0 ? sum / weight : 0;
   }
 
@@ -108,7 +124,11 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     if (tone.spread < 1) {
       // No contrast, no text. A white page is simply empty; a black one is a failed scan or render.
       if (tone.mean < 48) {
-        throw new InferenceError('FOLIO_OCR_BLANK_IMAGE', `${page.source} page ${page.pageNumber}: the image is uniformly dark (mean ${tone.mean.toFixed(0)}/255), nothing to read; a failed scan or render?`, { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
+        throw new InferenceError(
+          'FOLIO_OCR_BLANK_IMAGE',
+          `${page.source} page ${page.pageNumber}: the image is uniformly dark (mean ${tone.mean.toFixed(0)}/255), nothing to read; a failed scan or render?`,
+          { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } },
+        );
       }
       return { markdown: '', engine: 'paddle', stats: { lines: 0, kept: 0, blocks: 0, rotation: 0, confidence: 0, blank: 1, ms: performance.now() - t0 } };
     }
@@ -121,7 +141,13 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     const t2 = performance.now();
     // Recognition reads each line within its line pitch (tight small type); layout keeps DB's boxes.
     const reading = capToPitch(lines.map((l) => l.box));
-    const texts = await readLines(lanes.run, upright, lines.map((l, i) => ({ ...l, box: reading[i]! })), dictionary, { batchSize, batchColumns, concurrency: lanes.count, times, counters });
+    const texts = await readLines(
+      lanes.run,
+      upright,
+      lines.map((l, i) => ({ ...l, box: reading[i]! })),
+      dictionary,
+      { batchSize, batchColumns, concurrency: lanes.count, times, counters },
+    );
     const t3 = performance.now();
     // Layout runs in the deskewed frame, so a degree of skew cannot merge rows or flip order.
     const frame = deskewFrame(found.skew, upright.width, upright.height);
@@ -139,14 +165,21 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       markdown,
       engine: 'paddle',
       stats: {
-        lines: lines.length, kept: fragments.length, blocks: blocks.length, rotation,
-        skewDeg: (found.skew * 180) / Math.PI, gutters: found.gutters.length,
+        lines: lines.length,
+        kept: fragments.length,
+        blocks: blocks.length,
+        rotation,
+        skewDeg: (found.skew * 180) / Math.PI,
+        gutters: found.gutters.length,
         confidence: fragments.length > 0 ? fragments.reduce((s, f) => s + f.confidence, 0) / fragments.length : 0,
         // Detection and the direction classifier run as one step (findUprightLines); the
         // `…Ms` figures from `times` break all three down by stage.
-        detMs: t2 - t0, recMs: t3 - t2, ms: t4 - t0,
+        detMs: t2 - t0,
+        recMs: t3 - t2,
+        ms: t4 - t0,
         ...Object.fromEntries(Object.entries(times).map(([k, v]) => [`${k}Ms`, v])),
-        recRuns: counters.runs, recColumns: counters.columns,
+        recRuns: counters.runs,
+        recColumns: counters.columns,
       },
     };
   }
@@ -160,16 +193,27 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
         recognizeOptions.signal?.throwIfAborted();
         const where = `${page.source} page ${page.pageNumber}`;
         if (!(page.width > 0 && page.height > 0) || page.data.length < page.width * page.height * page.channels) {
-          throw new InferenceError('FOLIO_OCR_BAD_IMAGE', `${where}: paddle cannot read a ${page.width}×${page.height}×${page.channels} image of ${page.data.length} bytes`, { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
+          throw new InferenceError(
+            'FOLIO_OCR_BAD_IMAGE',
+            `${where}: paddle cannot read a ${page.width}×${page.height}×${page.channels} image of ${page.data.length} bytes`,
+            { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } },
+          );
         }
         if (page.width * page.height > maxPixels) {
-          throw new InferenceError('FOLIO_OCR_IMAGE_TOO_LARGE', `${where}: a ${page.width}×${page.height} image is more than paddle reads (maxPixels ${maxPixels}); render it smaller`, { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
+          throw new InferenceError(
+            'FOLIO_OCR_IMAGE_TOO_LARGE',
+            `${where}: a ${page.width}×${page.height} image is more than paddle reads (maxPixels ${maxPixels}); render it smaller`,
+            { meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } },
+          );
         }
         try {
           results.push(await recognizePage(page));
         } catch (cause) {
           if (cause instanceof InferenceError) throw cause;
-          throw new InferenceError('FOLIO_OCR_FAILED', `${where}: paddle OCR failed (${cause instanceof Error ? cause.message : String(cause)})`, { cause, meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber } });
+          throw new InferenceError('FOLIO_OCR_FAILED', `${where}: paddle OCR failed (${cause instanceof Error ? cause.message : String(cause)})`, {
+            cause,
+            meta: { source: page.source, docId: page.docId, pageNumber: page.pageNumber },
+          });
         }
       }
       return results;

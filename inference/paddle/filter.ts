@@ -10,7 +10,21 @@ import type { Fragment } from './layout.ts';
 const HAN = /\p{Script=Han}/gu;
 const LATIN = /\p{Script=Latin}/gu;
 /** CJK punctuation NFKC leaves alone. */
-const CJK_PUNCT: Readonly<Record<string, string>> = { '。': '.', '、': ',', '「': '"', '」': '"', '『': '"', '』': '"', '【': '[', '】': ']', '〈': '<', '〉': '>', '《': '"', '》': '"', '・': '·' };
+const CJK_PUNCT: Readonly<Record<string, string>> = {
+  '。': '.',
+  '、': ',',
+  '「': '"',
+  '」': '"',
+  '『': '"',
+  '』': '"',
+  '【': '[',
+  '】': ']',
+  '〈': '<',
+  '〉': '>',
+  '《': '"',
+  '》': '"',
+  '・': '·',
+};
 
 export function cleanLatinPage(fragments: readonly Fragment[]): Fragment[] {
   let han = 0;

@@ -46,19 +46,27 @@ export function minAreaRect(points: readonly Point[]): RotatedBox {
   const hull = convexHull(points);
   if (hull.length === 0) return { cx: 0, cy: 0, w: 0, h: 0, angle: 0 };
   let best = { area: Infinity, cx: 0, cy: 0, w: 0, h: 0, angle: 0 };
-  const edges = hull.length < 2 ? [0] : hull.map((p, i) => {
-    const q = hull[(i + 1) % hull.length]!;
-    return Math.atan2(q[1] - p[1], q[0] - p[0]);
-  });
+  const edges =
+    hull.length < 2
+      ? [0]
+      : hull.map((p, i) => {
+          const q = hull[(i + 1) % hull.length]!;
+          return Math.atan2(q[1] - p[1], q[0] - p[0]);
+        });
   for (const theta of edges) {
     const c = Math.cos(theta);
     const s = Math.sin(theta);
-    let minU = Infinity; let maxU = -Infinity; let minV = Infinity; let maxV = -Infinity;
+    let minU = Infinity;
+    let maxU = -Infinity;
+    let minV = Infinity;
+    let maxV = -Infinity;
     for (const [x, y] of hull) {
       const u = x * c + y * s;
       const v = -x * s + y * c;
-      if (u < minU) minU = u; if (u > maxU) maxU = u;
-      if (v < minV) minV = v; if (v > maxV) maxV = v;
+      if (u < minU) minU = u;
+      if (u > maxU) maxU = u;
+      if (v < minV) minV = v;
+      if (v > maxV) maxV = v;
     }
     const area = (maxU - minU) * (maxV - minV);
     if (area < best.area) {
@@ -73,7 +81,10 @@ export function minAreaRect(points: readonly Point[]): RotatedBox {
 /** Make `w` the longer side and bring the angle into (-π/2, π/2]. */
 export function normaliseBox(box: RotatedBox): RotatedBox {
   let { w, h, angle } = box;
-  if (h > w) { [w, h] = [h, w]; angle += Math.PI / 2; }
+  if (h > w) {
+    [w, h] = [h, w];
+    angle += Math.PI / 2;
+  }
   while (angle > Math.PI / 2) angle -= Math.PI;
   while (angle <= -Math.PI / 2) angle += Math.PI;
   return { cx: box.cx, cy: box.cy, w, h, angle };

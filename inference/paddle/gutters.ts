@@ -58,10 +58,16 @@ export function findGutters(lines: readonly GutterLine[], options: Readonly<Gutt
     const ends: number[] = [];
     const starts: number[] = [];
     let crossing = 0;
-    for (const { bounds: [x1, , x2], ink } of body) {
+    for (const {
+      bounds: [x1, , x2],
+      ink,
+    } of body) {
       if (x1 < x - h && x2 > x + h) {
         const run = ink === undefined ? undefined : whiteRunNear(ink, x - x1, 0.25 * h);
-        if (run !== undefined && run[1] - run[0] + 1 >= minWhite * h) { ends.push(x - x1); starts.push(x2 - x); } else crossing++;
+        if (run !== undefined && run[1] - run[0] + 1 >= minWhite * h) {
+          ends.push(x - x1);
+          starts.push(x2 - x);
+        } else crossing++;
       } else if (x2 <= x + 0.25 * h && x2 > x - endWindow) {
         ends.push(x2 - x1);
       } else if (x1 >= x - 0.25 * h && x1 < x + startWindow) {

@@ -1,11 +1,11 @@
-export { createPaddleEngine } from './engine.ts';
 export type { PaddleEngineOptions } from './engine.ts';
-export { paddleModelPaths } from './models.ts';
-export type { PaddleModelPaths } from './models.ts';
+export { createPaddleEngine } from './engine.ts';
+export type { BlockLabel, Fragment, LayoutBlock } from './layout.ts';
 export { layoutPage } from './layout.ts';
-export type { Fragment, LayoutBlock, BlockLabel } from './layout.ts';
-export { readingOrder } from './order.ts';
-export { findUprightLines, pageGrid } from './lines.ts';
 export type { FindLinesOptions, UprightLine, UprightLines } from './lines.ts';
-export { deskewFrame, estimateSkew, reskewedGrid } from './skew.ts';
+export { findUprightLines, pageGrid } from './lines.ts';
+export type { PaddleModelPaths } from './models.ts';
+export { paddleModelPaths } from './models.ts';
+export { readingOrder } from './order.ts';
 export type { Deskew } from './skew.ts';
+export { deskewFrame, estimateSkew, reskewedGrid } from './skew.ts';

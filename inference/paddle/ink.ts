@@ -45,7 +45,10 @@ export function inkProfile(image: Rgb, box: RotatedBox, band = 0.3): Uint8Array 
   const ink = new Uint8Array(length);
   for (let u = 0; u < length; u++) {
     for (const v of rows) {
-      if (grey(u, v) < threshold) { ink[u] = 1; break; }
+      if (grey(u, v) < threshold) {
+        ink[u] = 1;
+        break;
+      }
     }
   }
   return ink;
@@ -56,7 +59,11 @@ export function whiteRunNear(ink: Uint8Array, u: number, reach: number): [number
   let a = -1;
   const at = Math.round(u);
   for (let d = 0; d <= reach && a < 0; d++) {
-    for (const p of [at - d, at + d]) if (p >= 0 && p < ink.length && ink[p] === 0) { a = p; break; }
+    for (const p of [at - d, at + d])
+      if (p >= 0 && p < ink.length && ink[p] === 0) {
+        a = p;
+        break;
+      }
   }
   if (a < 0) return undefined;
   let l = a;

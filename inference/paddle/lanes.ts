@@ -63,7 +63,8 @@ export async function createLanes(path: string, count: number): Promise<Lanes> {
   const give = (lane: Lane): void => {
     if (lane.dead()) return;
     const next = waiting.shift();
-    if (next === undefined) idle.push(lane); else next(lane);
+    if (next === undefined) idle.push(lane);
+    else next(lane);
   };
   return {
     count: lanes.length,
@@ -115,10 +116,13 @@ async function startWorker(path: string): Promise<WorkerLane | undefined> {
     const p = pending.get(m.id);
     if (p === undefined) return;
     pending.delete(m.id);
-    if (m.error !== undefined || m.probs === undefined) p.reject(new InferenceError('FOLIO_MODEL_RUN', `paddle recognition lane: ${m.error ?? 'no output'}`, { meta: { path } }));
+    if (m.error !== undefined || m.probs === undefined)
+      p.reject(new InferenceError('FOLIO_MODEL_RUN', `paddle recognition lane: ${m.error ?? 'no output'}`, { meta: { path } }));
     else p.resolve({ probs: m.probs, dims: m.dims ?? [] });
   });
-  worker.on('error', (error) => fail(new InferenceError('FOLIO_MODEL_RUN', `paddle recognition lane stopped: ${error.message}`, { cause: error, meta: { path } })));
+  worker.on('error', (error) =>
+    fail(new InferenceError('FOLIO_MODEL_RUN', `paddle recognition lane stopped: ${error.message}`, { cause: error, meta: { path } })),
+  );
   worker.on('exit', () => fail(new InferenceError('FOLIO_ENGINE_CLOSED', 'paddle recognition lane exited', { meta: { path } })));
   const lane: Lane = {
     run(data, dims) {
@@ -133,5 +137,10 @@ async function startWorker(path: string): Promise<WorkerLane | undefined> {
     },
     dead: () => failure !== undefined,
   };
-  return { lane, close: async () => { await worker.terminate(); } };
+  return {
+    lane,
+    close: async () => {
+      await worker.terminate();
+    },
+  };
 }

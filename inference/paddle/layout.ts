@@ -72,7 +72,10 @@ export function groupRows(fragments: readonly Fragment[]): Row[] {
     for (let i = rows.length - 1; i >= 0 && i >= rows.length - 3; i--) {
       const row = rows[i]!;
       const overlap = Math.min(row.y2, f.y2) - Math.max(row.y1, f.y1);
-      if (overlap > 0.5 * Math.min(h, row.y2 - row.y1)) { target = row; break; }
+      if (overlap > 0.5 * Math.min(h, row.y2 - row.y1)) {
+        target = row;
+        break;
+      }
     }
     if (target === undefined) {
       rows.push({ fragments: [f], y1: f.y1, y2: f.y2 });
@@ -101,7 +104,14 @@ function stackParagraphs(rows: readonly Row[], gutters: readonly number[]): Layo
       // height between boxes is already half a line height of paper between the inks: a column
       // gutter or a cell boundary, which must stay apart (merging there interleaved two columns).
       if (current !== undefined && f.x1 - current.x2 < 0.25 * h && !across(current, f)) {
-        current = { text: `${current.text} ${f.text}`, x1: current.x1, y1: Math.min(current.y1, f.y1), x2: Math.max(current.x2, f.x2), y2: Math.max(current.y2, f.y2), confidence: Math.min(current.confidence, f.confidence) };
+        current = {
+          text: `${current.text} ${f.text}`,
+          x1: current.x1,
+          y1: Math.min(current.y1, f.y1),
+          x2: Math.max(current.x2, f.x2),
+          y2: Math.max(current.y2, f.y2),
+          confidence: Math.min(current.confidence, f.confidence),
+        };
       } else {
         if (current !== undefined) lines.push(current);
         current = f;
@@ -110,7 +120,14 @@ function stackParagraphs(rows: readonly Row[], gutters: readonly number[]): Layo
     if (current !== undefined) lines.push(current);
   }
   lines.sort((a, b) => a.y1 - b.y1 || a.x1 - b.x1);
-  interface Open { lines: Fragment[]; x1: number; y1: number; x2: number; y2: number; last: Fragment }
+  interface Open {
+    lines: Fragment[];
+    x1: number;
+    y1: number;
+    x2: number;
+    y2: number;
+    last: Fragment;
+  }
   const open: Open[] = [];
   for (const line of lines) {
     const h = line.y2 - line.y1;
@@ -122,8 +139,15 @@ function stackParagraphs(rows: readonly Row[], gutters: readonly number[]): Layo
       const gap = line.y1 - last.y2;
       const overlap = Math.min(line.x2, last.x2) - Math.max(line.x1, last.x1);
       const similar = Math.max(h, lh) / Math.max(1, Math.min(h, lh)) < 1.35;
-      const sameColumn = !gutters.some((g) => (line.x1 < g) !== (last.x1 < g));
-      if (gap < 0.9 * Math.min(h, lh) && gap > -0.6 * Math.min(h, lh) && overlap > 0.3 * Math.min(line.x2 - line.x1, last.x2 - last.x1) && similar && sameColumn && gap < bestGap) {
+      const sameColumn = !gutters.some((g) => line.x1 < g !== last.x1 < g);
+      if (
+        gap < 0.9 * Math.min(h, lh) &&
+        gap > -0.6 * Math.min(h, lh) &&
+        overlap > 0.3 * Math.min(line.x2 - line.x1, last.x2 - last.x1) &&
+        similar &&
+        sameColumn &&
+        gap < bestGap
+      ) {
         best = p;
         bestGap = gap;
       }
@@ -132,12 +156,18 @@ function stackParagraphs(rows: readonly Row[], gutters: readonly number[]): Layo
       open.push({ lines: [line], x1: line.x1, y1: line.y1, x2: line.x2, y2: line.y2, last: line });
     } else {
       best.lines.push(line);
-      best.x1 = Math.min(best.x1, line.x1); best.x2 = Math.max(best.x2, line.x2); best.y2 = Math.max(best.y2, line.y2);
+      best.x1 = Math.min(best.x1, line.x1);
+      best.x2 = Math.max(best.x2, line.x2);
+      best.y2 = Math.max(best.y2, line.y2);
       best.last = line;
     }
   }
   return open.map((p) => ({
-    label: 'text' as const, x1: p.x1, y1: p.y1, x2: p.x2, y2: p.y2,
+    label: 'text' as const,
+    x1: p.x1,
+    y1: p.y1,
+    x2: p.x2,
+    y2: p.y2,
     lines: p.lines.map((l) => l.text),
     lineHeight: median(p.lines.map((l) => l.y2 - l.y1)),
   }));
@@ -145,7 +175,8 @@ function stackParagraphs(rows: readonly Row[], gutters: readonly number[]): Layo
 
 /** Short blocks set clearly larger than the body text are headings; the largest is the title. */
 function labelHeadings(blocks: readonly LayoutBlock[], bodyHeight: number): LayoutBlock[] {
-  const isHeading = (b: LayoutBlock): boolean => b.label === 'text' && b.lines.length <= 3 && b.lineHeight >= 1.3 * bodyHeight && b.lines.join(' ').length <= 160;
+  const isHeading = (b: LayoutBlock): boolean =>
+    b.label === 'text' && b.lines.length <= 3 && b.lineHeight >= 1.3 * bodyHeight && b.lines.join(' ').length <= 160;
   const headingHeights = blocks.filter(isHeading).map((b) => b.lineHeight);
   const top = Math.max(0, ...headingHeights);
   return blocks.map((b) => {
@@ -153,4 +184,3 @@ function labelHeadings(blocks: readonly LayoutBlock[], bodyHeight: number): Layo
     return { ...b, label: b.lineHeight >= 0.9 * top && b.lineHeight >= 1.6 * bodyHeight ? 'title' : 'sub_title' };
   });
 }
-

@@ -8,16 +8,16 @@ import type { OnnxSession } from '../runtime/ort.ts';
 import { voteUpsideDown } from './classify.ts';
 import { detectLines } from './detect.ts';
 import type { RotatedBox } from './geometry.ts';
-import type { BoxMapper } from './markdown.ts';
-import { isSideways, rotateBox180, unrotateBounds, upsideDownShare } from './orientation.ts';
-import { rotateRgb } from './raster.ts';
 import { cutAtGutters, findGutters } from './gutters.ts';
 import { inkProfile } from './ink.ts';
-import { deskewFrame, estimateSkew } from './skew.ts';
+import type { BoxMapper } from './markdown.ts';
+import { isSideways, rotateBox180, unrotateBounds, upsideDownShare } from './orientation.ts';
 import type { Rgb } from './raster.ts';
+import { rotateRgb } from './raster.ts';
+import { deskewFrame, estimateSkew } from './skew.ts';
 import { splitAtGaps } from './split.ts';
-import { lap } from './stages.ts';
 import type { StageTimes } from './stages.ts';
+import { lap } from './stages.ts';
 
 /** Lines read both ways when the classifier's vote is unclear. */
 const VERIFY_LINES = 8;
@@ -75,7 +75,11 @@ export interface UprightLines {
  * @example
  * const { upright, rotation, lines } = await findUprightLines({ det, cls }, toRgb(page));
  */
-export async function findUprightLines(sessions: { readonly det: OnnxSession; readonly cls: OnnxSession }, given: Rgb, options: Readonly<FindLinesOptions> = {}): Promise<UprightLines> {
+export async function findUprightLines(
+  sessions: { readonly det: OnnxSession; readonly cls: OnnxSession },
+  given: Rgb,
+  options: Readonly<FindLinesOptions> = {},
+): Promise<UprightLines> {
   const { maxSide = 960, sample = 16, times, verify, unclear = [0.25, 0.8] } = options;
   const { det, cls } = sessions;
   let upright: Rgb = given;
@@ -89,12 +93,25 @@ export async function findUprightLines(sessions: { readonly det: OnnxSession; re
     lines = await detectLines(det, upright, { maxSide, times });
   }
   let t = performance.now();
-  let p180 = await voteUpsideDown(cls, upright, lines.map((l) => l.box), sample);
+  let p180 = await voteUpsideDown(
+    cls,
+    upright,
+    lines.map((l) => l.box),
+    sample,
+  );
   t = lap(times, 'cls', t);
-  const share = upsideDownShare(lines.map((l) => l.box), p180, p180.map((p) => !Number.isNaN(p)));
+  const share = upsideDownShare(
+    lines.map((l) => l.box),
+    p180,
+    p180.map((p) => !Number.isNaN(p)),
+  );
   let flip = share > 0.6;
   if (verify !== undefined && share > unclear[0] && share < unclear[1]) {
-    const longest = lines.map((l) => l.box).filter((b) => b.w >= 2.5 * b.h).sort((a, b) => b.w - a.w).slice(0, VERIFY_LINES);
+    const longest = lines
+      .map((l) => l.box)
+      .filter((b) => b.w >= 2.5 * b.h)
+      .sort((a, b) => b.w - a.w)
+      .slice(0, VERIFY_LINES);
     if (longest.length > 0) flip = (await verify(upright, longest)) > 0;
     t = lap(times, 'verify', t);
   }

@@ -43,7 +43,9 @@ export function rotateRgb(image: Rgb, degrees: 0 | 90 | 180 | 270): Rgb {
   // of a page, and a per-pixel switch on the angle cost more than the copy.
   if (degrees === 180) {
     for (let s = 0, d = (w * h - 1) * 3; s < w * h * 3; s += 3, d -= 3) {
-      out[d] = data[s]!; out[d + 1] = data[s + 1]!; out[d + 2] = data[s + 2]!;
+      out[d] = data[s]!;
+      out[d + 1] = data[s + 1]!;
+      out[d + 2] = data[s + 2]!;
     }
   } else {
     // 90: (x, y) → (h - 1 - y, x); 270: (x, y) → (y, w - 1 - x).
@@ -51,7 +53,9 @@ export function rotateRgb(image: Rgb, degrees: 0 | 90 | 180 | 270): Rgb {
     for (let y = 0; y < h; y++) {
       let d = degrees === 90 ? (h - 1 - y) * 3 : ((w - 1) * ow + y) * 3;
       for (let x = 0, s = y * w * 3; x < w; x++, s += 3, d += step) {
-        out[d] = data[s]!; out[d + 1] = data[s + 1]!; out[d + 2] = data[s + 2]!;
+        out[d] = data[s]!;
+        out[d + 1] = data[s + 1]!;
+        out[d + 2] = data[s + 2]!;
       }
     }
   }
@@ -122,9 +126,13 @@ function boxScaleToChw(image: Rgb, width: number, height: number, mean: readonly
     for (let yy = y0; yy < y1; yy++) {
       const row = yy * iw * 3;
       for (let x = 0; x < width; x++) {
-        let r = 0; let g = 0; let b = 0;
+        let r = 0;
+        let g = 0;
+        let b = 0;
         for (let i = row + x0s[x]! * 3, end = row + x1s[x]! * 3; i < end; i += 3) {
-          r += data[i]!; g += data[i + 1]!; b += data[i + 2]!;
+          r += data[i]!;
+          g += data[i + 1]!;
+          b += data[i + 2]!;
         }
         acc[x * 3] = acc[x * 3]! + r;
         acc[x * 3 + 1] = acc[x * 3 + 1]! + g;
@@ -165,7 +173,9 @@ export function toneOf(image: Rgb): { mean: number; spread: number } {
   let count = 0;
   for (let i = 0; i < n; i += step) {
     const g = (image.data[i * 3]! + image.data[i * 3 + 1]! + image.data[i * 3 + 2]!) / 3;
-    sum += g; sq += g * g; count++;
+    sum += g;
+    sq += g * g;
+    count++;
   }
   const mean = sum / count;
   return { mean, spread: Math.sqrt(Math.max(0, sq / count - mean * mean)) };

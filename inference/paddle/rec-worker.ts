@@ -12,12 +12,15 @@ try {
   const session = await OnnxSession.create(path, { threads: 1, spinning: false });
   port.on('message', (message: { id: number; data: Float32Array; dims: number[] }) => {
     const { id, data, dims } = message;
-    session.run({ x: tensor('float32', data, dims) }).then((outputs) => {
-      const out = Object.values(outputs)[0]!;
-      // A copy the main thread can take over; the output tensor's memory belongs to onnxruntime.
-      const probs = new Float32Array(out.data as Float32Array);
-      port.postMessage({ id, probs, dims: [...out.dims] }, [probs.buffer]);
-    }, (error: unknown) => port.postMessage({ id, error: error instanceof Error ? error.message : String(error) }));
+    session.run({ x: tensor('float32', data, dims) }).then(
+      (outputs) => {
+        const out = Object.values(outputs)[0]!;
+        // A copy the main thread can take over; the output tensor's memory belongs to onnxruntime.
+        const probs = new Float32Array(out.data as Float32Array);
+        port.postMessage({ id, probs, dims: [...out.dims] }, [probs.buffer]);
+      },
+      (error: unknown) => port.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
+    );
   });
   port.postMessage({ ready: true });
 } catch (error) {

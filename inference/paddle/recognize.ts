@@ -15,10 +15,10 @@ import type { RotatedBox } from './geometry.ts';
 import type { RecRun } from './lanes.ts';
 import type { Rgb } from './raster.ts';
 import { paperColumns, STEP_COLUMNS, withSpaces } from './spaces.ts';
-import { lap } from './stages.ts';
 import type { StageTimes } from './stages.ts';
-import { tightenBox } from './tighten.ts';
+import { lap } from './stages.ts';
 import type { TightenOptions } from './tighten.ts';
+import { tightenBox } from './tighten.ts';
 
 /** The model's input height. */
 export const REC_HEIGHT = 48;
@@ -73,7 +73,13 @@ export function recWidth(box: RotatedBox): number {
  * @example
  * const texts = await recognizeLines(lanes.run, upright, [{ box, flip: false }], dictionary, { concurrency: lanes.count });
  */
-export async function recognizeLines(run: RecRun, image: Rgb, lines: readonly LineInput[], dictionary: readonly string[], options: Readonly<RecognizeLinesOptions> = {}): Promise<RecognizedLine[]> {
+export async function recognizeLines(
+  run: RecRun,
+  image: Rgb,
+  lines: readonly LineInput[],
+  dictionary: readonly string[],
+  options: Readonly<RecognizeLinesOptions> = {},
+): Promise<RecognizedLine[]> {
   const { batchSize = 8, batchColumns = 1280, inferSpaces = true, tighten = {}, concurrency = 1, times, counters } = options;
   const t0 = performance.now();
   const boxes = lines.map((l) => (tighten === false ? l.box : tightenBox(image, l.box, tighten)));
@@ -89,7 +95,10 @@ export async function recognizeLines(run: RecRun, image: Rgb, lines: readonly Li
     // Whole CTC steps: the model reads 8 columns per step, a ragged tail is padding anyway.
     const stride = roundUp(Math.max(MIN_W, widths[ids[ids.length - 1]!]!), STEP_COLUMNS);
     const slot = 3 * REC_HEIGHT * stride;
-    if (counters !== undefined) { counters.runs++; counters.columns += ids.length * stride; }
+    if (counters !== undefined) {
+      counters.runs++;
+      counters.columns += ids.length * stride;
+    }
     const data = new Float32Array(ids.length * slot);
     ids.forEach((id, k) => cropInto(data, k * slot, stride, REC_HEIGHT, widths[id]!, image, boxes[id]!, lines[id]!.flip));
     // Before the run: the batch may move to a worker thread and be gone from here.
@@ -105,9 +114,11 @@ export async function recognizeLines(run: RecRun, image: Rgb, lines: readonly Li
     lap(times, 'decode', t);
   };
   let next = 0;
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, async () => {
-    while (next < queue.length) await readBatch(queue[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, async () => {
+      while (next < queue.length) await readBatch(queue[next++]!);
+    }),
+  );
   return result;
 }
 
@@ -121,12 +132,32 @@ export async function recognizeLines(run: RecRun, image: Rgb, lines: readonly Li
  * @example
  * const texts = await readLines(lanes.run, found.upright, found.lines, dictionary, { concurrency: lanes.count });
  */
-export async function readLines(run: RecRun, image: Rgb, lines: readonly { readonly box: RotatedBox; readonly p180: number }[], dictionary: readonly string[], options: Readonly<RecognizeLinesOptions> = {}): Promise<RecognizedLine[]> {
-  const texts = await recognizeLines(run, image, lines.map((l) => ({ box: l.box, flip: false })), dictionary, options);
+export async function readLines(
+  run: RecRun,
+  image: Rgb,
+  lines: readonly { readonly box: RotatedBox; readonly p180: number }[],
+  dictionary: readonly string[],
+  options: Readonly<RecognizeLinesOptions> = {},
+): Promise<RecognizedLine[]> {
+  const texts = await recognizeLines(
+    run,
+    image,
+    lines.map((l) => ({ box: l.box, flip: false })),
+    dictionary,
+    options,
+  );
   const suspects = lines.flatMap((l, i) => (l.p180 > FLIP_SUSPECT ? [i] : []));
   if (suspects.length === 0) return texts;
-  const flipped = await recognizeLines(run, image, suspects.map((i) => ({ box: lines[i]!.box, flip: true })), dictionary, options);
-  suspects.forEach((i, k) => { if (flipped[k]!.confidence > texts[i]!.confidence) texts[i] = flipped[k]!; });
+  const flipped = await recognizeLines(
+    run,
+    image,
+    suspects.map((i) => ({ box: lines[i]!.box, flip: true })),
+    dictionary,
+    options,
+  );
+  suspects.forEach((i, k) => {
+    if (flipped[k]!.confidence > texts[i]!.confidence) texts[i] = flipped[k]!;
+  });
   return texts;
 }
 

@@ -70,7 +70,12 @@ export function deskewFrame(skew: number, width: number, height: number): Deskew
     reskew([x1, y1, x2, y2]) {
       if (skew === 0) return [x1, y1, x2, y2];
       const corners = [toPage(x1, y1), toPage(x2, y1), toPage(x1, y2), toPage(x2, y2)];
-      return [Math.min(...corners.map((p) => p[0])), Math.min(...corners.map((p) => p[1])), Math.max(...corners.map((p) => p[0])), Math.max(...corners.map((p) => p[1]))];
+      return [
+        Math.min(...corners.map((p) => p[0])),
+        Math.min(...corners.map((p) => p[1])),
+        Math.max(...corners.map((p) => p[0])),
+        Math.max(...corners.map((p) => p[1])),
+      ];
     },
   };
 }

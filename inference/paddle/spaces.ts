@@ -28,20 +28,30 @@ export interface SpaceOptions {
  * @example
  * const text = withSpaces(ctcPath(probs, 0, steps, classes), dictionary, paperColumns(crop, 0, stride, 48, width));
  */
-export function withSpaces(chars: readonly CtcChar[], dictionary: readonly string[], paper: Uint8Array | undefined, options: Readonly<SpaceOptions> = {}): string {
+export function withSpaces(
+  chars: readonly CtcChar[],
+  dictionary: readonly string[],
+  paper: Uint8Array | undefined,
+  options: Readonly<SpaceOptions> = {},
+): string {
   const { height = 48 } = options;
   const text = chars.map((c) => dictionary[c.id] ?? '');
   if (paper === undefined || chars.length < 2) return text.join('');
   const letters: number[] = [];
-  text.forEach((t, i) => { if (t !== ' ' && t !== '') letters.push(i); });
+  text.forEach((t, i) => {
+    if (t !== ' ' && t !== '') letters.push(i);
+  });
   if (letters.length < 2) return text.join('');
   // Each white run belongs to the pair of consecutive characters whose read positions enclose
   // its middle (positions are only known to a step, so a run is measured whole, not clipped).
   const centres = letters.map((i) => chars[i]!.step * STEP_COLUMNS + STEP_COLUMNS / 2);
   const widest = new Float64Array(letters.length - 1);
   let pair = 0;
-  for (let x = 0; x < paper.length;) {
-    if (paper[x] !== 1) { x++; continue; }
+  for (let x = 0; x < paper.length; ) {
+    if (paper[x] !== 1) {
+      x++;
+      continue;
+    }
     const start = x;
     while (x < paper.length && paper[x] === 1) x++;
     const middle = (start + x) / 2;

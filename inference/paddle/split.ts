@@ -27,17 +27,22 @@ export function splitAtGaps(image: Rgb, box: RotatedBox, gapFactor = 1.1): Rotat
   for (let i = 0; i < ink.length; i++) {
     if (ink[i] !== 1) continue;
     if (start < 0) start = i;
-    else if (i - lastInk > minGap) { segments.push([start, lastInk]); start = i; }
+    else if (i - lastInk > minGap) {
+      segments.push([start, lastInk]);
+      start = i;
+    }
     lastInk = i;
   }
   if (start >= 0) segments.push([start, lastInk]);
   if (segments.length <= 1) return [box];
   // Keep the DB margin around each piece so the recogniser sees the same framing it trained on.
   const pad = box.h * 0.25;
-  return segments.map(([a, b]) => {
-    const left = a - pad;
-    const right = b + 1 + pad;
-    const mid = (left + right) / 2 - box.w / 2;
-    return { cx: box.cx + mid * c, cy: box.cy + mid * s, w: right - left, h: box.h, angle: box.angle };
-  }).filter((b) => b.w >= b.h * 0.8);
+  return segments
+    .map(([a, b]) => {
+      const left = a - pad;
+      const right = b + 1 + pad;
+      const mid = (left + right) / 2 - box.w / 2;
+      return { cx: box.cx + mid * c, cy: box.cy + mid * s, w: right - left, h: box.h, angle: box.angle };
+    })
+    .filter((b) => b.w >= b.h * 0.8);
 }

@@ -55,11 +55,15 @@ function cellsOf(row: Row, bodyHeight: number): Fragment[] {
 function buildTable(run: readonly Row[], bodyHeight: number): LayoutBlock | undefined {
   const rowCells = run.map((r) => cellsOf(r, bodyHeight));
   // Column bands: union of overlapping cell extents over all rows.
-  const extents = rowCells.flat().map((f) => [f.x1, f.x2] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const extents = rowCells
+    .flat()
+    .map((f) => [f.x1, f.x2] as [number, number])
+    .sort((a, b) => a[0] - b[0]);
   const bands: [number, number][] = [];
   for (const [a, b] of extents) {
     const last = bands[bands.length - 1];
-    if (last !== undefined && a < last[1]) last[1] = Math.max(last[1], b); else bands.push([a, b]);
+    if (last !== undefined && a < last[1]) last[1] = Math.max(last[1], b);
+    else bands.push([a, b]);
   }
   if (bands.length < 2) return undefined;
   const words = median(rowCells.flat().map((f) => f.text.split(/\s+/).length));
@@ -78,8 +82,12 @@ function buildTable(run: readonly Row[], bodyHeight: number): LayoutBlock | unde
   const all = run.flatMap((r) => r.fragments);
   return {
     label: 'table',
-    x1: Math.min(...all.map((f) => f.x1)), y1: Math.min(...all.map((f) => f.y1)),
-    x2: Math.max(...all.map((f) => f.x2)), y2: Math.max(...all.map((f) => f.y2)),
-    lines: [], rows: cells, lineHeight: bodyHeight,
+    x1: Math.min(...all.map((f) => f.x1)),
+    y1: Math.min(...all.map((f) => f.y1)),
+    x2: Math.max(...all.map((f) => f.x2)),
+    y2: Math.max(...all.map((f) => f.y2)),
+    lines: [],
+    rows: cells,
+    lineHeight: bodyHeight,
   };
 }

@@ -49,7 +49,10 @@ export function tightenBox(image: Rgb, box: RotatedBox, options: Readonly<Tighte
   const grey = sampleGrey(image, box, cols, rows);
   let lo = 255;
   let hi = 0;
-  for (const g of grey) { if (g < lo) lo = g; if (g > hi) hi = g; }
+  for (const g of grey) {
+    if (g < lo) lo = g;
+    if (g > hi) hi = g;
+  }
   if (hi - lo < 40) return box;
   const level = (lo + hi) / 2;
   const inkPerRow = new Int32Array(rows);
@@ -71,7 +74,10 @@ export function tightenBox(image: Rgb, box: RotatedBox, options: Readonly<Tighte
   let right = -1;
   for (let v = top; v <= bottom; v++) {
     for (let u = 0; u < cols; u++) {
-      if (grey[v * cols + u]! < level) { if (u < left) left = u; if (u > right) right = u; }
+      if (grey[v * cols + u]! < level) {
+        if (u < left) left = u;
+        if (u > right) right = u;
+      }
     }
   }
   if (right < left) return box;
@@ -100,8 +106,11 @@ function textBody(inkPerRow: Int32Array): { coreTop: number; coreBottom: number 
   for (const n of inkPerRow) if (n > most) most = n;
   const dense = 0.35 * most;
   let best = { coreTop: 0, coreBottom: 0, ink: -1 };
-  for (let v = 0; v < inkPerRow.length;) {
-    if (inkPerRow[v]! < dense) { v++; continue; }
+  for (let v = 0; v < inkPerRow.length; ) {
+    if (inkPerRow[v]! < dense) {
+      v++;
+      continue;
+    }
     const start = v;
     let ink = 0;
     while (v < inkPerRow.length && inkPerRow[v]! >= dense) ink += inkPerRow[v++]!;
@@ -124,7 +133,10 @@ function sampleGrey(image: Rgb, box: RotatedBox, cols: number, rows: number): Ui
       const du = (u + 0.5) * su - box.w / 2;
       const x = Math.floor(box.cx + du * c - dv * s);
       const y = Math.floor(box.cy + du * s + dv * c);
-      if (x < 0 || y < 0 || x >= width || y >= height) { out[v * cols + u] = 255; continue; }
+      if (x < 0 || y < 0 || x >= width || y >= height) {
+        out[v * cols + u] = 255;
+        continue;
+      }
       const i = (y * width + x) * 3;
       out[v * cols + u] = (data[i]! * 77 + data[i + 1]! * 150 + data[i + 2]! * 29) >> 8;
     }

@@ -4,7 +4,7 @@
  * a model name, each server is asked what it serves (`GET /v1/models`), so a folio-to-folio setup
  * works with no flags.
  */
-import { createHttpEngine, HttpStatusError, type HttpEngine, type HttpEngineOptions } from './http-engine.ts';
+import { createHttpEngine, type HttpEngine, type HttpEngineOptions, HttpStatusError } from './http-engine.ts';
 import { pageDataUrl } from './image-url.ts';
 import { chatDeltas } from './sse.ts';
 
@@ -53,37 +53,49 @@ export function createRemoteEngine(options: Readonly<RemoteEngineOptions>): Http
     }
     return answer;
   };
-  return createHttpEngine('remote', async (base, page, signal) => {
-    const body = JSON.stringify({
-      model: await modelOf(base, signal),
-      temperature: 0,
-      max_tokens: maxTokens,
-      stream,
-      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: await pageDataUrl(page) } }, { type: 'text', text: prompt }] }],
-    });
-    const sent = performance.now();
-    const response = await fetch(`${base}/v1/chat/completions`, {
-      method: 'POST',
-      signal,
-      headers: { 'content-type': 'application/json', ...headers },
-      body,
-    });
-    if (!response.ok) throw await HttpStatusError.from(response);
-    if (stream && response.body) {
-      let markdown = '';
-      let tokens = 0;
-      for await (const delta of chatDeltas(response.body)) {
-        markdown += delta.text;
-        tokens = delta.tokens ?? tokens + (delta.text ? 1 : 0);
+  return createHttpEngine(
+    'remote',
+    async (base, page, signal) => {
+      const body = JSON.stringify({
+        model: await modelOf(base, signal),
+        temperature: 0,
+        max_tokens: maxTokens,
+        stream,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image_url', image_url: { url: await pageDataUrl(page) } },
+              { type: 'text', text: prompt },
+            ],
+          },
+        ],
+      });
+      const sent = performance.now();
+      const response = await fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        signal,
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
+      if (!response.ok) throw await HttpStatusError.from(response);
+      if (stream && response.body) {
+        let markdown = '';
+        let tokens = 0;
+        for await (const delta of chatDeltas(response.body)) {
+          markdown += delta.text;
+          tokens = delta.tokens ?? tokens + (delta.text ? 1 : 0);
+        }
+        return { markdown, tokens, requestMs: performance.now() - sent };
       }
-      return { markdown, tokens, requestMs: performance.now() - sent };
-    }
-    const answer = (await response.json()) as { choices?: { message?: { content?: string } }[]; usage?: { completion_tokens?: number } };
-    const requestMs = performance.now() - sent;
-    const markdown = answer.choices?.[0]?.message?.content;
-    if (typeof markdown !== 'string') throw new Error('the response has no choices[0].message.content');
-    return { markdown, tokens: answer.usage?.completion_tokens ?? 0, requestMs };
-  }, options);
+      const answer = (await response.json()) as { choices?: { message?: { content?: string } }[]; usage?: { completion_tokens?: number } };
+      const requestMs = performance.now() - sent;
+      const markdown = answer.choices?.[0]?.message?.content;
+      if (typeof markdown !== 'string') throw new Error('the response has no choices[0].message.content');
+      return { markdown, tokens: answer.usage?.completion_tokens ?? 0, requestMs };
+    },
+    options,
+  );
 }
 
 /**
@@ -99,7 +111,7 @@ async function servedModel(base: string, headers: Readonly<Record<string, string
     }
     const list = (await response.json()) as { data?: { id?: unknown }[] };
     const ids = (list.data ?? []).map((entry) => entry.id).filter((id): id is string => typeof id === 'string' && id !== '');
-    return ids.includes(DEFAULT_REMOTE_MODEL) ? DEFAULT_REMOTE_MODEL : ids[0] ?? DEFAULT_REMOTE_MODEL;
+    return ids.includes(DEFAULT_REMOTE_MODEL) ? DEFAULT_REMOTE_MODEL : (ids[0] ?? DEFAULT_REMOTE_MODEL);
   } catch {
     signal.throwIfAborted();
     // Unreachable: the chat request that follows fails (and is retried) with the real reason.

@@ -5,8 +5,8 @@
  */
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
-import { EndpointPool, type Endpoint } from './endpoints.ts';
-import { backoffMs, DEFAULT_RETRY, isTransientError, isTransientStatus, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
+import { type Endpoint, EndpointPool } from './endpoints.ts';
+import { backoffMs, DEFAULT_RETRY, isTransientError, isTransientStatus, type RetryPolicy, retryAfterMs, sleep } from './retry.ts';
 
 export interface HttpEngineOptions {
   /** Base URLs of the servers. */
@@ -59,11 +59,14 @@ export class HttpStatusError extends Error {
 
 export function createHttpEngine(name: string, send: SendPage, options: Readonly<HttpEngineOptions>): HttpEngine {
   const { urls, concurrency = 32, timeoutMs = 120_000, deadlineMs } = options;
-  if (!Array.isArray(urls) || urls.length === 0) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`urls\` of the ${name} engine to list at least one server base URL, got none`);
+  if (!Array.isArray(urls) || urls.length === 0)
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`urls\` of the ${name} engine to list at least one server base URL, got none`);
   for (const url of urls) {
-    if (!/^https?:\/\/[^/]/.test(url)) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected each ${name} URL to start with http:// or https://, got \`${url}\``);
+    if (!/^https?:\/\/[^/]/.test(url))
+      throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected each ${name} URL to start with http:// or https://, got \`${url}\``);
   }
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`concurrency\` to be an integer from 1 and up, got \`${concurrency}\``);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`concurrency\` to be an integer from 1 and up, got \`${concurrency}\``);
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const pool = new EndpointPool(urls, concurrency);
   const stats: HttpEngineStats = { requests: 0, retries: 0, failures: 0 };
@@ -89,9 +92,11 @@ export function createHttpEngine(name: string, send: SendPage, options: Readonly
         if (!transient || retries >= policy.retries) {
           stats.failures++;
           const what = error instanceof Error ? error.message : String(error);
-          throw new InferenceError(transient ? 'FOLIO_REMOTE_UNAVAILABLE' : 'FOLIO_REMOTE_REJECTED',
+          throw new InferenceError(
+            transient ? 'FOLIO_REMOTE_UNAVAILABLE' : 'FOLIO_REMOTE_REJECTED',
             `${page.source} page ${page.pageNumber}: ${endpoint.url} failed${retries ? ` after ${retries} retries` : ''}: ${what}`,
-            { cause: error, meta: { source: page.source, pageNumber: page.pageNumber, status, retries } });
+            { cause: error, meta: { source: page.source, pageNumber: page.pageNumber, status, retries } },
+          );
         }
         retries++;
         stats.retries++;
@@ -103,7 +108,11 @@ export function createHttpEngine(name: string, send: SendPage, options: Readonly
       }
       pool.release(endpoint);
       const done = performance.now();
-      return { markdown: result.markdown, engine: name, stats: { ms: done - started, waitMs: started - queued, requestMs: result.requestMs, tokens: result.tokens, retries } };
+      return {
+        markdown: result.markdown,
+        engine: name,
+        stats: { ms: done - started, waitMs: started - queued, requestMs: result.requestMs, tokens: result.tokens, retries },
+      };
     }
   }
 

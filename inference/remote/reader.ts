@@ -4,7 +4,7 @@
  * `X-Page`). It needs documents given by http(s) URL; a local file is a clear error.
  */
 import { InferenceError } from '../../core/errors.ts';
-import { createHttpEngine, HttpStatusError, type HttpEngine, type HttpEngineOptions } from './http-engine.ts';
+import { createHttpEngine, type HttpEngine, type HttpEngineOptions, HttpStatusError } from './http-engine.ts';
 
 export interface ReaderEngineOptions extends Omit<HttpEngineOptions, 'urls'> {
   /** @default 'https://r.jina.ai' */
@@ -15,22 +15,29 @@ export interface ReaderEngineOptions extends Omit<HttpEngineOptions, 'urls'> {
 
 export function createReaderEngine(options: Readonly<ReaderEngineOptions> = {}): HttpEngine {
   const { baseUrl = 'https://r.jina.ai', apiKey } = options;
-  return createHttpEngine('reader', async (base, page, signal) => {
-    if (!/^https?:\/\//.test(page.source)) {
-      throw new InferenceError('FOLIO_READER_NEEDS_URL', `${page.source} page ${page.pageNumber}: the reader engine reads documents by http(s) URL; use another engine for local files`);
-    }
-    const sent = performance.now();
-    const response = await fetch(`${base}/${page.source}`, {
-      signal,
-      headers: {
-        'x-respond-with': 'jina-ocr-v1',
-        'x-page': String(page.pageNumber),
-        accept: 'text/plain',
-        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-      },
-    });
-    if (!response.ok) throw await HttpStatusError.from(response);
-    const markdown = await response.text();
-    return { markdown, tokens: Number(response.headers.get('x-usage-tokens') ?? 0), requestMs: performance.now() - sent };
-  }, { ...options, urls: [baseUrl] });
+  return createHttpEngine(
+    'reader',
+    async (base, page, signal) => {
+      if (!/^https?:\/\//.test(page.source)) {
+        throw new InferenceError(
+          'FOLIO_READER_NEEDS_URL',
+          `${page.source} page ${page.pageNumber}: the reader engine reads documents by http(s) URL; use another engine for local files`,
+        );
+      }
+      const sent = performance.now();
+      const response = await fetch(`${base}/${page.source}`, {
+        signal,
+        headers: {
+          'x-respond-with': 'jina-ocr-v1',
+          'x-page': String(page.pageNumber),
+          accept: 'text/plain',
+          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+        },
+      });
+      if (!response.ok) throw await HttpStatusError.from(response);
+      const markdown = await response.text();
+      return { markdown, tokens: Number(response.headers.get('x-usage-tokens') ?? 0), requestMs: performance.now() - sent };
+    },
+    { ...options, urls: [baseUrl] },
+  );
 }

@@ -3,6 +3,7 @@
  * timeouts and dropped or refused connections are retried with jittered exponential backoff,
  * and a server's `Retry-After` is honoured. Re-exported here for the engines and their callers.
  */
-export { backoffMs, DEFAULT_RETRY, isTransientError, isTransientStatus, retryAfterMs } from '../../core/retry.ts';
+
 export type { RetryPolicy } from '../../core/retry.ts';
+export { backoffMs, DEFAULT_RETRY, isTransientError, isTransientStatus, retryAfterMs } from '../../core/retry.ts';
 export { sleep } from '../../core/sleep.ts';

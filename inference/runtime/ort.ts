@@ -50,7 +50,8 @@ export type TensorType = 'float32' | 'float16' | 'int64' | 'int32' | 'bool' | 'u
 
 /** What to do about a provider that would not start (see shared/guides/GPU.md). */
 const DEVICE_HINTS: Readonly<Partial<Record<Device, string>>> = {
-  webgpu: '; webgpu needs libvulkan.so.1 (Debian: libvulkan1) and a GPU Vulkan driver (VK_DRIVER_FILES pointing at its ICD manifest); software Vulkan is rejected',
+  webgpu:
+    '; webgpu needs libvulkan.so.1 (Debian: libvulkan1) and a GPU Vulkan driver (VK_DRIVER_FILES pointing at its ICD manifest); software Vulkan is rejected',
   cuda: '; onnxruntime-node fetches its CUDA files at install time, which .npmrc skips (onnxruntime-node-install=skip): reinstall onnxruntime-node where that download works (without that .npmrc line, CUDA installed), or use --device webgpu',
 };
 
@@ -98,7 +99,11 @@ export class OnnxSession {
     } catch (cause) {
       const message = cause instanceof Error ? cause.message : String(cause);
       if (device !== 'cpu' && /provider|backend|not (found|available|supported)|libvulkan|cuda/i.test(message)) {
-        throw new ConfigurationError('FOLIO_DEVICE_UNAVAILABLE', `${path}: execution provider \`${device}\` is not available here (${message})${DEVICE_HINTS[device] ?? ''}`, { cause, meta: { device, path } });
+        throw new ConfigurationError(
+          'FOLIO_DEVICE_UNAVAILABLE',
+          `${path}: execution provider \`${device}\` is not available here (${message})${DEVICE_HINTS[device] ?? ''}`,
+          { cause, meta: { device, path } },
+        );
       }
       throw new InferenceError('FOLIO_MODEL_LOAD', `${path}: cannot load ONNX model (${message})`, { cause, meta: { path } });
     }
@@ -114,14 +119,23 @@ export class OnnxSession {
     const missing = this.inputNames.filter((name) => !(name in feeds));
     const unexpected = given.filter((name) => !this.inputNames.includes(name));
     if (missing.length > 0 || unexpected.length > 0) {
-      throw new InferenceError('FOLIO_MODEL_INPUTS', `${this.path}: inputs do not match the model (missing: ${missing.join(', ') || 'none'}; unexpected: ${unexpected.join(', ') || 'none'})`, { meta: { path: this.path } });
+      throw new InferenceError(
+        'FOLIO_MODEL_INPUTS',
+        `${this.path}: inputs do not match the model (missing: ${missing.join(', ') || 'none'}; unexpected: ${unexpected.join(', ') || 'none'})`,
+        { meta: { path: this.path } },
+      );
     }
     try {
       const inputs = feeds as Record<string, ort.Tensor>;
       return await (fetches === undefined ? this.#session.run(inputs) : this.#session.run(inputs, fetches as Record<string, ort.Tensor | null>));
     } catch (cause) {
-      const shapes = Object.entries(feeds).map(([name, t]) => `${name}[${t.dims.join(',')}]`).join(' ');
-      throw new InferenceError('FOLIO_MODEL_RUN', `${this.path}: run failed with inputs ${shapes}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, meta: { path: this.path } });
+      const shapes = Object.entries(feeds)
+        .map(([name, t]) => `${name}[${t.dims.join(',')}]`)
+        .join(' ');
+      throw new InferenceError('FOLIO_MODEL_RUN', `${this.path}: run failed with inputs ${shapes}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+        cause,
+        meta: { path: this.path },
+      });
     }
   }
 
@@ -153,7 +167,7 @@ function describeValues(names: readonly string[], metadata: readonly ort.Inferen
   // Older bindings have no metadata: names alone still let callers check inputs.
   return names.map((name, index) => {
     const meta = metadata?.[index];
-    return meta !== undefined && meta.isTensor ? { name, type: meta.type, shape: [...meta.shape] } : { name, shape: [] };
+    return meta?.isTensor ? { name, type: meta.type, shape: [...meta.shape] } : { name, shape: [] };
   });
 }
 
@@ -163,6 +177,10 @@ export function disposeTensors(tensors: Iterable<Tensor | undefined>): void {
 }
 
 /** Build a tensor without exposing onnxruntime to callers. */
-export function tensor(type: TensorType, data: Float32Array | BigInt64Array | Int32Array | Uint8Array | Uint16Array | boolean[], dims: readonly number[]): Tensor {
+export function tensor(
+  type: TensorType,
+  data: Float32Array | BigInt64Array | Int32Array | Uint8Array | Uint16Array | boolean[],
+  dims: readonly number[],
+): Tensor {
   return new ort.Tensor(type, data as never, dims);
 }

@@ -1,3 +1,3 @@
-export { loadTokenizer } from './tokenizer.ts';
-export type { TextTokenizer, LoadTokenizerOptions } from './tokenizer.ts';
 export { TextStreamer } from './stream.ts';
+export type { LoadTokenizerOptions, TextTokenizer } from './tokenizer.ts';
+export { loadTokenizer } from './tokenizer.ts';

@@ -35,17 +35,24 @@ export async function loadTokenizer(options: Readonly<LoadTokenizerOptions>): Pr
   try {
     json = JSON.parse(await readFile(path, 'utf8'));
   } catch (cause) {
-    throw new InferenceError('FOLIO_MODEL_FILE', `${path}: cannot read the tokenizer (${cause instanceof Error ? cause.message : String(cause)})`, { cause, meta: { path } });
+    throw new InferenceError('FOLIO_MODEL_FILE', `${path}: cannot read the tokenizer (${cause instanceof Error ? cause.message : String(cause)})`, {
+      cause,
+      meta: { path },
+    });
   }
   let tokenizer: Tokenizer;
   try {
     tokenizer = new Tokenizer(json as object, { ...config });
   } catch (cause) {
-    throw new InferenceError('FOLIO_MODEL_FILE', `${path}: not a usable tokenizer.json (${cause instanceof Error ? cause.message : String(cause)})`, { cause, meta: { path } });
+    throw new InferenceError('FOLIO_MODEL_FILE', `${path}: not a usable tokenizer.json (${cause instanceof Error ? cause.message : String(cause)})`, {
+      cause,
+      meta: { path },
+    });
   }
   return {
     encode: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids,
-    decode: (ids, keepSpecial = false) => (ids.length === 0 ? '' : tokenizer.decode([...ids], { skip_special_tokens: !keepSpecial, clean_up_tokenization_spaces: false })),
+    decode: (ids, keepSpecial = false) =>
+      ids.length === 0 ? '' : tokenizer.decode([...ids], { skip_special_tokens: !keepSpecial, clean_up_tokenization_spaces: false }),
     tokenToId: (token) => tokenizer.token_to_id(token),
   };
 }

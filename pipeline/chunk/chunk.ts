@@ -63,7 +63,18 @@ interface Draft {
  * chunkDocument(mergeContinuedTables(pages), { docId, source, contentHash, engine: 'markdown' })
  */
 export function chunkDocument(elements: readonly Element[], options: Readonly<ChunkOptions>): Chunk[] {
-  const { docId, source, title, contentHash, engine, quality, maxTokens = 512, overlapTokens = 0, countTokens = approximateTokens, furniture = false } = options;
+  const {
+    docId,
+    source,
+    title,
+    contentHash,
+    engine,
+    quality,
+    maxTokens = 512,
+    overlapTokens = 0,
+    countTokens = approximateTokens,
+    furniture = false,
+  } = options;
   validate(options, maxTokens, overlapTokens);
   const { minTokens = Math.floor(maxTokens / 4) } = options;
   const ordered = assignHeadingPaths(elements);
@@ -236,15 +247,25 @@ function samePath(a: readonly string[], b: readonly string[]): boolean {
 function validate(options: Readonly<ChunkOptions>, maxTokens: number, overlapTokens: number): void {
   for (const name of ['docId', 'source', 'contentHash', 'engine'] as const) {
     const value: unknown = options[name];
-    if (typeof value !== 'string') throw new ConfigurationError('FOLIO_CHUNK_OPTIONS', `Expected \`${name}\` to be a string, got \`${String(value)}\` (${typeof value})`);
+    if (typeof value !== 'string')
+      throw new ConfigurationError('FOLIO_CHUNK_OPTIONS', `Expected \`${name}\` to be a string, got \`${String(value)}\` (${typeof value})`);
   }
   if (!Number.isInteger(maxTokens) || maxTokens < 16) {
-    throw new ConfigurationError('FOLIO_CHUNK_OPTIONS', `Expected \`maxTokens\` to be an integer from 16 and up, got \`${String(maxTokens)}\` (${typeof maxTokens})`);
+    throw new ConfigurationError(
+      'FOLIO_CHUNK_OPTIONS',
+      `Expected \`maxTokens\` to be an integer from 16 and up, got \`${String(maxTokens)}\` (${typeof maxTokens})`,
+    );
   }
   if (!Number.isInteger(overlapTokens) || overlapTokens < 0 || overlapTokens > maxTokens / 2) {
-    throw new ConfigurationError('FOLIO_CHUNK_OPTIONS', `Expected \`overlapTokens\` to be an integer from 0 to maxTokens / 2 (${maxTokens / 2}), got \`${String(overlapTokens)}\` (${typeof overlapTokens})`);
+    throw new ConfigurationError(
+      'FOLIO_CHUNK_OPTIONS',
+      `Expected \`overlapTokens\` to be an integer from 0 to maxTokens / 2 (${maxTokens / 2}), got \`${String(overlapTokens)}\` (${typeof overlapTokens})`,
+    );
   }
   if (options.countTokens !== undefined && typeof options.countTokens !== 'function') {
-    throw new ConfigurationError('FOLIO_CHUNK_OPTIONS', `Expected \`countTokens\` to be a function, got \`${String(options.countTokens)}\` (${typeof options.countTokens})`);
+    throw new ConfigurationError(
+      'FOLIO_CHUNK_OPTIONS',
+      `Expected \`countTokens\` to be a function, got \`${String(options.countTokens)}\` (${typeof options.countTokens})`,
+    );
   }
 }

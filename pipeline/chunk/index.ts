@@ -1,3 +1,3 @@
-export { chunkDocument } from './chunk.ts';
 export type { ChunkOptions } from './chunk.ts';
+export { chunkDocument } from './chunk.ts';
 export { countTokens } from './tokens.ts';

@@ -37,7 +37,10 @@ export function toUnits(elements: readonly Element[], { budget, countTokens }: U
     if (element.kind === 'table' && element.table) {
       // The caption right before a table travels with it.
       const previous = units[units.length - 1];
-      const caption = previous && previous.elements.length === 1 && previous.elements[0]!.kind === 'caption' && elements[i - 1] === previous.elements[0] ? units.pop() : undefined;
+      const caption =
+        previous && previous.elements.length === 1 && previous.elements[0]!.kind === 'caption' && elements[i - 1] === previous.elements[0]
+          ? units.pop()
+          : undefined;
       units.push(...tableUnits(element, caption, limit, countTokens));
       return;
     }
@@ -73,7 +76,16 @@ function tableUnits(element: Element, caption: Unit | undefined, limit: number, 
   const whole = [lead, ...table.rowsText].filter((line) => line !== '').join('\n');
   const wholeTokens = countTokens(whole);
   if (wholeTokens <= limit || table.rowsText.length <= 1) {
-    return [{ text: whole, tokens: wholeTokens, elements, headingPath: element.headingPath, table: { html: table.html, rowsText: table.rowsText, header: named }, prose: false }];
+    return [
+      {
+        text: whole,
+        tokens: wholeTokens,
+        elements,
+        headingPath: element.headingPath,
+        table: { html: table.html, rowsText: table.rowsText, header: named },
+        prose: false,
+      },
+    ];
   }
   // Too big: split by rows, each part repeating the header (and a short caption) so it reads alone.
   const captionTokens = caption ? caption.tokens : 0;
@@ -87,7 +99,10 @@ function tableUnits(element: Element, caption: Unit | undefined, limit: number, 
   const flush = (): void => {
     if (rows.length === 0) return;
     const rowsText = rows.map((r) => table.rowsText[r] ?? '').filter((line) => line !== '');
-    const html = partHtml(table.cells.slice(0, table.headerRows), rows.map((k) => nonEmpty[k] ?? []));
+    const html = partHtml(
+      table.cells.slice(0, table.headerRows),
+      rows.map((k) => nonEmpty[k] ?? []),
+    );
     const text = [units.length === 0 ? lead : partLead, ...rowsText].filter((line) => line !== '').join('\n');
     units.push({ text, tokens: countTokens(text), elements, headingPath: element.headingPath, table: { html, rowsText, header: named }, prose: false });
     rows = [];

@@ -32,7 +32,12 @@ export type GuardVerdict = { readonly ok: true } | { readonly ok: false; readonl
  * @example
  * checkReading('\\frac{a}{b}', stats, 120) // { ok: true }
  */
-export function checkReading(latex: string, stats: Pick<DecodeStats, 'stop' | 'minMargin'>, cropWidth: number, options: Readonly<FormulaGuardOptions> = {}): GuardVerdict {
+export function checkReading(
+  latex: string,
+  stats: Pick<DecodeStats, 'stop' | 'minMargin'>,
+  cropWidth: number,
+  options: Readonly<FormulaGuardOptions> = {},
+): GuardVerdict {
   const { minMargin = 1, maxCharsPerPixel = 1 } = options;
   if (latex.trim() === '') return { ok: false, reason: 'empty reading' };
   if (stats.stop !== 'eos') return { ok: false, reason: `decoding stopped on ${stats.stop}` };

@@ -7,13 +7,13 @@
 import { fileURLToPath } from 'node:url';
 import type { PageImage } from '../../inference/engine.ts';
 import { decode } from '../../inference/onnx/decode.ts';
-import { loadModel } from '../../inference/onnx/load.ts';
 import type { OcrModel } from '../../inference/onnx/load.ts';
+import { loadModel } from '../../inference/onnx/load.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
-import { checkReading } from './guard.ts';
 import type { FormulaGuardOptions } from './guard.ts';
-import { formulaView, inkContrast } from './view.ts';
+import { checkReading } from './guard.ts';
 import type { FormulaViewOptions } from './view.ts';
+import { formulaView, inkContrast } from './view.ts';
 
 export const FORMULA_MODEL = fileURLToPath(new URL('../../inference/models/folio-ocr-math/', import.meta.url));
 
@@ -80,7 +80,11 @@ export async function createFormulaReader(options: Readonly<FormulaReaderOptions
       for (let b = 0; b < inked.length; b += batchSize) {
         const index = inked.slice(b, b + batchSize);
         const batch = index.map((i) => crops[i]!);
-        const out = await decode(model, batch.map((c) => formulaView(c.image, { view, ...options })), options.draftK === undefined ? {} : { draftK: options.draftK });
+        const out = await decode(
+          model,
+          batch.map((c) => formulaView(c.image, { view, ...options })),
+          options.draftK === undefined ? {} : { draftK: options.draftK },
+        );
         batch.forEach((crop, j) => {
           const { text, stats } = out[j]!;
           const latex = text.trim();

@@ -28,7 +28,9 @@ function toGrey(image: PageImage): Uint8Array {
   if (channels === 1) return data;
   const out = new Uint8Array(width * height);
   for (let i = 0; i < width * height; i++) {
-    const r = data[i * channels]!, g = data[i * channels + 1]!, b = data[i * channels + 2]!;
+    const r = data[i * channels]!,
+      g = data[i * channels + 1]!,
+      b = data[i * channels + 2]!;
     const a = channels === 4 ? data[i * 4 + 3]! : 255;
     const c = (v: number) => Math.floor((v * a + 255 * (255 - a) + 127) / 255);
     out[i] = (c(r) * 19595 + c(g) * 38470 + c(b) * 7471 + 32768) >> 16;

@@ -121,7 +121,9 @@ function classify(text: string, start: number, end: number, inline: readonly Inl
     // and carries no formula, so its text is the words as they stand.
     if (!blockStart.test(content) && !itemLine.test(content) && !touchesMath(start, end, inline) && !plain.test(content)) {
       const kind = item[1] ?? item[3]!;
-      return item[2] === undefined ? { type: 'item', start, end, kind, contentStart } : { type: 'item', start, end, kind, number: Number(item[2]), contentStart };
+      return item[2] === undefined
+        ? { type: 'item', start, end, kind, contentStart }
+        : { type: 'item', start, end, kind, number: Number(item[2]), contentStart };
     }
     return { type: 'complex', start, end };
   }

@@ -1,6 +1,6 @@
 import type { Draft } from './attach.ts';
-import { decodeInline } from './blocks.ts';
 import type { Block } from './blocks.ts';
+import { decodeInline } from './blocks.ts';
 import type { Sources } from './inline.ts';
 import { listText } from './inline.ts';
 import { collapseSpaces, tidyLines } from './text.ts';

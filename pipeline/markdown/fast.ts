@@ -1,7 +1,7 @@
 import type { FormulaData } from '../../core/types.ts';
 import type { Draft } from './attach.ts';
-import { decodeInline } from './blocks.ts';
 import type { Block } from './blocks.ts';
+import { decodeInline } from './blocks.ts';
 import { htmlDrafts } from './drafts.ts';
 import type { Sources } from './inline.ts';
 import { makeFormula } from './latex.ts';
@@ -31,7 +31,12 @@ export function fastDrafts(block: Extract<Block, { type: 'paragraph' | 'heading'
   return [{ kind: 'paragraph', text, markdown, formulas, ...at }];
 }
 
-function readInline(sources: Sources, inline: readonly InlineMathSpan[], start: number, end: number): { text: string; markdown: string; formulas: FormulaData[]; onlyDisplay: boolean } {
+function readInline(
+  sources: Sources,
+  inline: readonly InlineMathSpan[],
+  start: number,
+  end: number,
+): { text: string; markdown: string; formulas: FormulaData[]; onlyDisplay: boolean } {
   let text = '';
   let markdown = '';
   const formulas: FormulaData[] = [];
@@ -54,7 +59,12 @@ function readInline(sources: Sources, inline: readonly InlineMathSpan[], start: 
   outside += after;
   text += decodeInline(after);
   markdown += after;
-  return { text: collapseSpaces(text), markdown: tidyLines(markdown), formulas, onlyDisplay: formulas.length === 1 && formulas[0]!.display && outside.trim() === '' };
+  return {
+    text: collapseSpaces(text),
+    markdown: tidyLines(markdown),
+    formulas,
+    onlyDisplay: formulas.length === 1 && formulas[0]!.display && outside.trim() === '',
+  };
 }
 
 function leading(text: string, start: number, end: number): number {

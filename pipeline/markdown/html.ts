@@ -1,4 +1,4 @@
-import type { Element as HastElement, ElementContent, Root as HastRoot, RootContent } from 'hast';
+import type { ElementContent, Element as HastElement, Root as HastRoot, RootContent } from 'hast';
 import { unified } from 'unified';
 import { readSimpleTable } from './html-table.ts';
 import { onFirstUse } from './on-first-use.ts';
@@ -17,8 +17,32 @@ const loadRehypeParse = onFirstUse<typeof import('rehype-parse')>('rehype-parse'
 let htmlParser: { parse(html: string): unknown } | undefined;
 
 const blockTags = new Set([
-  'p', 'div', 'center', 'section', 'article', 'header', 'footer', 'br', 'li', 'ul', 'ol', 'h1', 'h2', 'h3',
-  'h4', 'h5', 'h6', 'blockquote', 'figure', 'figcaption', 'caption', 'pre', 'hr', 'dl', 'dt', 'dd',
+  'p',
+  'div',
+  'center',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'br',
+  'li',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'caption',
+  'pre',
+  'hr',
+  'dl',
+  'dt',
+  'dd',
 ]);
 
 /**

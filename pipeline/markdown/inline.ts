@@ -1,5 +1,5 @@
-import type { InlineMath } from 'mdast-util-math';
 import type { List, ListItem as MdListItem, Nodes } from 'mdast';
+import type { InlineMath } from 'mdast-util-math';
 import type { FormulaData, ListItem } from '../../core/types.ts';
 import { makeFormula } from './latex.ts';
 import { collapseSpaces, tidyLines } from './text.ts';

@@ -1,6 +1,6 @@
 import type { BBox, Element, TableData } from '../../core/types.ts';
-import { assignHeadingPaths } from './headings.ts';
 import { tableText } from './drafts.ts';
+import { assignHeadingPaths } from './headings.ts';
 import { columnHeaders, escapeHtml, rowText } from './table.ts';
 
 // Page furniture and notes sit between a table and its continuation without breaking it.

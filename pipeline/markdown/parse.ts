@@ -1,16 +1,16 @@
 import type { Nodes, RootContent } from 'mdast';
+import { visit } from 'unist-util-visit';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { Element } from '../../core/types.ts';
 import { collapseRepetition } from '../quality/repetition.ts';
 import { attachGrounding, type Draft } from './attach.ts';
-import { stripGrounding } from './grounding.ts';
 import { joinComplex, separator, splitBlocks } from './blocks.ts';
 import { htmlDrafts, tableDraft } from './drafts.ts';
 import { fastDrafts } from './fast.ts';
 import { codeDraft, listDraft, settleItems } from './fast-lists.ts';
-import { visit } from 'unist-util-visit';
-import { inlineFormulas, listItems, listText, plainText, sourceMarkdown, type Sources } from './inline.ts';
+import { stripGrounding } from './grounding.ts';
 import { assignHeadingPaths } from './headings.ts';
+import { inlineFormulas, listItems, listText, plainText, type Sources, sourceMarkdown } from './inline.ts';
 import { makeFormula } from './latex.ts';
 import { prepareMath } from './math.ts';
 import { parseMarkdownTree } from './syntax.ts';
@@ -70,7 +70,10 @@ export function parsePage(page: PageInput, options: Readonly<ParseOptions> = {})
   try {
     const text = collapseLoops ? collapseRepetition(markdown).markdown : markdown;
     const drafts = readDrafts(text, page, gridSize, fastPath);
-    return assignHeadingPaths(drafts.map((draft) => toElement(draft, page.pageNumber)), headingPath);
+    return assignHeadingPaths(
+      drafts.map((draft) => toElement(draft, page.pageNumber)),
+      headingPath,
+    );
   } catch {
     // Defensive: a parser bug must not lose the page. Keep its text as one paragraph.
     const text = collapseSpaces(stripGrounding(markdown).text);
@@ -89,7 +92,9 @@ function readDrafts(markdown: string, page: PageInput, gridSize: number, fastPat
     const data = span.closed ? formula : { ...formula, valid: false, error: `unclosed display math${formula.error ? `; ${formula.error}` : ''}` };
     drafts.push({ kind: 'formula', text: formula.text, markdown: `$$\n${formula.latex}\n$$`, start: span.start, end: span.end, formulas: [data] });
   }
-  const { blocks, lists } = fastPath ? settleItems(splitBlocks(math.text, math.inline), math.text) : { blocks: [{ type: 'complex' as const, start: 0, end: math.text.length }], lists: [] };
+  const { blocks, lists } = fastPath
+    ? settleItems(splitBlocks(math.text, math.inline), math.text)
+    : { blocks: [{ type: 'complex' as const, start: 0, end: math.text.length }], lists: [] };
   for (const block of blocks) {
     if (block.type === 'code') drafts.push(codeDraft(block));
     else if (block.type === 'paragraph' || block.type === 'heading' || block.type === 'html') drafts.push(...fastDrafts(block, sources, math.inline));
@@ -111,7 +116,9 @@ function readDrafts(markdown: string, page: PageInput, gridSize: number, fastPat
     }
   }
   // A block of nothing but blanks (a form feed, an empty heading marker) is no element.
-  const kept = drafts.filter((draft) => draft.text !== '' || draft.kind === 'figure' || draft.kind === 'table' || draft.kind === 'formula' || draft.kind === 'code');
+  const kept = drafts.filter(
+    (draft) => draft.text !== '' || draft.kind === 'figure' || draft.kind === 'table' || draft.kind === 'formula' || draft.kind === 'code',
+  );
   // remark ends some blocks after trailing blanks, the fast path before: end them all at the last character.
   for (const draft of kept) while (draft.kind !== 'formula' && draft.end > draft.start && /\s/u.test(sources.prepared[draft.end - 1] ?? '')) draft.end--;
   kept.sort((a, b) => a.start - b.start);
@@ -126,7 +133,9 @@ function readNode(node: RootContent, sources: Sources, fastPath: boolean): Draft
     case 'heading': {
       const source = sourceMarkdown(node, sources);
       // Setext headings (`Title` over `===`) come back as ATX, the one form the renderer writes.
-      const markdown = source.startsWith('#') ? collapseSpaces(source) : `${'#'.repeat(node.depth)} ${collapseSpaces(source.replace(/\n[ \t]*[=-]+[ \t]*$/u, ''))}`;
+      const markdown = source.startsWith('#')
+        ? collapseSpaces(source)
+        : `${'#'.repeat(node.depth)} ${collapseSpaces(source.replace(/\n[ \t]*[=-]+[ \t]*$/u, ''))}`;
       return [{ kind: 'heading', level: node.depth, text: plainText(node), markdown, formulas: inlineFormulas(node, sources), ...at }];
     }
     case 'paragraph': {
@@ -142,10 +151,23 @@ function readNode(node: RootContent, sources: Sources, fastPath: boolean): Draft
     case 'list': {
       const items = listItems(node);
       // Grounding tags between items leave blank-line runs behind once stripped: keep the list tight.
-      return [{ kind: 'list', text: listText(items), markdown: sourceMarkdown(node, sources).replace(/\n(?:[ \t]*\n)+/g, '\n'), items, ordered: node.ordered === true, formulas: inlineFormulas(node, sources), ...at }];
+      return [
+        {
+          kind: 'list',
+          text: listText(items),
+          markdown: sourceMarkdown(node, sources).replace(/\n(?:[ \t]*\n)+/g, '\n'),
+          items,
+          ordered: node.ordered === true,
+          formulas: inlineFormulas(node, sources),
+          ...at,
+        },
+      ];
     }
     case 'table': {
-      const rows = node.children.map((row, r) => ({ head: r === 0, cells: row.children.map((cell) => ({ text: plainText(cell), rowspan: 1, colspan: 1, header: r === 0 })) }));
+      const rows = node.children.map((row, r) => ({
+        head: r === 0,
+        cells: row.children.map((cell) => ({ text: plainText(cell), rowspan: 1, colspan: 1, header: r === 0 })),
+      }));
       return [tableDraft(buildTable({ rows }), at)];
     }
     case 'math': {
@@ -162,11 +184,11 @@ function readNode(node: RootContent, sources: Sources, fastPath: boolean): Draft
     case 'html':
       return htmlDrafts(node.value, at, fastPath);
     case 'footnoteDefinition':
-      return [{ kind: 'footnote', text: plainText(node), markdown: tidyLines(sources.stripped.slice(start, end)), formulas: inlineFormulas(node, sources), ...at }];
+      return [
+        { kind: 'footnote', text: plainText(node), markdown: tidyLines(sources.stripped.slice(start, end)), formulas: inlineFormulas(node, sources), ...at },
+      ];
     case 'thematicBreak':
       return [];
-    case 'blockquote':
-    case 'definition':
     default: {
       const text = plainText(node as Nodes) || collapseSpaces(sources.stripped.slice(start, end));
       if (text === '') return [];

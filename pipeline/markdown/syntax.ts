@@ -7,7 +7,7 @@ import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
-import { unified, type Processor } from 'unified';
+import { type Processor, unified } from 'unified';
 
 /**
  * The GFM constructs OCR output uses: pipe tables, footnotes, strikethrough. This is remark-gfm

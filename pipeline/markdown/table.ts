@@ -65,8 +65,13 @@ export function buildTable({ rows, issues = [] }: Readonly<{ rows: readonly Sour
   const rowsText = body.map((line) => rowText(line, header)).filter((line) => line !== '');
   const simple = rows.every((row) => row.cells.every((cell) => cell.rowspan <= 1 && cell.colspan <= 1));
   const data: {
-    cells: string[][]; headerRows: number; html: string; markdown?: string; rowsText: string[];
-    headerGuessed?: boolean; issues?: string[];
+    cells: string[][];
+    headerRows: number;
+    html: string;
+    markdown?: string;
+    rowsText: string[];
+    headerGuessed?: boolean;
+    issues?: string[];
   } = { cells, headerRows, html: tableHtml(rows, headerRows), rowsText };
   if (simple && headerRows === 1 && columns > 0) data.markdown = tableMarkdown(cells);
   if (headerGuessed) data.headerGuessed = true;

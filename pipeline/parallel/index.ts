@@ -9,7 +9,8 @@
  *   if (!isUnreadSource(item)) console.log(item.doc.uri, item.pages.length);
  * }
  */
-export { processInParallel, isUnreadSource } from './process-in-parallel.ts';
-export type { UnreadSource } from './process-in-parallel.ts';
-export { resolveParallelOptions } from './options.ts';
+
 export type { ParallelOptions, WorkerProcessOptions } from './options.ts';
+export { resolveParallelOptions } from './options.ts';
+export type { UnreadSource } from './process-in-parallel.ts';
+export { isUnreadSource, processInParallel } from './process-in-parallel.ts';

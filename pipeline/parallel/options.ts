@@ -93,7 +93,10 @@ export function resolveParallelOptions(options: Readonly<ParallelOptions>): Reso
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`ocrEngine\` to be an engine name, got \`${String(ocrEngine)}\` (${typeof ocrEngine})`);
   }
   if (settings.ocr !== undefined && ocrEngine !== undefined) {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected one of \`ocr\` (the calling thread's engine) and \`ocrEngine\` (one per worker), got both (\`ocrEngine\` = \`${ocrEngine}\`)`);
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected one of \`ocr\` (the calling thread's engine) and \`ocrEngine\` (one per worker), got both (\`ocrEngine\` = \`${ocrEngine}\`)`,
+    );
   }
   for (const name of ['ocr', 'countTokens', 'onPage', 'onStarted'] as const) {
     if (settings[name] !== undefined && typeof settings[name] !== 'function') {
@@ -105,7 +108,11 @@ export function resolveParallelOptions(options: Readonly<ParallelOptions>): Reso
   try {
     structuredClone([process, ocrEngineOptions]);
   } catch (error) {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected serialisable options (they are sent to worker threads): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected serialisable options (they are sent to worker threads): ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   return { workers, queueSize, process: process as WorkerProcessOptions, ocrEngine, ocrEngineOptions };
 }

@@ -6,8 +6,8 @@
 import { getCompileCacheDir } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { describeError, errorCode } from '../../core/errors.ts';
-import type { SourceDocument } from '../../core/types.ts';
 import { siblingModule } from '../../core/module-url.ts';
+import type { SourceDocument } from '../../core/types.ts';
 import type { OcrPageResult, PageImage } from '../../inference/engine.ts';
 import type { PoolMessage, ProcessRequest, WorkerMessage, WorkerResult, WorkerSetup } from './protocol.ts';
 
@@ -29,9 +29,7 @@ export interface WorkerPoolOptions {
 }
 
 /** How one job ended: the worker's result, or why there is none. */
-export type JobOutcome =
-  | { readonly ok: true; readonly result: WorkerResult }
-  | { readonly ok: false; readonly code: string; readonly reason: string };
+export type JobOutcome = { readonly ok: true; readonly result: WorkerResult } | { readonly ok: false; readonly code: string; readonly reason: string };
 
 interface Job {
   readonly id: number;

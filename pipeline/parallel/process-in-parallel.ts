@@ -4,11 +4,11 @@
 import type { FailureRecord, SourceDocument } from '../../core/types.ts';
 import { compiledPdfium } from '../pdf/pdfium.ts';
 import { chunkProcessed } from '../run/chunk-processed.ts';
-import type { ProcessedDocument } from '../run/process-document.ts';
 import { validateProcessOptions } from '../run/options.ts';
-import { isDocument, isUnreadSource, sourceFailureRecord, type UnreadSource, type SourceItem } from '../run/sources.ts';
-import { resolveParallelOptions, type ParallelOptions } from './options.ts';
-import { WorkerPool, type JobOutcome } from './pool.ts';
+import type { ProcessedDocument } from '../run/process-document.ts';
+import { isDocument, isUnreadSource, type SourceItem, sourceFailureRecord, type UnreadSource } from '../run/sources.ts';
+import { type ParallelOptions, resolveParallelOptions } from './options.ts';
+import { type JobOutcome, WorkerPool } from './pool.ts';
 
 export { isUnreadSource, type UnreadSource } from '../run/sources.ts';
 
@@ -31,7 +31,10 @@ function toProcessed(doc: SourceDocument, outcome: JobOutcome): ProcessedDocumen
  *   else console.log(item.doc.uri, item.chunks.length);
  * }
  */
-export async function* processInParallel(sources: AsyncIterable<SourceItem>, options: Readonly<ParallelOptions> = {}): AsyncGenerator<ProcessedDocument | UnreadSource> {
+export async function* processInParallel(
+  sources: AsyncIterable<SourceItem>,
+  options: Readonly<ParallelOptions> = {},
+): AsyncGenerator<ProcessedDocument | UnreadSource> {
   const settings = resolveParallelOptions(options);
   validateProcessOptions(settings.process);
   const { signal, onPage, onStarted, resourceLimits, ocr, countTokens } = options ?? {};
@@ -63,7 +66,9 @@ export async function* processInParallel(sources: AsyncIterable<SourceItem>, opt
   // The token counter is a function of this thread: chunk here what the workers only read, as the
   // consumer takes it, so a counter that throws rejects the iteration as it would in-thread.
   const chunked = (item: ProcessedDocument | UnreadSource): ProcessedDocument | UnreadSource =>
-    countTokens === undefined || isUnreadSource(item) ? item : chunkProcessed(item, { maxTokens: settings.process.maxTokens, overlapTokens: settings.process.overlapTokens, countTokens });
+    countTokens === undefined || isUnreadSource(item)
+      ? item
+      : chunkProcessed(item, { maxTokens: settings.process.maxTokens, overlapTokens: settings.process.overlapTokens, countTokens });
   const limit = settings.workers + settings.queueSize;
   const ready: (ProcessedDocument | UnreadSource)[] = [];
   let inFlight = 0;

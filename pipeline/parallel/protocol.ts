@@ -1,8 +1,8 @@
 /** Messages between {@link WorkerPool} and `worker.ts`; everything here is structured-cloned. */
 import type { SourceDocument } from '../../core/types.ts';
 import type { EngineOptions } from '../../inference/create-engine.ts';
-import type { PdfiumModule } from '../pdf/pdfium.ts';
 import type { OcrPageResult, PageImage } from '../../inference/engine.ts';
+import type { PdfiumModule } from '../pdf/pdfium.ts';
 import type { ProcessedDocument } from '../run/process-document.ts';
 import type { WorkerProcessOptions } from './options.ts';
 

@@ -5,8 +5,8 @@
  * or to an engine of this worker's own, created on first use and reused for later documents.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { InferenceError, describeError, errorCode } from '../../core/errors.ts';
 import { isFolioErrorCode } from '../../core/error-codes.ts';
+import { describeError, errorCode, InferenceError } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult } from '../../inference/engine.ts';
 import { adoptPdfiumModule } from '../pdf/pdfium.ts';
 import { processDocument, readDocument } from '../run/process-document.ts';
@@ -27,12 +27,13 @@ let currentJob = 0;
 
 const callerEngine: OcrEngine = {
   name: 'caller',
-  recognize: (pages) => new Promise((resolve, reject) => {
-    const request = nextRequest++;
-    asked.set(request, { resolve, reject });
-    // Copied, not transferred: the OCR queue keeps the images to retry a failed batch page by page.
-    post({ type: 'ocr', id: currentJob, request, pages });
-  }),
+  recognize: (pages) =>
+    new Promise((resolve, reject) => {
+      const request = nextRequest++;
+      asked.set(request, { resolve, reject });
+      // Copied, not transferred: the OCR queue keeps the images to retry a failed batch page by page.
+      post({ type: 'ocr', id: currentJob, request, pages });
+    }),
   close: async () => undefined,
 };
 

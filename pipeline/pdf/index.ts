@@ -11,8 +11,9 @@
  *   const image = await renderPdfPage(await pdf.page(1), { source: 'a.pdf', docId, pageNumber: 1 });
  * } finally { await pdf.close(); }
  */
-export { openPdf } from './open.ts';
+
 export type { OpenPdfOptions, PdfHandle, PdfPage } from './open.ts';
-export { adoptPdfiumModule, compiledPdfium, loadPdfium, Heap } from './pdfium.ts';
+export { openPdf } from './open.ts';
 export type { Pdfium, PdfiumExports, PdfiumModule } from './pdfium.ts';
+export { adoptPdfiumModule, compiledPdfium, Heap, loadPdfium } from './pdfium.ts';
 export type { Matrix, PdfiumPage } from './pdfium-document.ts';

@@ -3,8 +3,8 @@
  * encrypted or corrupt, reads the text layer and the routing figures, and renders pages for OCR.
  */
 import { ConfigurationError, SourceError } from '../../core/errors.ts';
-import { openPdfiumDocument } from './pdfium-document.ts';
 import type { PdfiumPage } from './pdfium-document.ts';
+import { openPdfiumDocument } from './pdfium-document.ts';
 
 export interface OpenPdfOptions {
   /** Names the document in errors (a path or URI). */

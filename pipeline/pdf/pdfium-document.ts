@@ -4,8 +4,8 @@
  * call that needed it. Failures become {@link SourceError}s naming the document (and page).
  */
 import { SourceError } from '../../core/errors.ts';
-import { discardPdfium, isTrap, loadPdfium, PDFIUM_ERROR } from './pdfium.ts';
 import type { Pdfium } from './pdfium.ts';
+import { discardPdfium, isTrap, loadPdfium, PDFIUM_ERROR } from './pdfium.ts';
 
 /** A 2-D affine matrix `[a, b, c, d, e, f]`: `x' = a·x + c·y + e`, `y' = b·x + d·y + f`. */
 export type Matrix = readonly [number, number, number, number, number, number];
@@ -142,7 +142,14 @@ function openError(code: number, source: string, hadPassword: boolean): SourceEr
       ? new SourceError('FOLIO_PDF_BAD_PASSWORD', `${source}: the password given does not open this PDF`, { meta })
       : new SourceError('FOLIO_PDF_PASSWORD', `${source}: the PDF is encrypted and needs a password; pass --password`, { meta });
   }
-  const why = code === PDFIUM_ERROR.security ? 'unsupported encryption' : code === PDFIUM_ERROR.format ? 'bad format' : code === PDFIUM_ERROR.file ? 'file error' : `PDFium error ${code}`;
+  const why =
+    code === PDFIUM_ERROR.security
+      ? 'unsupported encryption'
+      : code === PDFIUM_ERROR.format
+        ? 'bad format'
+        : code === PDFIUM_ERROR.file
+          ? 'file error'
+          : `PDFium error ${code}`;
   return new SourceError('FOLIO_PDF_CORRUPT', `${source}: not a readable PDF (truncated or invalid): ${why}`, { meta });
 }
 
@@ -168,7 +175,14 @@ function geometry(pdfium: Pdfium, page: number): Pick<PdfiumPage, 'width' | 'hei
   } else if (rotation % 2 === 1) {
     [x1, y1] = [y1, x1];
   }
-  const [a, b, c, d] = ([[1, 0, 0, -1], [0, 1, 1, 0], [-1, 0, 0, 1], [0, -1, -1, 0]] as const)[rotation] as readonly [number, number, number, number];
+  const [a, b, c, d] = (
+    [
+      [1, 0, 0, -1],
+      [0, 1, 1, 0],
+      [-1, 0, 0, 1],
+      [0, -1, -1, 0],
+    ] as const
+  )[rotation] as readonly [number, number, number, number];
   const cx = (x0 + x1) / 2;
   const cy = (y0 + y1) / 2;
   const sideways = a === 0;

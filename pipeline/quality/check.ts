@@ -35,7 +35,10 @@ export interface CheckOptions {
  */
 export function checkPage(page: PageMarkdown, elements: readonly Element[], options: Readonly<CheckOptions> = {}): QualityReport {
   const { hasInk, minScore = 0.7, minTerm = 0.5 } = options;
-  for (const [name, value] of [['minScore', minScore], ['minTerm', minTerm]] as const) {
+  for (const [name, value] of [
+    ['minScore', minScore],
+    ['minTerm', minTerm],
+  ] as const) {
     if (!(typeof value === 'number' && value >= 0 && value <= 1)) {
       throw new ConfigurationError('FOLIO_QUALITY_OPTIONS', `Expected \`${name}\` to be a number from 0 to 1, got \`${String(value)}\` (${typeof value})`);
     }
@@ -96,15 +99,13 @@ function formulaTerm(elements: readonly Element[]): QualityTerm {
   return { name: 'formulas', score: round(1 - invalid.length / formulas.length), reasons };
 }
 
-function formatTerm(
-  elements: readonly Element[],
-  stripped: ReturnType<typeof stripGrounding>,
-  hasInk: boolean | undefined,
-  failures: string[],
-): QualityTerm {
+function formatTerm(elements: readonly Element[], stripped: ReturnType<typeof stripGrounding>, hasInk: boolean | undefined, failures: string[]): QualityTerm {
   const reasons: string[] = [];
   let score = 1;
-  const text = elements.map((element) => element.text).join(' ').trim();
+  const text = elements
+    .map((element) => element.text)
+    .join(' ')
+    .trim();
   if (text === '' && !elements.some((element) => element.kind === 'figure')) {
     if (hasInk === true) {
       const reason = 'empty page: the page has ink but no text came back';

@@ -1,4 +1,4 @@
-export { checkPage } from './check.ts';
 export type { CheckOptions } from './check.ts';
-export { collapseRepetition, findLoops } from './repetition.ts';
+export { checkPage } from './check.ts';
 export type { Loop, LoopScan, RepetitionOptions } from './repetition.ts';
+export { collapseRepetition, findLoops } from './repetition.ts';

@@ -128,7 +128,10 @@ function scanLoops(text: string, maxPeriod: number, minRepeats: number, minToken
       repeats: Math.round(repeats * 10) / 10,
       tokens: candidate.length,
       degenerate,
-      sample: text.slice(start, ends[candidate.from + candidate.period - 1]!).replace(/\s+/gu, ' ').slice(0, 60),
+      sample: text
+        .slice(start, ends[candidate.from + candidate.period - 1]!)
+        .replace(/\s+/gu, ' ')
+        .slice(0, 60),
     });
   }
   loops.sort((a, b) => a.start - b.start);

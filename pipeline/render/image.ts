@@ -74,7 +74,13 @@ export async function loadImagePages(bytes: Uint8Array, options: Readonly<LoadIm
     try {
       pages.push(await decodePage(sharp, bytes, { source, docId, pageNumber, maxPixels, pageCount }));
     } catch (cause) {
-      const error = cause instanceof SourceError ? cause : new SourceError('FOLIO_IMAGE_PAGE', `${where(source, pageNumber, pageCount)}: cannot decode the image (${reason(cause)})`, { cause, meta: { source, docId, pageNumber } });
+      const error =
+        cause instanceof SourceError
+          ? cause
+          : new SourceError('FOLIO_IMAGE_PAGE', `${where(source, pageNumber, pageCount)}: cannot decode the image (${reason(cause)})`, {
+              cause,
+              meta: { source, docId, pageNumber },
+            });
       if (onPageError === undefined) throw error;
       onPageError(error);
     }
@@ -100,10 +106,16 @@ async function decodePage(sharp: Sharp, bytes: Uint8Array, context: PageContext)
   const width = info.width ?? 0;
   const height = info.height ?? 0;
   if (width * height > maxPixels) {
-    throw new SourceError('FOLIO_IMAGE_TOO_LARGE', `${at}: the image is ${width}×${height} px (${(width * height / 1e6).toFixed(0)} MP), more than \`maxPixels\` ${maxPixels}`, { meta: { ...meta, width, height, maxPixels } });
+    throw new SourceError(
+      'FOLIO_IMAGE_TOO_LARGE',
+      `${at}: the image is ${width}×${height} px (${((width * height) / 1e6).toFixed(0)} MP), more than \`maxPixels\` ${maxPixels}`,
+      { meta: { ...meta, width, height, maxPixels } },
+    );
   }
   if (Math.min(width, height) < MIN_IMAGE_SIDE) {
-    throw new SourceError('FOLIO_IMAGE_TOO_SMALL', `${at}: the image is ${width}×${height} px, too small to hold text (at least ${MIN_IMAGE_SIDE} px a side)`, { meta: { ...meta, width, height } });
+    throw new SourceError('FOLIO_IMAGE_TOO_SMALL', `${at}: the image is ${width}×${height} px, too small to hold text (at least ${MIN_IMAGE_SIDE} px a side)`, {
+      meta: { ...meta, width, height },
+    });
   }
   // Faxes and 72 DPI scans are scaled up (Lanczos, at most 3×): the recogniser reads lines at
   // 48 px high, and a sharp upscale here beats the bilinear one it would do per line.

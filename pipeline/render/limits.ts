@@ -26,4 +26,3 @@ export function chooseDpi(widthPt: number, heightPt: number): number {
   const dpi = (TARGET_RENDER_SIDE / longest) * 72;
   return Math.round(Math.min(300, Math.max(72, dpi)));
 }
-

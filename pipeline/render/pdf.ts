@@ -5,7 +5,7 @@
  */
 import { ConfigurationError, SourceError } from '../../core/errors.ts';
 import type { PageImage } from '../../inference/engine.ts';
-import type { PdfPage, PdfiumPage } from '../pdf/index.ts';
+import type { PdfiumPage, PdfPage } from '../pdf/index.ts';
 import { chooseDpi, DEFAULT_MAX_PIXELS } from './limits.ts';
 
 /** `FPDF_ANNOT`: draw annotations' appearance streams too (stamps, filled-in forms), as viewers do. */
@@ -75,7 +75,8 @@ export async function renderPdfPage(page: PdfPage, options: Readonly<RenderPdfPa
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new SourceError('FOLIO_RENDER_FAILED', `${where}: cannot render the page (${reason})`, { cause, meta });
   }
-  if (data === undefined) throw new SourceError('FOLIO_RENDER_FAILED', `${where}: PDFium cannot allocate a ${width}×${height} bitmap`, { meta: { ...meta, width, height } });
+  if (data === undefined)
+    throw new SourceError('FOLIO_RENDER_FAILED', `${where}: PDFium cannot allocate a ${width}×${height} bitmap`, { meta: { ...meta, width, height } });
   return { docId, source, pageNumber, data, width, height, channels: 3 };
 }
 

@@ -4,8 +4,8 @@
  * calls this only for an assessment that carries no coverage of its own.
  */
 import type { PdfPage } from '../pdf/index.ts';
-import { pageImages } from '../text-layer/images.ts';
 import type { ImageFigures } from '../text-layer/images.ts';
+import { pageImages } from '../text-layer/images.ts';
 
 export type ImageCoverage = ImageFigures;
 

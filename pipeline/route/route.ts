@@ -7,8 +7,8 @@
  * next to nothing); it is measured again from the page only when the assessment lacks it.
  */
 import { ConfigurationError } from '../../core/errors.ts';
-import type { PdfPage } from '../pdf/index.ts';
 import type { RouteDecision } from '../../core/types.ts';
+import type { PdfPage } from '../pdf/index.ts';
 import { imageCoverage } from './coverage.ts';
 
 export interface TextLayerVerdict {
@@ -63,12 +63,26 @@ export interface RoutePageOptions {
  * // { engine: 'paddle', reason: 'mostly-image', details: { imageCoverage: 0.98, chars: 12, … } }
  */
 export async function routePage(options: Readonly<RoutePageOptions>): Promise<RouteDecision> {
-  const { textLayer, page, engine, ocrEngine = 'paddle', mostlyImage = 0.5, minCharsOverImage = 600, coverage: measure = 'when-needed' } = options ?? ({} as RoutePageOptions);
+  const {
+    textLayer,
+    page,
+    engine,
+    ocrEngine = 'paddle',
+    mostlyImage = 0.5,
+    minCharsOverImage = 600,
+    coverage: measure = 'when-needed',
+  } = options ?? ({} as RoutePageOptions);
   if (typeof engine !== 'string' || engine === '') {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`engine\` to be \`auto\`, \`text\` or an OCR engine name, got \`${String(engine)}\` (${typeof engine})`);
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected \`engine\` to be \`auto\`, \`text\` or an OCR engine name, got \`${String(engine)}\` (${typeof engine})`,
+    );
   }
   if (typeof mostlyImage !== 'number' || !(mostlyImage > 0 && mostlyImage <= 1)) {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`mostlyImage\` to be a number above 0 and up to 1, got \`${String(mostlyImage)}\` (${typeof mostlyImage})`);
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected \`mostlyImage\` to be a number above 0 and up to 1, got \`${String(mostlyImage)}\` (${typeof mostlyImage})`,
+    );
   }
   if (engine === 'text') return { engine: 'text', reason: 'forced', details: {} };
   if (engine !== 'auto') return { engine, reason: 'forced', details: {} };

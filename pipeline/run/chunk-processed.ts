@@ -18,7 +18,10 @@ export const DEAD_LETTER_SCORE = 0.3;
  * input it needs (kept pages, their quality, the engine) is in the result itself, so it can run
  * on another thread than the one that read the document.
  */
-export function chunkProcessed(result: ProcessedDocument, options: Readonly<Pick<ProcessOptions, 'maxTokens' | 'overlapTokens' | 'countTokens'>> = {}): ProcessedDocument {
+export function chunkProcessed(
+  result: ProcessedDocument,
+  options: Readonly<Pick<ProcessOptions, 'maxTokens' | 'overlapTokens' | 'countTokens'>> = {},
+): ProcessedDocument {
   if (!result.ok) return result;
   const { doc, elements } = result;
   const quality = new Map<number, QualityReport>();
@@ -47,4 +50,3 @@ export function chunkProcessed(result: ProcessedDocument, options: Readonly<Pick
 export function isKept(quality: QualityReport): boolean {
   return quality.passed || quality.score >= DEAD_LETTER_SCORE;
 }
-

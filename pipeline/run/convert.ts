@@ -5,9 +5,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ProcessedDocument } from './process-document.ts';
-import { processSources, validateWorkers, type ProcessSourcesOptions } from './process-sources.ts';
+import { type ProcessSourcesOptions, processSources, validateWorkers } from './process-sources.ts';
 import { isUnreadSource, type SourceItem } from './sources.ts';
-import { SummaryBuilder, type RunSummary } from './summary.ts';
+import { type RunSummary, SummaryBuilder } from './summary.ts';
 
 export interface ConvertOptions extends ProcessSourcesOptions {
   /** Folder the Markdown and JSON files are written to. */
@@ -22,7 +22,13 @@ export function outputName(relativePath: string, extension: string): string {
 }
 
 /** The `.json` that `convert` writes beside the Markdown: elements, page routes and failures. */
-export function convertDetail(result: ProcessedDocument): { source: string; contentHash: string; pages: ProcessedDocument['pages']; elements: ProcessedDocument['elements']; failures: ProcessedDocument['failures'] } {
+export function convertDetail(result: ProcessedDocument): {
+  source: string;
+  contentHash: string;
+  pages: ProcessedDocument['pages'];
+  elements: ProcessedDocument['elements'];
+  failures: ProcessedDocument['failures'];
+} {
   return { source: result.doc.uri, contentHash: result.doc.contentHash, pages: result.pages, elements: result.elements, failures: result.failures };
 }
 

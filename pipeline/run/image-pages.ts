@@ -4,7 +4,7 @@ import type { SourceDocument } from '../../core/types.ts';
 import { loadImagePages } from '../render/index.ts';
 import { OcrQueue } from './ocr-queue.ts';
 import type { ProcessOptions } from './options.ts';
-import { pageFailure, type PageResult } from './page-result.ts';
+import { type PageResult, pageFailure } from './page-result.ts';
 
 export async function* imagePages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
   const { ocr, ocrBatchSize = 4, signal, onPage } = options;
@@ -24,7 +24,11 @@ export async function* imagePages(doc: SourceDocument, options: Readonly<Process
     queue.add({ image, width: image.width, height: image.height, route: { engine: 'ocr', reason: 'image-input' } });
     if (!queue.full && i < images.length - 1) continue;
     for (const result of await queue.flush()) {
-      onPage?.({ source: doc.uri, pageNumber: result.ok ? result.page.pageNumber : result.pageNumber, engine: result.ok ? result.page.route.engine : 'failed' });
+      onPage?.({
+        source: doc.uri,
+        pageNumber: result.ok ? result.page.pageNumber : result.pageNumber,
+        engine: result.ok ? result.page.route.engine : 'failed',
+      });
       yield result;
     }
   }

@@ -5,12 +5,12 @@
  */
 import { describeError } from '../../core/errors.ts';
 import type { Chunk } from '../../core/types.ts';
-import type { ProcessedDocument } from './process-document.ts';
-import { processSources, validateWorkers, type ProcessSourcesOptions } from './process-sources.ts';
-import { isDocument, isUnreadSource, type SourceItem } from './sources.ts';
 import type { Embedder } from '../../inference/embed/types.ts';
 import type { Sink } from '../sink/types.ts';
-import { SummaryBuilder, type RunSummary } from './summary.ts';
+import type { ProcessedDocument } from './process-document.ts';
+import { type ProcessSourcesOptions, processSources, validateWorkers } from './process-sources.ts';
+import { isDocument, isUnreadSource, type SourceItem } from './sources.ts';
+import { type RunSummary, SummaryBuilder } from './summary.ts';
 
 /**
  * Where chunks go: the run's view of a `pipeline/sink` {@link Sink} (the caller closes it, and a
@@ -88,7 +88,14 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
         chunks = await embedChunks(chunks, embedder, embedBatchSize, signal);
       } catch (error) {
         // Without vectors the chunks are still found by BM25: index them and say why kNN will miss them.
-        const record = { source: doc.uri, docId: doc.id, stage: 'embed', code: 'FOLIO_EMBED_FAILED', reason: `${doc.uri}: embedding failed, indexed without vectors (${describeError(error)})`, at: new Date().toISOString() };
+        const record = {
+          source: doc.uri,
+          docId: doc.id,
+          stage: 'embed',
+          code: 'FOLIO_EMBED_FAILED',
+          reason: `${doc.uri}: embedding failed, indexed without vectors (${describeError(error)})`,
+          at: new Date().toISOString(),
+        };
         await sink.fail(record);
         summary.failure(record);
       }
@@ -159,7 +166,10 @@ export async function embedChunks(chunks: readonly Chunk[], embedder: ChunkEmbed
   const out: Chunk[] = [];
   for (let i = 0; i < chunks.length; i += batchSize) {
     const batch = chunks.slice(i, i + batchSize);
-    const vectors = await embedder.embed(batch.map((c) => c.text), { signal });
+    const vectors = await embedder.embed(
+      batch.map((c) => c.text),
+      { signal },
+    );
     batch.forEach((chunk, j) => out.push({ ...chunk, vector: Array.from(vectors[j]!) }));
   }
   return out;

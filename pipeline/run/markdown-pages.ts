@@ -16,6 +16,9 @@ export async function* markdownPages(doc: SourceDocument, options: Readonly<Proc
   for (const [i, markdown] of pages.entries()) {
     const pageNumber = i + 1;
     options.onPage?.({ source: doc.uri, pageNumber, engine: 'markdown' });
-    yield analysePage({ docId: doc.id, pageNumber, width: GRID, height: GRID, markdown, route: { engine: 'markdown', reason: 'markdown-input' } }, markdown.trim().length > 0);
+    yield analysePage(
+      { docId: doc.id, pageNumber, width: GRID, height: GRID, markdown, route: { engine: 'markdown', reason: 'markdown-input' } },
+      markdown.trim().length > 0,
+    );
   }
 }

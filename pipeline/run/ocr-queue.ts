@@ -6,7 +6,7 @@ import { describeError, errorCode } from '../../core/errors.ts';
 import type { Element, RouteDecision } from '../../core/types.ts';
 import type { OcrEngine, PageImage } from '../../inference/engine.ts';
 import { hasInk } from './ink.ts';
-import { analysePage, pageFailure, type PageResult } from './page-result.ts';
+import { analysePage, type PageResult, pageFailure } from './page-result.ts';
 
 export interface PendingPage {
   readonly image: PageImage;
@@ -47,7 +47,10 @@ export class OcrQueue {
     let results;
     try {
       const engine = await this.#engine();
-      results = await engine.recognize(batch.map((p) => p.image), { signal: this.#signal });
+      results = await engine.recognize(
+        batch.map((p) => p.image),
+        { signal: this.#signal },
+      );
     } catch (error) {
       if (batch.length === 1) return [fail(batch[0]!, errorCode(error), describeError(error))];
       // One bad page must not sink its batch: retry the pages one by one.

@@ -39,6 +39,9 @@ export function validateProcessOptions(options: Readonly<ProcessOptions>): void 
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`maxTokens\` to be an integer from 16 and up, got \`${maxTokens}\` (${typeof maxTokens})`);
   }
   if (ocrBatchSize !== undefined && (!Number.isInteger(ocrBatchSize) || ocrBatchSize < 1)) {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`ocrBatchSize\` to be an integer from 1 and up, got \`${ocrBatchSize}\` (${typeof ocrBatchSize})`);
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected \`ocrBatchSize\` to be an integer from 1 and up, got \`${ocrBatchSize}\` (${typeof ocrBatchSize})`,
+    );
   }
 }

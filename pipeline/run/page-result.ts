@@ -1,6 +1,6 @@
 import type { Element, FailureRecord, PageMarkdown, QualityReport } from '../../core/types.ts';
-import { checkPage } from '../quality/index.ts';
 import { parsePage } from '../markdown/index.ts';
+import { checkPage } from '../quality/index.ts';
 
 /** A page parsed and checked, or why there is none. */
 export type PageResult =

@@ -13,7 +13,7 @@ import { routePage } from '../route/index.ts';
 import { extractTextLayer } from '../text-layer/index.ts';
 import { OcrQueue } from './ocr-queue.ts';
 import type { ProcessOptions } from './options.ts';
-import { analysePage, pageFailure, type PageResult } from './page-result.ts';
+import { analysePage, type PageResult, pageFailure } from './page-result.ts';
 
 export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
   const { engine = 'auto', ocr, password, ocrBatchSize = 4, dpi, signal, onPage } = options;
@@ -28,7 +28,11 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
       queue.add({ image, width, height, route });
       return undefined;
     } catch (error) {
-      return { ok: false, pageNumber, failure: pageFailure(source, doc.id, pageNumber, 'render', errorCode(error), `${source} page ${pageNumber}: ${describeError(error)}`) };
+      return {
+        ok: false,
+        pageNumber,
+        failure: pageFailure(source, doc.id, pageNumber, 'render', errorCode(error), `${source} page ${pageNumber}: ${describeError(error)}`),
+      };
     }
   }
 
@@ -36,12 +40,13 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
     for await (const layer of extractTextLayer(pdf, { signal })) {
       signal?.throwIfAborted();
       const { pageNumber, width, height } = layer;
-      const route = engine === 'text'
-        ? { engine: 'text', reason: 'forced' }
-        : engine === 'auto'
-          // The page is only a fallback for an assessment without image coverage; opened lazily.
-          ? await routePage({ textLayer: layer, page: () => pdf.page(pageNumber), engine })
-          : { engine, reason: 'forced' };
+      const route =
+        engine === 'text'
+          ? { engine: 'text', reason: 'forced' }
+          : engine === 'auto'
+            ? // The page is only a fallback for an assessment without image coverage; opened lazily.
+              await routePage({ textLayer: layer, page: () => pdf.page(pageNumber), engine })
+            : { engine, reason: 'forced' };
 
       if (route.engine === 'text') {
         const result = analysePage({ docId: doc.id, pageNumber, width, height, markdown: layer.markdown, route }, layer.assessment.usable);

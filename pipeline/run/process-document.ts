@@ -9,8 +9,8 @@ import { mergeContinuedTables, renderMarkdown } from '../markdown/index.ts';
 import { chunkProcessed, isKept } from './chunk-processed.ts';
 import { imagePages } from './image-pages.ts';
 import { markdownPages } from './markdown-pages.ts';
-import { validateProcessOptions, type ProcessOptions } from './options.ts';
-import { pageFailure, type PageResult } from './page-result.ts';
+import { type ProcessOptions, validateProcessOptions } from './options.ts';
+import { type PageResult, pageFailure } from './page-result.ts';
 import { pdfPages } from './pdf-pages.ts';
 
 export { chunkProcessed, DEAD_LETTER_SCORE } from './chunk-processed.ts';
@@ -71,7 +71,16 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
   const failed = (failure: FailureRecord): ProcessedDocument => ({ doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [failure] });
   const pages = pagesOf(doc, options);
   if (!pages) {
-    return failed(pageFailure(doc.uri, doc.id, undefined, 'open', 'FOLIO_UNSUPPORTED_TYPE', `${doc.uri}: unsupported content type ${doc.mime} (Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown)`));
+    return failed(
+      pageFailure(
+        doc.uri,
+        doc.id,
+        undefined,
+        'open',
+        'FOLIO_UNSUPPORTED_TYPE',
+        `${doc.uri}: unsupported content type ${doc.mime} (Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown)`,
+      ),
+    );
   }
 
   const results: PageResult[] = [];
@@ -96,9 +105,23 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
       continue;
     }
     const { page, elements } = result;
-    const summary: PageSummary = { pageNumber: page.pageNumber, width: page.width, height: page.height, engine: page.route.engine, reason: page.route.reason, quality: result.quality };
+    const summary: PageSummary = {
+      pageNumber: page.pageNumber,
+      width: page.width,
+      height: page.height,
+      engine: page.route.engine,
+      reason: page.route.reason,
+      quality: result.quality,
+    };
     if (!isKept(result.quality)) {
-      const failure = pageFailure(doc.uri, doc.id, page.pageNumber, 'quality', 'FOLIO_QUALITY_GATE', `${doc.uri} page ${page.pageNumber}: failed the quality gate (score ${result.quality.score.toFixed(2)}: ${firstReasons(result.quality.reasons)})`);
+      const failure = pageFailure(
+        doc.uri,
+        doc.id,
+        page.pageNumber,
+        'quality',
+        'FOLIO_QUALITY_GATE',
+        `${doc.uri} page ${page.pageNumber}: failed the quality gate (score ${result.quality.score.toFixed(2)}: ${firstReasons(result.quality.reasons)})`,
+      );
       failures.push(failure);
       summaries.push({ ...summary, failed: failure.reason });
       continue;

@@ -7,7 +7,7 @@ import { ConfigurationError } from '../../core/errors.ts';
 import type { ProcessOptions } from './options.ts';
 import type { ProcessedDocument } from './process-document.ts';
 import { readAhead } from './read-ahead.ts';
-import { isDocument, sourceFailureRecord, type UnreadSource, type SourceItem } from './sources.ts';
+import { isDocument, type SourceItem, sourceFailureRecord, type UnreadSource } from './sources.ts';
 
 export interface ProcessSourcesOptions extends ProcessOptions {
   /**
@@ -41,7 +41,10 @@ export function validateWorkers(workers: unknown): number {
  *   else console.log(item.doc.uri, item.chunks.length);
  * }
  */
-export async function* processSources(sources: AsyncIterable<SourceItem>, options: Readonly<ProcessSourcesOptions> = {}): AsyncGenerator<ProcessedDocument | UnreadSource> {
+export async function* processSources(
+  sources: AsyncIterable<SourceItem>,
+  options: Readonly<ProcessSourcesOptions> = {},
+): AsyncGenerator<ProcessedDocument | UnreadSource> {
   const { workers = 0, signal, onStarted } = options;
   validateWorkers(workers);
   if (workers > 0) {

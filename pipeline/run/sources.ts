@@ -1,5 +1,5 @@
-import type { FailureRecord, SourceDocument } from '../../core/types.ts';
 import type { SourceFailure, SourceItem } from '../../connector/types.ts';
+import type { FailureRecord, SourceDocument } from '../../core/types.ts';
 
 export type { SourceItem } from '../../connector/types.ts';
 

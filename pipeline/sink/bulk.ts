@@ -13,9 +13,7 @@ export interface BulkOperation {
   readonly payload: string;
 }
 
-export type BulkOutcome =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly code: string; readonly reason: string; readonly status?: number };
+export type BulkOutcome = { readonly ok: true } | { readonly ok: false; readonly code: string; readonly reason: string; readonly status?: number };
 
 export interface SendBulkOptions {
   /** How many times to send again after a transient fault. */
@@ -80,7 +78,8 @@ export async function sendBulk(client: Client, operations: readonly BulkOperatio
       }
     });
     // Fewer items than operations would be a server bug; never let an operation go unaccounted.
-    for (const i of pending.slice(response.items.length)) outcomes[i] = { ok: false, code: 'FOLIO_ES_BULK_REJECTED', reason: 'no result for the operation in the bulk response' };
+    for (const i of pending.slice(response.items.length))
+      outcomes[i] = { ok: false, code: 'FOLIO_ES_BULK_REJECTED', reason: 'no result for the operation in the bulk response' };
     if (again.length === 0) return outcomes;
     onRetry?.(attempt + 1, `${again.length} operations rejected with 429`);
     await wait(attempt, retryDelayMs, maxRetryDelayMs, signal);

@@ -50,10 +50,7 @@ export class SinkIndices {
    */
   async prepare(): Promise<void> {
     const { index, documentsIndex } = this.#names;
-    const [chunksExist, documentsExist] = await Promise.all([
-      this.#client.indices.exists({ index }),
-      this.#client.indices.exists({ index: documentsIndex }),
-    ]);
+    const [chunksExist, documentsExist] = await Promise.all([this.#client.indices.exists({ index }), this.#client.indices.exists({ index: documentsIndex })]);
     this.#freshDocuments = !documentsExist;
     if (chunksExist) {
       // An older Folio, killed mid-load, may have left refresh off: what it indexed must become searchable.
@@ -78,11 +75,14 @@ export class SinkIndices {
     this.#dims ??= dims;
     // Refresh stays on, even while a new index is loaded: a writer killed mid-load must not leave
     // an index people read with its data hidden (refresh off survives the writer).
-    this.#chunks ??= installMappings(this.#client, { ...this.#names, dims: this.#dims }).then(() => undefined, (error: unknown) => {
-      // Kept: the run cannot go on without its chunk index (as when the install was awaited up front).
-      this.#failure ??= error;
-      throw error;
-    });
+    this.#chunks ??= installMappings(this.#client, { ...this.#names, dims: this.#dims }).then(
+      () => undefined,
+      (error: unknown) => {
+        // Kept: the run cannot go on without its chunk index (as when the install was awaited up front).
+        this.#failure ??= error;
+        throw error;
+      },
+    );
     return this.#chunks;
   }
 
@@ -92,11 +92,14 @@ export class SinkIndices {
    */
   meta(): Promise<void> {
     if (this.#chunks !== undefined || this.#dims !== undefined) return this.chunks();
-    this.#meta ??= installMappings(this.#client, { ...this.#names, chunks: false }).then(() => undefined, (error: unknown) => {
-      // Forget a failed attempt: the records go to the fallback file and the next flush tries again.
-      this.#meta = undefined;
-      throw error;
-    });
+    this.#meta ??= installMappings(this.#client, { ...this.#names, chunks: false }).then(
+      () => undefined,
+      (error: unknown) => {
+        // Forget a failed attempt: the records go to the fallback file and the next flush tries again.
+        this.#meta = undefined;
+        throw error;
+      },
+    );
     return this.#meta;
   }
 }

@@ -43,7 +43,10 @@ export interface EsSinkOptions {
 
 export function checkInteger(option: string, value: unknown, min: number): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new ConfigurationError('FOLIO_SINK_BAD_OPTION', `Expected \`${option}\` to be an integer from ${min} and up, got \`${String(value)}\` (${typeof value})`);
+    throw new ConfigurationError(
+      'FOLIO_SINK_BAD_OPTION',
+      `Expected \`${option}\` to be an integer from ${min} and up, got \`${String(value)}\` (${typeof value})`,
+    );
   }
 }
 
@@ -56,8 +59,14 @@ export function validateEsSinkOptions(options: Readonly<EsSinkOptions>): void {
     throw new ConfigurationError('FOLIO_SINK_BAD_OPTION', `Expected \`url\` to be an http(s) URL, got \`${String(options.url)}\` (${typeof options.url})`);
   }
   const integers: readonly [keyof EsSinkOptions, number][] = [
-    ['flushBytes', 1], ['flushIntervalMs', 1], ['concurrency', 1], ['retries', 0],
-    ['retryDelayMs', 0], ['maxRetryDelayMs', 0], ['requestTimeoutMs', 1], ['dims', 1],
+    ['flushBytes', 1],
+    ['flushIntervalMs', 1],
+    ['concurrency', 1],
+    ['retries', 0],
+    ['retryDelayMs', 0],
+    ['maxRetryDelayMs', 0],
+    ['requestTimeoutMs', 1],
+    ['dims', 1],
   ];
   for (const [option, min] of integers) {
     if (options[option] !== undefined) checkInteger(option, options[option], min);

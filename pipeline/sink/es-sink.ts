@@ -6,20 +6,20 @@
  * silently: `indexed + failed` always equals the number of chunks written.
  */
 import { Client } from '@elastic/elasticsearch';
-import { ConfigurationError, IndexingError, describeError, errorCode } from '../../core/errors.ts';
+import { ConfigurationError, describeError, errorCode, IndexingError } from '../../core/errors.ts';
+import { RetriesExhausted, withRetry } from '../../core/retry.ts';
 import type { Chunk, FailureRecord } from '../../core/types.ts';
 import { DEFAULT_CHUNKS_INDEX, DEFAULT_DIMS, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX } from '../../mappings/index.ts';
-import { sendBulk } from './bulk.ts';
 import type { BulkOperation, BulkOutcome } from './bulk.ts';
-import { chunkToDocument, documentRecord, documentRecordId, failureId, failureToDocument } from './documents.ts';
+import { sendBulk } from './bulk.ts';
 import type { DocumentRecord } from './documents.ts';
+import { chunkToDocument, documentRecord, documentRecordId, failureId, failureToDocument } from './documents.ts';
 import { SinkIndices } from './es-indices.ts';
-import { validateEsSinkOptions } from './es-options.ts';
 import type { EsSinkOptions } from './es-options.ts';
+import { validateEsSinkOptions } from './es-options.ts';
 import { appendFailures } from './fallback.ts';
-import { RetriesExhausted, withRetry } from '../../core/retry.ts';
-import { errorKind } from './retry.ts';
 import { clearResolvedFailures, pruneGone } from './prune.ts';
+import { errorKind } from './retry.ts';
 import { deleteStaleChunks } from './stale.ts';
 import { SinkState } from './state.ts';
 import type { DocumentMark, PruneResult, PruneScope, Sink, SinkStats } from './types.ts';
@@ -27,7 +27,12 @@ import type { DocumentMark, PruneResult, PruneScope, Sink, SinkStats } from './t
 /** The cluster's health, retried like a bulk request; throws the last error. */
 async function checkCluster(client: Client, retries: number, baseMs: number, maxMs: number, signal?: AbortSignal): Promise<void> {
   try {
-    await withRetry(() => client.cluster.health({ timeout: '5s' }, signal === undefined ? {} : { signal }), { retries, baseDelayMs: baseMs, maxDelayMs: maxMs, signal });
+    await withRetry(() => client.cluster.health({ timeout: '5s' }, signal === undefined ? {} : { signal }), {
+      retries,
+      baseDelayMs: baseMs,
+      maxDelayMs: maxMs,
+      signal,
+    });
   } catch (error) {
     throw error instanceof RetriesExhausted ? error.cause : error;
   }
@@ -60,7 +65,10 @@ export async function createEsSink(options: Readonly<EsSinkOptions>): Promise<Si
     await checkCluster(client, retries, retryDelayMs, maxRetryDelayMs, signal);
   } catch (error) {
     if (options.client === undefined) await client.close();
-    throw new ConfigurationError('FOLIO_ES_UNREACHABLE', `Elasticsearch at ${where} is unreachable: ${errorKind(error)}: ${describeError(error)}`, { cause: error, meta: { url: where } });
+    throw new ConfigurationError('FOLIO_ES_UNREACHABLE', `Elasticsearch at ${where} is unreachable: ${errorKind(error)}: ${describeError(error)}`, {
+      cause: error,
+      meta: { url: where },
+    });
   }
   const sink = new EsSink(client, options, where);
   try {
@@ -116,8 +124,16 @@ class EsSink implements Sink {
       // "unchanged" for another.
       documentsIndex = index === DEFAULT_CHUNKS_INDEX ? DEFAULT_DOCUMENTS_INDEX : `${index}-documents`,
       failuresIndex = index === DEFAULT_CHUNKS_INDEX ? DEFAULT_FAILURES_INDEX : `${index}-failures`,
-      dims, flushBytes = 5_000_000, flushIntervalMs = 1000, concurrency = 2, retries = 3, retryDelayMs = 500,
-      maxRetryDelayMs = 10_000, fallbackFile = 'folio-out/failures.jsonl', refreshOnClose = true, signal,
+      dims,
+      flushBytes = 5_000_000,
+      flushIntervalMs = 1000,
+      concurrency = 2,
+      retries = 3,
+      retryDelayMs = 500,
+      maxRetryDelayMs = 10_000,
+      fallbackFile = 'folio-out/failures.jsonl',
+      refreshOnClose = true,
+      signal,
     } = options;
     this.#client = client;
     this.#ownsClient = options.client === undefined;
@@ -180,16 +196,17 @@ class EsSink implements Sink {
       return false;
     }
     try {
-      const found = await withRetry(() => this.#client.get<DocumentRecord>(
-        { index: this.#documentsIndex, id: documentRecordId(this.#index, docId) },
-        { ignore: [404] },
-      ), { retries: this.#send.retries, baseDelayMs: this.#send.retryDelayMs, maxDelayMs: this.#send.maxRetryDelayMs, signal: this.#signal });
+      const found = await withRetry(
+        () => this.#client.get<DocumentRecord>({ index: this.#documentsIndex, id: documentRecordId(this.#index, docId) }, { ignore: [404] }),
+        { retries: this.#send.retries, baseDelayMs: this.#send.retryDelayMs, maxDelayMs: this.#send.maxRetryDelayMs, signal: this.#signal },
+      );
       const record = found.found ? found._source : undefined;
       this.#previousChunks.set(docId, record?.chunks ?? null);
       return record !== undefined && record.status === 'indexed' && record.content_hash === contentHash;
     } catch (error) {
       // Still unreachable after the retries: the cluster is gone, and the run should stop feeding it.
-      if (error instanceof RetriesExhausted) this.#lose(`${errorKind(error.cause)}: ${describeError(error.cause)} (reading sync state, ${error.message.split(':')[0]})`);
+      if (error instanceof RetriesExhausted)
+        this.#lose(`${errorKind(error.cause)}: ${describeError(error.cause)} (reading sync state, ${error.message.split(':')[0]})`);
       // Otherwise not knowing only costs reprocessing (indexing is idempotent), never correctness.
       return false;
     }
@@ -199,13 +216,20 @@ class EsSink implements Sink {
     if (this.#state.lost !== undefined) return { removed: 0, sources: [] };
     try {
       await this.#indices.meta();
-      const result = await pruneGone(this.#client, { index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex }, scope, this.#send);
+      const result = await pruneGone(
+        this.#client,
+        { index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex },
+        scope,
+        this.#send,
+      );
       this.#removed += result.removed;
       return result;
     } catch (error) {
       // Gone documents stay findable until a later run prunes them: wrong but visible, so recorded.
       await this.fail({
-        source: scope.prefixes.join(', '), stage: 'index', code: 'FOLIO_ES_PRUNE',
+        source: scope.prefixes.join(', '),
+        stage: 'index',
+        code: 'FOLIO_ES_PRUNE',
         reason: `could not remove gone documents from ${this.#index} at ${this.#where}: ${describeError(error)}`,
         at: new Date().toISOString(),
       });
@@ -359,7 +383,10 @@ class EsSink implements Sink {
         } else {
           const { doc_id: docId, source } = operation.document;
           lost.push({
-            source, docId, stage: 'index', code: 'FOLIO_ES_DOCUMENT_STATE',
+            source,
+            docId,
+            stage: 'index',
+            code: 'FOLIO_ES_DOCUMENT_STATE',
             reason: `${source}: sync state not saved in ${this.#documentsIndex} (${outcome.reason}); the document will be processed again next run`,
             at: new Date().toISOString(),
           });

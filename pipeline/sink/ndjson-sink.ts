@@ -4,12 +4,13 @@
  * --data-binary @bulk.ndjson URL/_bulk`); the `.jsonl` files hold Folio's own records (camelCase, as
  * in `core/types.ts`) for loaders and for people.
  */
-import { createWriteStream } from 'node:fs';
-import type { WriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+
 import { once } from 'node:events';
+import type { WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigurationError, IndexingError, describeError } from '../../core/errors.ts';
+import { ConfigurationError, describeError, IndexingError } from '../../core/errors.ts';
 import type { Chunk, FailureRecord } from '../../core/types.ts';
 import { DEFAULT_CHUNKS_INDEX } from '../../mappings/index.ts';
 import { chunkToDocument } from './documents.ts';
@@ -83,7 +84,9 @@ class NdjsonSink implements Sink {
     this.#outDir = outDir;
     for (const [file, stream] of Object.entries(streams)) {
       stream.on('error', (error) => {
-        this.#error ??= new IndexingError('FOLIO_NDJSON_WRITE', `Cannot write ${join(outDir, NDJSON_FILES[file as keyof Streams])}: ${describeError(error)}`, { cause: error });
+        this.#error ??= new IndexingError('FOLIO_NDJSON_WRITE', `Cannot write ${join(outDir, NDJSON_FILES[file as keyof Streams])}: ${describeError(error)}`, {
+          cause: error,
+        });
       });
     }
   }
@@ -117,12 +120,14 @@ class NdjsonSink implements Sink {
 
   close(): Promise<SinkStats> {
     this.#closed ??= (async () => {
-      await Promise.all(Object.values(this.#streams).map(async (stream) => {
-        if (stream.destroyed) return;
-        const finished = once(stream, 'finish').catch(() => undefined);
-        stream.end();
-        await Promise.race([finished, once(stream, 'close').catch(() => undefined)]);
-      }));
+      await Promise.all(
+        Object.values(this.#streams).map(async (stream) => {
+          if (stream.destroyed) return;
+          const finished = once(stream, 'finish').catch(() => undefined);
+          stream.end();
+          await Promise.race([finished, once(stream, 'close').catch(() => undefined)]);
+        }),
+      );
       if (this.#error !== undefined) throw this.#error;
       return this.#state.stats();
     })();

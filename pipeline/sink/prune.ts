@@ -7,8 +7,8 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { describeError } from '../../core/errors.ts';
 import type { FailureRecord } from '../../core/types.ts';
-import { sendBulk } from './bulk.ts';
 import type { SendBulkOptions } from './bulk.ts';
+import { sendBulk } from './bulk.ts';
 import type { DocumentRecord } from './documents.ts';
 import type { PruneResult, PruneScope } from './types.ts';
 
@@ -31,7 +31,12 @@ const DOCS_PER_SEARCH = 5;
  * @example
  * const { removed } = await pruneGone(client, names, { prefixes: ['file:///docs/'], isGone }, send)
  */
-export async function pruneGone(client: Client, names: Readonly<PruneIndices>, scope: Readonly<PruneScope>, send: Readonly<SendBulkOptions>): Promise<PruneResult> {
+export async function pruneGone(
+  client: Client,
+  names: Readonly<PruneIndices>,
+  scope: Readonly<PruneScope>,
+  send: Readonly<SendBulkOptions>,
+): Promise<PruneResult> {
   if (scope.prefixes.length === 0) return { removed: 0, sources: [] };
   const gone: { id: string; docId: string; source: string }[] = [];
   const should = scope.prefixes.map((prefix) => ({ prefix: { source: prefix } }));
@@ -58,7 +63,11 @@ export async function pruneGone(client: Client, names: Readonly<PruneIndices>, s
     await deleteMatching(client, names.failuresIndex, { bool: { filter: [{ term: { index: names.index } }, { terms: { doc_id: group } }] } }, send);
   }
   // The records last: if anything above failed, the next run finds them and tries again.
-  await deleteIds(client, gone.map((doc) => ({ index: names.documentsIndex, id: doc.id })), send);
+  await deleteIds(
+    client,
+    gone.map((doc) => ({ index: names.documentsIndex, id: doc.id })),
+    send,
+  );
   return { removed: gone.length, sources: gone.slice(0, 100).map((doc) => doc.source) };
 }
 
@@ -77,13 +86,20 @@ export async function clearResolvedFailures(
   for (let i = 0; i < docIds.length; i += 500) {
     const group = docIds.slice(i, i + 500);
     try {
-      await deleteMatching(client, names.failuresIndex, {
-        bool: { filter: [{ term: { index: names.index } }, { terms: { doc_id: group } }, { range: { at: { lt: before } } }] },
-      }, send);
+      await deleteMatching(
+        client,
+        names.failuresIndex,
+        {
+          bool: { filter: [{ term: { index: names.index } }, { terms: { doc_id: group } }, { range: { at: { lt: before } } }] },
+        },
+        send,
+      );
     } catch (error) {
       // The old dead letters stay, which is wrong but visible; record it instead of failing the run.
       problems.push({
-        source: names.failuresIndex, stage: 'index', code: 'FOLIO_ES_CLEAR_FAILURES',
+        source: names.failuresIndex,
+        stage: 'index',
+        code: 'FOLIO_ES_CLEAR_FAILURES',
         reason: `could not clear the resolved failure records of ${group.length} documents from ${names.failuresIndex}: ${describeError(error)}`,
         at: new Date().toISOString(),
       });
@@ -96,12 +112,23 @@ export async function clearResolvedFailures(
 async function deleteMatching(client: Client, index: string, query: estypes.QueryDslQueryContainer, send: Readonly<SendBulkOptions>): Promise<void> {
   let after: estypes.SortResults | undefined;
   for (;;) {
-    const found = await client.search({
-      index, size: 10_000, _source: false, sort: ['_doc'], query,
-      ...(after === undefined ? {} : { search_after: after }),
-    }, { ignore: [404] });
+    const found = await client.search(
+      {
+        index,
+        size: 10_000,
+        _source: false,
+        sort: ['_doc'],
+        query,
+        ...(after === undefined ? {} : { search_after: after }),
+      },
+      { ignore: [404] },
+    );
     const hits = found.hits?.hits ?? [];
-    await deleteIds(client, hits.map((hit) => ({ index: hit._index, id: hit._id! })), send);
+    await deleteIds(
+      client,
+      hits.map((hit) => ({ index: hit._index, id: hit._id! })),
+      send,
+    );
     if (hits.length < 10_000) return;
     after = hits.at(-1)?.sort;
   }
@@ -109,7 +136,11 @@ async function deleteMatching(client: Client, index: string, query: estypes.Quer
 
 async function deleteIds(client: Client, ids: readonly { index: string; id: string }[], send: Readonly<SendBulkOptions>): Promise<void> {
   if (ids.length === 0) return;
-  const outcomes = await sendBulk(client, ids.map(({ index, id }) => ({ payload: JSON.stringify({ delete: { _index: index, _id: id } }) })), send);
+  const outcomes = await sendBulk(
+    client,
+    ids.map(({ index, id }) => ({ payload: JSON.stringify({ delete: { _index: index, _id: id } }) })),
+    send,
+  );
   // 404: already gone, which is what we wanted.
   const failed = outcomes.find((outcome) => !outcome.ok && outcome.status !== 404);
   if (failed !== undefined && !failed.ok) throw new Error(failed.reason);

@@ -5,8 +5,8 @@
 import type { Client } from '@elastic/elasticsearch';
 import { describeError } from '../../core/errors.ts';
 import type { FailureRecord } from '../../core/types.ts';
-import { sendBulk } from './bulk.ts';
 import type { SendBulkOptions } from './bulk.ts';
+import { sendBulk } from './bulk.ts';
 
 /** Documents per search: keeps the bool query small. */
 const GROUP = 100;
@@ -43,7 +43,9 @@ export async function deleteStaleChunks(
     } catch (error) {
       // Stale chunks stay findable, which is wrong but visible; record it instead of failing the run.
       problems.push({
-        source: index, stage: 'index', code: 'FOLIO_ES_STALE_DELETE',
+        source: index,
+        stage: 'index',
+        code: 'FOLIO_ES_STALE_DELETE',
         reason: `could not delete stale chunks of ${group.map(([docId]) => docId).join(', ')} from ${index}: ${describeError(error)}`,
         at: new Date().toISOString(),
       });

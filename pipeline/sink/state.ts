@@ -2,7 +2,7 @@
  * The bookkeeping of a sink: counters, requests in flight (bounded by slots), and per document
  * how many of its chunks are still unsettled, so its end state is recorded only once they are.
  */
-import { IndexingError, describeError } from '../../core/errors.ts';
+import { describeError, IndexingError } from '../../core/errors.ts';
 import type { FailureRecord } from '../../core/types.ts';
 import { Slots } from './slots.ts';
 import type { DocumentMark, SinkStats } from './types.ts';
@@ -129,7 +129,11 @@ export class SinkState {
     try {
       await write;
     } catch (error) {
-      this.#fatal ??= new IndexingError('FOLIO_FALLBACK_WRITE', `${count} failure records could not be stored in the failures index nor in ${path}: ${describeError(error)}`, { cause: error, meta: { path } });
+      this.#fatal ??= new IndexingError(
+        'FOLIO_FALLBACK_WRITE',
+        `${count} failure records could not be stored in the failures index nor in ${path}: ${describeError(error)}`,
+        { cause: error, meta: { path } },
+      );
     }
   }
 
@@ -169,9 +173,8 @@ export class SinkState {
     }
     if (progress.pending > 0 || progress.mark === undefined || progress.onSettled === undefined) return;
     this.#documents.delete(docId);
-    const reason = progress.failed > 0
-      ? `${progress.failed} of ${progress.written} chunks not indexed; first: ${progress.firstReason ?? 'unknown'}`
-      : undefined;
+    const reason =
+      progress.failed > 0 ? `${progress.failed} of ${progress.written} chunks not indexed; first: ${progress.firstReason ?? 'unknown'}` : undefined;
     progress.onSettled(progress.mark, progress.failed, reason);
   }
 }

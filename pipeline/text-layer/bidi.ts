@@ -6,8 +6,9 @@
  * are normalised (NFKC on those blocks only), and lam-alef ligatures whose text comes out alef
  * first are put right.
  */
-import bidiModule from 'bidi-js';
+
 import type { Bidi } from 'bidi-js';
+import bidiModule from 'bidi-js';
 
 // bidi-js is CommonJS whose typings declare an ES default export: take the factory either way.
 const bidiFactory = ((bidiModule as unknown as { default?: () => Bidi }).default ?? bidiModule) as unknown as () => Bidi;
@@ -46,7 +47,12 @@ export function isRtlCode(code: number): boolean {
   return (code >= 0x590 && code <= 0x8ff) || (code >= 0xfb1d && code <= 0xfdff) || (code >= 0xfe70 && code <= 0xfefc);
 }
 
-const isMark = (unit: number): boolean => (unit >= 0x64b && unit <= 0x65f) || unit === 0x670 || (unit >= 0x591 && unit <= 0x5c7) || (unit >= 0x300 && unit <= 0x36f) || (unit >= 0x6d6 && unit <= 0x6ed);
+const isMark = (unit: number): boolean =>
+  (unit >= 0x64b && unit <= 0x65f) ||
+  unit === 0x670 ||
+  (unit >= 0x591 && unit <= 0x5c7) ||
+  (unit >= 0x300 && unit <= 0x36f) ||
+  (unit >= 0x6d6 && unit <= 0x6ed);
 
 /**
  * A run's UTF-16 units, each with the left edge of its character, in visual order: sorted left to
@@ -98,5 +104,8 @@ export function visualToLogical(visual: string): string {
     chars.splice(start, slice.length, ...slice);
   }
   // Reversing UTF-16 units breaks surrogate pairs and puts marks before their letter: undo both.
-  return chars.join('').replace(/([\udc00-\udfff])([\ud800-\udbff])/g, '$2$1').replace(/(\p{M}+)(\P{M})/gu, '$2$1');
+  return chars
+    .join('')
+    .replace(/([\udc00-\udfff])([\ud800-\udbff])/g, '$2$1')
+    .replace(/(\p{M}+)(\P{M})/gu, '$2$1');
 }

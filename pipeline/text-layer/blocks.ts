@@ -6,8 +6,9 @@
  * Optimization`). "A font other than the body font" stands in for bold (it was all pdfjs gave;
  * PDFium's font weights could sharpen it, untried).
  */
-import { findTables } from './tables.ts';
+
 import { formulaLatex, formulaLike } from './formula.ts';
+import { findTables } from './tables.ts';
 import type { Block, Line } from './types.ts';
 
 export interface PageStyle {

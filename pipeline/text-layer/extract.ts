@@ -8,18 +8,19 @@
  * document has ended). Memory holds at most `lookahead + 1` analysed pages; the first page
  * comes out after `lookahead + 1` pages have been read.
  */
-import type { PdfHandle } from '../pdf/open.ts';
+
 import { ConfigurationError, describeError, errorCode, FolioError, SourceError } from '../../core/errors.ts';
-import { assessText } from './assess.ts';
+import type { PdfHandle } from '../pdf/open.ts';
 import type { AssessOptions } from './assess.ts';
-import { toBlocks } from './blocks.ts';
+import { assessText } from './assess.ts';
 import type { PageStyle } from './blocks.ts';
-import { FurnitureModel, marginRows } from './furniture.ts';
+import { toBlocks } from './blocks.ts';
 import type { MarginRow } from './furniture.ts';
-import { pageMarkdown } from './markdown.ts';
+import { FurnitureModel, marginRows } from './furniture.ts';
 import { pageImages } from './images.ts';
-import { readPageText, turnPage, unturnBox } from './page-text.ts';
+import { pageMarkdown } from './markdown.ts';
 import { readingOrder, toLines } from './order.ts';
+import { readPageText, turnPage, unturnBox } from './page-text.ts';
 import { argmax, toFragments } from './runs.ts';
 import { findPageTables } from './tables.ts';
 import type { Block, Fragment, TextLayerPage } from './types.ts';
@@ -79,7 +80,10 @@ interface Analysed {
 export async function* extractTextLayer(pdf: PdfHandle, options: Readonly<ExtractTextLayerOptions> = {}): AsyncGenerator<TextLayerPage> {
   const { lookahead = 4, pages, invisibleText = 'auto', assess = {}, signal } = options;
   if (!(Number.isInteger(lookahead) && lookahead >= 0)) {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`lookahead\` to be an integer from 0 and up, got \`${String(lookahead)}\` (${typeof lookahead})`);
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected \`lookahead\` to be an integer from 0 and up, got \`${String(lookahead)}\` (${typeof lookahead})`,
+    );
   }
   if (invisibleText !== 'auto' && invisibleText !== 'always' && invisibleText !== 'never') {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`invisibleText\` to be 'auto', 'always' or 'never', got \`${String(invisibleText)}\``);
@@ -130,7 +134,7 @@ function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, 
       }
       const fragments = toFragments(content.runs);
       const style = pageStyle(fragments, content.monoFonts);
-      const text = content.runs.map((r) => r.text).join(' ') + ' ' + content.rotated.join(' ');
+      const text = `${content.runs.map((r) => r.text).join(' ')} ${content.rotated.join(' ')}`;
       // Render modes come with the characters and image bounds with the page objects, so the
       // check that used to need pdfjs' operator list now costs next to nothing.
       const images = invisibleText === 'never' ? undefined : pageImages(page);
@@ -161,7 +165,10 @@ function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, 
   } catch (error) {
     // Source errors already name the document and page; anything else is given both.
     if (error instanceof FolioError) throw error;
-    throw new SourceError('FOLIO_PDF_CORRUPT', `${pdf.source}: page ${pageNumber}: ${describeError(error)}`, { cause: error, meta: { source: pdf.source, pageNumber } });
+    throw new SourceError('FOLIO_PDF_CORRUPT', `${pdf.source}: page ${pageNumber}: ${describeError(error)}`, {
+      cause: error,
+      meta: { source: pdf.source, pageNumber },
+    });
   }
 }
 

@@ -50,7 +50,14 @@ export function pageImages(page: PdfiumPage): ImageFigures {
         if (lib.FPDFPageObj_GetMatrix(object, scratch)) {
           const f32 = heap.f32;
           const at = scratch >>> 2;
-          const own: Matrix = [f32[at] as number, f32[at + 1] as number, f32[at + 2] as number, f32[at + 3] as number, f32[at + 4] as number, f32[at + 5] as number];
+          const own: Matrix = [
+            f32[at] as number,
+            f32[at + 1] as number,
+            f32[at + 2] as number,
+            f32[at + 3] as number,
+            f32[at + 4] as number,
+            f32[at + 5] as number,
+          ];
           stack.push({ form: object, matrix: multiply(own, matrix) });
         }
         continue;

@@ -11,13 +11,14 @@
  *   }
  * } finally { await pdf.close(); }
  */
-export { extractTextLayer } from './extract.ts';
-export type { ExtractTextLayerOptions } from './extract.ts';
-export { assessText } from './assess.ts';
+
 export type { AssessOptions, TextFigures } from './assess.ts';
-export { readPageText } from './page-text.ts';
-export type { PageText } from './page-text.ts';
-export { pageImages } from './images.ts';
+export { assessText } from './assess.ts';
+export type { ExtractTextLayerOptions } from './extract.ts';
+export { extractTextLayer } from './extract.ts';
 export type { ImageFigures } from './images.ts';
+export { pageImages } from './images.ts';
 export { groundingTag } from './markdown.ts';
-export type { TextLayerPage, TextLayerAssessment } from './types.ts';
+export type { PageText } from './page-text.ts';
+export { readPageText } from './page-text.ts';
+export type { TextLayerAssessment, TextLayerPage } from './types.ts';

@@ -46,7 +46,7 @@ export function joinLines(lines: readonly Line[]): string {
     else if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
     else if (/[-/]$/.test(text) && !/\s-$/.test(text)) text += next;
     else if (CJK_END.test(text) && CJK_START.test(next)) text += next;
-    else text += ' ' + next;
+    else text += ` ${next}`;
   }
   return text.replace(/\u00ad/g, '');
 }
@@ -59,7 +59,7 @@ export function joinLines(lines: readonly Line[]): string {
 export function escapeText(text: string): string {
   let out = text.replace(/<(?=[A-Za-z/!?])/g, '&lt;');
   if ((out.match(/\$/g) ?? []).length >= 2) out = out.replace(/\$/g, '\\$');
-  if (/^(#{1,6}\s|>|[-+*]\s|\d{1,9}[.)]\s|={3,}|-{3,}|`{3,}|~{3,})/.test(out)) out = '\\' + out;
+  if (/^(#{1,6}\s|>|[-+*]\s|\d{1,9}[.)]\s|={3,}|-{3,}|`{3,}|~{3,})/.test(out)) out = `\\${out}`;
   return out;
 }
 

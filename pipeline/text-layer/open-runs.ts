@@ -78,7 +78,6 @@ export class CharBuffer {
     const xs = new Float64Array(this.xs.length * 2);
     xs.set(this.xs);
     this.xs = xs;
-
   }
 }
 
@@ -95,7 +94,18 @@ export function placeAccent(accent: Accent, runs: OpenRun[], buffer: CharBuffer)
   }
   const from = buffer.length;
   buffer.push(accent.code, accent.x0);
-  runs.push({ from, to: buffer.length, x0: accent.x0, x1: accent.x1, lastX0: accent.x0, dir: 0, y: accent.y, style: accent.style, trailingSpace: false, rtl: false });
+  runs.push({
+    from,
+    to: buffer.length,
+    x0: accent.x0,
+    x1: accent.x1,
+    lastX0: accent.x0,
+    dir: 0,
+    y: accent.y,
+    style: accent.style,
+    trailingSpace: false,
+    rtl: false,
+  });
 }
 
 export function toRun(run: OpenRun, buffer: CharBuffer): Run {

@@ -181,6 +181,10 @@ export function lineOf(fragments: Fragment[]): Line {
     text = i === 0 ? f.text : `${text} ${f.text}`;
   }
   // A right-to-left line reads its pieces from the right (each piece is already in logical order).
-  if (fragments.length > 1 && isRtlDominant(text)) text = fragments.map((f) => f.text).reverse().join(' ');
+  if (fragments.length > 1 && isRtlDominant(text))
+    text = fragments
+      .map((f) => f.text)
+      .reverse()
+      .join(' ');
   return { fragments, text, x0: fragments[0]?.x0 ?? 0, x1, y: main.y, top, bottom, size: main.size, font: main.font };
 }

@@ -17,8 +17,8 @@
  */
 import type { PdfiumPage } from '../pdf/index.ts';
 import { isRtlCode } from './bidi.ts';
-import { CharBuffer, placeAccent, toRun } from './open-runs.ts';
 import type { Accent, OpenRun } from './open-runs.ts';
+import { CharBuffer, placeAccent, toRun } from './open-runs.ts';
 import { StyleReader } from './page-styles.ts';
 import type { Run } from './types.ts';
 

@@ -24,9 +24,7 @@ export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
     // Same-size text must share the baseline: a line of another column with a different
     // pitch may overlap two lines here. Sub/superscripts and bigger text join by overlap,
     // and only similar sizes move the reference (a drop cap would swallow the next line).
-    const sameRow =
-      row.length > 0 &&
-      (ratio >= 0.85 && ratio <= 1.18 ? Math.abs(run.y - refY) <= 0.3 * refSize : overlap >= 0.5 * Math.min(refSize, run.size));
+    const sameRow = row.length > 0 && (ratio >= 0.85 && ratio <= 1.18 ? Math.abs(run.y - refY) <= 0.3 * refSize : overlap >= 0.5 * Math.min(refSize, run.size));
     if (sameRow) {
       row.push(run);
       continue;
@@ -113,8 +111,16 @@ function attachDropCaps(runs: readonly Run[]): Run[] {
 
 /** Spacing accents as TeX sets them (`J´an Min´aˇc`) → combining marks, then composed (`Ján Mináč`). */
 const COMBINING: Readonly<Record<string, string>> = {
-  '\u00b4': '\u0301', '\u02c6': '\u0302', '\u02dc': '\u0303', '\u00a8': '\u0308', '\u02c7': '\u030c',
-  '\u02d8': '\u0306', '\u02da': '\u030a', '\u02d9': '\u0307', '\u00af': '\u0304', '`': '\u0300',
+  '\u00b4': '\u0301',
+  '\u02c6': '\u0302',
+  '\u02dc': '\u0303',
+  '\u00a8': '\u0308',
+  '\u02c7': '\u030c',
+  '\u02d8': '\u0306',
+  '\u02da': '\u030a',
+  '\u02d9': '\u0307',
+  '\u00af': '\u0304',
+  '`': '\u0300',
 };
 const SPACING_ACCENT = /(?<=\p{L}|^|\s)([\u00b4\u02c6\u02dc\u00a8\u02c7\u02d8\u02da\u02d9\u00af`])\s?(\p{L})/gu;
 

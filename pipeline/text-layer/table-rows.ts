@@ -44,7 +44,14 @@ export function mergeHeaderLines(cells: string[][], lines: readonly Line[]): { c
     if (row[0] !== '' && i > 0) inHeader = false;
     const prevRow = outCells[outCells.length - 1];
     const prevLine = outLines[outLines.length - 1];
-    if (inHeader && prevRow !== undefined && prevLine !== undefined && row[0] === '' && under(row.slice(1), prevRow.slice(1)) && line.top - prevLine.bottom < 0.5 * Math.min(line.size, prevLine.size)) {
+    if (
+      inHeader &&
+      prevRow !== undefined &&
+      prevLine !== undefined &&
+      row[0] === '' &&
+      under(row.slice(1), prevRow.slice(1)) &&
+      line.top - prevLine.bottom < 0.5 * Math.min(line.size, prevLine.size)
+    ) {
       outCells[outCells.length - 1] = prevRow.map((c, j) => (row[j] === '' || row[j] === SPANNED ? c : `${c} ${row[j]}`));
       outLines[outLines.length - 1] = { ...prevLine, bottom: line.bottom, text: `${prevLine.text} ${line.text}` };
       continue;
@@ -52,7 +59,15 @@ export function mergeHeaderLines(cells: string[][], lines: readonly Line[]): { c
     // A stub cell wrapped onto a second line (`American Indian/` over `Alaska Native`): the line
     // holds the stub alone, sits tight under the row, and reads on from it.
     const stubOnly = row[0] !== '' && row.every((c, j) => j === 0 || c === '');
-    if (!inHeader && stubOnly && prevRow !== undefined && prevLine !== undefined && (prevRow[0] ?? '') !== '' && line.top - prevLine.bottom < 0.5 * Math.min(line.size, prevLine.size) && (/[/,\-–(&]$/u.test(prevRow[0]!) || /^\p{Ll}/u.test(row[0]!))) {
+    if (
+      !inHeader &&
+      stubOnly &&
+      prevRow !== undefined &&
+      prevLine !== undefined &&
+      (prevRow[0] ?? '') !== '' &&
+      line.top - prevLine.bottom < 0.5 * Math.min(line.size, prevLine.size) &&
+      (/[/,\-–(&]$/u.test(prevRow[0]!) || /^\p{Ll}/u.test(row[0]!))
+    ) {
       outCells[outCells.length - 1] = [`${prevRow[0]} ${row[0]}`, ...prevRow.slice(1)];
       outLines[outLines.length - 1] = { ...prevLine, bottom: line.bottom };
       continue;
@@ -77,5 +92,10 @@ export function spanningHeader(line: Line, body: readonly Line[]): boolean {
   const x0 = Math.min(...body.map((l) => l.x0));
   const x1 = Math.max(...body.map((l) => l.x1));
   const width = x1 - x0;
-  return first.top - line.bottom <= 1.5 * Math.max(line.size, first.size) && line.x0 > x0 + 0.1 * width && line.x1 <= x1 + 0.05 * width && line.x1 - line.x0 < 0.7 * width;
+  return (
+    first.top - line.bottom <= 1.5 * Math.max(line.size, first.size) &&
+    line.x0 > x0 + 0.1 * width &&
+    line.x1 <= x1 + 0.05 * width &&
+    line.x1 - line.x0 < 0.7 * width
+  );
 }

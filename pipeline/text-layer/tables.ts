@@ -251,7 +251,12 @@ function withoutEmptyColumns(grid: string[][]): string[][] {
  * right above them.
  */
 function beforeCaption(lines: readonly Line[]): number {
-  const header = new Set(lines.slice(0, 3).filter((l) => l.fragments.length >= 2).map((l) => l.text));
+  const header = new Set(
+    lines
+      .slice(0, 3)
+      .filter((l) => l.fragments.length >= 2)
+      .map((l) => l.text),
+  );
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as Line;
     if (line.fragments.length === 1 && isCaptionRow([line.text])) return i;

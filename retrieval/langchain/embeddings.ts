@@ -1,8 +1,9 @@
 /** Folio's embedders (local ONNX or remote) as LangChain `Embeddings`, for any LangChain vector store. */
-import { Embeddings } from '@langchain/core/embeddings';
+
 import type { EmbeddingsParams } from '@langchain/core/embeddings';
-import { createLocalEmbedder } from '../../inference/embed/index.ts';
+import { Embeddings } from '@langchain/core/embeddings';
 import type { Embedder, LocalEmbedderOptions } from '../../inference/embed/index.ts';
+import { createLocalEmbedder } from '../../inference/embed/index.ts';
 
 export interface FolioEmbeddingsOptions extends EmbeddingsParams {
   /** An embedder to use (not closed by {@link FolioEmbeddings.close}). @default a local one built from `local` on first use */

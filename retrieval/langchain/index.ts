@@ -8,11 +8,12 @@
  * import { FolioLoader } from '@folio-ocr/folio/langchain';
  * const docs = await new FolioLoader({ inputs: 'reports/' }).load();
  */
-export { FolioLoader } from './loader.ts';
-export type { FolioLoaderOptions, ChunkSource, ChunkSourceContext, LoaderMode } from './loader.ts';
-export { FolioEmbeddings } from './embeddings.ts';
+
 export type { FolioEmbeddingsOptions } from './embeddings.ts';
-export { FolioRetriever } from './retriever.ts';
+export { FolioEmbeddings } from './embeddings.ts';
+export type { ChunkSource, ChunkSourceContext, FolioLoaderOptions, LoaderMode } from './loader.ts';
+export { FolioLoader } from './loader.ts';
+export type { FolioDocumentMetadata, FolioMetadata } from './metadata.ts';
+export { chunksToPageDocuments, chunkToDocument, hitToDocument } from './metadata.ts';
 export type { FolioRetrieverOptions } from './retriever.ts';
-export { chunkToDocument, chunksToPageDocuments, hitToDocument } from './metadata.ts';
-export type { FolioMetadata, FolioDocumentMetadata } from './metadata.ts';
+export { FolioRetriever } from './retriever.ts';

@@ -11,8 +11,8 @@ import { ConfigurationError } from '../../core/errors.ts';
 import type { Chunk, FailureRecord } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
 import type { ProcessOptions } from '../../pipeline/run/index.ts';
-import { chunkToDocument, chunksToPageDocuments } from './metadata.ts';
 import type { FolioDocumentMetadata } from './metadata.ts';
+import { chunksToPageDocuments, chunkToDocument } from './metadata.ts';
 import { pipelineChunks } from './pipeline-source.ts';
 
 export interface ChunkSourceContext {
@@ -69,7 +69,10 @@ export class FolioLoader extends BaseDocumentLoader {
     const { inputs, mode = 'chunk', chunks, pipeline = {}, onFailure = warnFailure, signal } = options;
     const list = typeof inputs === 'string' ? [inputs] : [...(inputs ?? [])];
     if (list.length === 0 || list.some((input) => typeof input !== 'string' || input === '')) {
-      throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`inputs\` to be a path or URL, or a non-empty list of them, got \`${JSON.stringify(inputs)}\``);
+      throw new ConfigurationError(
+        'FOLIO_BAD_OPTION',
+        `Expected \`inputs\` to be a path or URL, or a non-empty list of them, got \`${JSON.stringify(inputs)}\``,
+      );
     }
     if (mode !== 'chunk' && mode !== 'page') {
       throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`mode\` to be \`chunk\` or \`page\`, got \`${String(mode)}\``);

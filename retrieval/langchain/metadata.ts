@@ -72,31 +72,36 @@ export function chunksToPageDocuments(chunks: readonly Chunk[]): Document<FolioD
     list.push(chunk);
     byPage.set(page, list);
   }
-  return [...byPage.entries()].sort(([a], [b]) => a - b).map(([page, list]) => {
-    const first = list[0]!;
-    const lines = list.flatMap((c) => (c.lines ? [c.lines] : []));
-    const qualities = list.flatMap((c) => (c.quality ? [c.quality] : []));
-    return new Document<FolioDocumentMetadata>({
-      pageContent: list.map((c) => c.text).join('\n\n'),
-      id: `${first.docId}#p${page}`,
-      metadata: {
-        source: first.source,
-        loc: { pageNumber: page, ...(lines.length > 0 ? { lines: { from: Math.min(...lines.map((l) => l.from)), to: Math.max(...lines.map((l) => l.to)) } } : {}) },
-        folio: {
-          docId: first.docId,
-          id: `${first.docId}#p${page}`,
-          ...(first.title !== undefined ? { title: first.title } : {}),
-          pages: [page],
-          headingPath: first.headingPath,
-          kind: [...new Set(list.flatMap((c) => c.kinds))],
-          bboxes: list.flatMap((c) => c.bboxes.filter((b) => b.page === page)),
-          ...(qualities.length > 0 ? { quality: Math.min(...qualities.map((q) => q.score)), qualityPassed: qualities.every((q) => q.passed) } : {}),
-          engine: first.engine,
-          tokens: list.reduce((sum, c) => sum + c.tokens, 0),
+  return [...byPage.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([page, list]) => {
+      const first = list[0]!;
+      const lines = list.flatMap((c) => (c.lines ? [c.lines] : []));
+      const qualities = list.flatMap((c) => (c.quality ? [c.quality] : []));
+      return new Document<FolioDocumentMetadata>({
+        pageContent: list.map((c) => c.text).join('\n\n'),
+        id: `${first.docId}#p${page}`,
+        metadata: {
+          source: first.source,
+          loc: {
+            pageNumber: page,
+            ...(lines.length > 0 ? { lines: { from: Math.min(...lines.map((l) => l.from)), to: Math.max(...lines.map((l) => l.to)) } } : {}),
+          },
+          folio: {
+            docId: first.docId,
+            id: `${first.docId}#p${page}`,
+            ...(first.title !== undefined ? { title: first.title } : {}),
+            pages: [page],
+            headingPath: first.headingPath,
+            kind: [...new Set(list.flatMap((c) => c.kinds))],
+            bboxes: list.flatMap((c) => c.bboxes.filter((b) => b.page === page)),
+            ...(qualities.length > 0 ? { quality: Math.min(...qualities.map((q) => q.score)), qualityPassed: qualities.every((q) => q.passed) } : {}),
+            engine: first.engine,
+            tokens: list.reduce((sum, c) => sum + c.tokens, 0),
+          },
         },
-      },
+      });
     });
-  });
 }
 
 /** One Document per search hit (the retriever's output). */

@@ -2,14 +2,14 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import type { Document } from '@langchain/core/documents';
-import { BaseRetriever } from '@langchain/core/retrievers';
 import type { BaseRetrieverInput } from '@langchain/core/retrievers';
+import { BaseRetriever } from '@langchain/core/retrievers';
 import type { Embedder } from '../../inference/embed/index.ts';
 import { hybridSearch } from '../search.ts';
 import type { SearchFilters, SearchMode } from '../types.ts';
 import { FolioEmbeddings } from './embeddings.ts';
-import { hitToDocument } from './metadata.ts';
 import type { FolioDocumentMetadata } from './metadata.ts';
+import { hitToDocument } from './metadata.ts';
 
 export interface FolioRetrieverOptions extends BaseRetrieverInput {
   /** @default process.env.ELASTICSEARCH_URL */

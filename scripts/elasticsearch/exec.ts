@@ -1,6 +1,7 @@
 /** A small promise wrapper over child processes, for the launcher's shell-outs. */
-import { spawn } from 'node:child_process';
+
 import type { SpawnOptions } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 export interface ExecResult {
   /** Exit code; null when killed by a signal. */

@@ -7,8 +7,8 @@
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
-import { ES_ARTIFACT, ES_VERSION } from './config.ts';
 import type { EsLayout } from './config.ts';
+import { ES_ARTIFACT, ES_VERSION } from './config.ts';
 import { exec, tail } from './exec.ts';
 
 export interface InstallOptions {
@@ -46,7 +46,9 @@ async function download(zip: string, log: (line: string) => void): Promise<void>
   mkdirSync(folder, { recursive: true });
   log(`downloading Elasticsearch ${ES_VERSION} (${ES_ARTIFACT}) …`);
   // Looked up first: spawning a missing command with a timeout leaves Node's kill timer running.
-  const result = onPath('mvn') ? await exec('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${ES_ARTIFACT}`, `-DoutputDirectory=${folder}`]).catch(() => undefined) : undefined;
+  const result = onPath('mvn')
+    ? await exec('mvn', ['-q', '-B', 'dependency:copy', `-Dartifact=${ES_ARTIFACT}`, `-DoutputDirectory=${folder}`]).catch(() => undefined)
+    : undefined;
   if (result === undefined) {
     throw new ConfigurationError(
       'FOLIO_ES_NO_MAVEN',
@@ -55,11 +57,9 @@ async function download(zip: string, log: (line: string) => void): Promise<void>
     );
   }
   if (result.code !== 0 || !existsSync(zip)) {
-    throw new ConfigurationError(
-      'FOLIO_ES_DOWNLOAD',
-      `mvn could not download ${ES_ARTIFACT} (exit ${result.code}):\n${tail(result.output)}`,
-      { meta: { artifact: ES_ARTIFACT } },
-    );
+    throw new ConfigurationError('FOLIO_ES_DOWNLOAD', `mvn could not download ${ES_ARTIFACT} (exit ${result.code}):\n${tail(result.output)}`, {
+      meta: { artifact: ES_ARTIFACT },
+    });
   }
 }
 

@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
-import { CLUSTER_NAME } from './config.ts';
 import type { EsLayout } from './config.ts';
+import { CLUSTER_NAME } from './config.ts';
 import { exec } from './exec.ts';
 import { readState, startFailure } from './state.ts';
 import type { RunAs } from './user.ts';
@@ -62,7 +62,9 @@ export async function launch(options: LaunchOptions): Promise<number> {
 export async function choosePort(port: number | undefined): Promise<number> {
   if (port !== undefined) {
     if (!(await portFree(port))) {
-      throw new ConfigurationError('FOLIO_ES_PORT_IN_USE', `Port ${port} on 127.0.0.1 is already in use; pick another with --port or FOLIO_ES_PORT`, { meta: { port } });
+      throw new ConfigurationError('FOLIO_ES_PORT_IN_USE', `Port ${port} on 127.0.0.1 is already in use; pick another with --port or FOLIO_ES_PORT`, {
+        meta: { port },
+      });
     }
     return port;
   }
@@ -89,4 +91,3 @@ export function freePort(): Promise<number> {
     });
   });
 }
-

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
-import { REPO_ROOT } from './config.ts';
 import type { EsLayout } from './config.ts';
+import { REPO_ROOT } from './config.ts';
 import { exec, tail } from './exec.ts';
 import type { RunAs } from './user.ts';
 
@@ -65,10 +65,16 @@ export async function buildPlugin(options: Readonly<BuildPluginOptions>): Promis
   try {
     result = await exec('mvn', ['-B', '-q', 'package'], { cwd: PLUGIN_DIR, env: { ...process.env, JAVA_HOME: javaHome }, timeoutMs: 600_000 });
   } catch (error) {
-    throw new ConfigurationError('FOLIO_ES_PLUGIN_BUILD', `Cannot build the ${PLUGIN_NAME} plugin: mvn is not installed (apt-get install maven)`, { cause: error });
+    throw new ConfigurationError('FOLIO_ES_PLUGIN_BUILD', `Cannot build the ${PLUGIN_NAME} plugin: mvn is not installed (apt-get install maven)`, {
+      cause: error,
+    });
   }
   const target = join(PLUGIN_DIR, 'target');
-  const built = existsSync(target) ? readdirSync(target).filter((name) => name.endsWith('.zip')).map((name) => join(target, name)) : [];
+  const built = existsSync(target)
+    ? readdirSync(target)
+        .filter((name) => name.endsWith('.zip'))
+        .map((name) => join(target, name))
+    : [];
   if (result.code !== 0 || built.length === 0) {
     throw new ConfigurationError('FOLIO_ES_PLUGIN_BUILD', `mvn package of the ${PLUGIN_NAME} plugin failed (exit ${result.code}):\n${tail(result.output, 40)}`);
   }

@@ -4,18 +4,18 @@
  * all find the same server.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigurationError } from '../../core/errors.ts';
 import { sha256 } from '../../core/hash.ts';
-import { ES_VERSION, esLayout, findJavaHome } from './config.ts';
+import { clusterLayout, nodeLayout, nodeSettings } from './cluster.ts';
 import type { EsLayout } from './config.ts';
+import { ES_VERSION, esLayout, findJavaHome } from './config.ts';
 import { exec, tail } from './exec.ts';
 import { clusterHealth, isReady } from './health.ts';
 import { installElasticsearch } from './install.ts';
-import { buildPlugin, installPlugin, pluginSourceHash } from './plugin.ts';
-import { clusterLayout, nodeLayout, nodeSettings } from './cluster.ts';
 import { choosePort, freePort, launch } from './launch.ts';
+import { buildPlugin, installPlugin, pluginSourceHash } from './plugin.ts';
 import { isAlive, pluginFile, readPids, readState, startFailure, urlsFile } from './state.ts';
 import { chownTo, ensureServerUser, isRoot, reachableLayout } from './user.ts';
 
@@ -85,7 +85,8 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   if (reused !== undefined) {
     // A server someone else started (no pidfile of ours) is used as it is.
     const ours = readState(base.pidFile) !== undefined;
-    if (!ours || readState(pluginFile(base)) === (plugin ? pluginSourceHash() : undefined)) return { ...reused, urls: readState(urlsFile(base))?.split('\n') ?? [reused.url] };
+    if (!ours || readState(pluginFile(base)) === (plugin ? pluginSourceHash() : undefined))
+      return { ...reused, urls: readState(urlsFile(base))?.split('\n') ?? [reused.url] };
     log(plugin ? 'the running server has another build of the plugin (or none); restarting it' : 'the running server has the plugin; restarting it without');
     await stopElasticsearch({ layout: base, log });
   }
@@ -104,11 +105,16 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   rmSync(layout.serverPidFile, { force: true });
   if (user !== undefined) await chownTo(user, [layout.home, layout.data, layout.logs, join(layout.serverPidFile, '..')]);
   rmSync(pluginFile(base), { force: true });
-  const built = pluginZip !== undefined ? { zip: pluginZip, hash: sha256(readFileSync(pluginZip)).slice(0, 16) } : plugin ? await buildPlugin({ javaHome, log }) : undefined;
+  const built =
+    pluginZip !== undefined
+      ? { zip: pluginZip, hash: sha256(readFileSync(pluginZip)).slice(0, 16) }
+      : plugin
+        ? await buildPlugin({ javaHome, log })
+        : undefined;
   if (built !== undefined) await installPlugin({ layout, ...built, javaHome, user, log });
 
   const nodeLayouts = nodes === 1 ? [layout] : Array.from({ length: nodes }, (_, i) => nodeLayout(layout, i + 1));
-  const httpPorts = [httpPort, ...await Promise.all(nodeLayouts.slice(1).map(() => freePort()))];
+  const httpPorts = [httpPort, ...(await Promise.all(nodeLayouts.slice(1).map(() => freePort())))];
   const transportPorts = nodes === 1 ? [] : await Promise.all(nodeLayouts.map(() => freePort()));
   for (const node of nodeLayouts.slice(nodes === 1 ? 1 : 0)) {
     for (const dir of [node.data, node.logs, join(node.serverPidFile, '..')]) mkdirSync(dir, { recursive: true });
@@ -118,7 +124,11 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   // Nodes started together would each create the missing keystore, and trip over each other.
   if (nodes > 1 && !existsSync(join(layout.home, 'config', 'elasticsearch.keystore'))) {
     const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: layout.serverRoot, ES_JAVA_HOME: javaHome };
-    const created = await exec(join(layout.home, 'bin', 'elasticsearch-keystore'), ['create'], { cwd: layout.home, env, ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }) });
+    const created = await exec(join(layout.home, 'bin', 'elasticsearch-keystore'), ['create'], {
+      cwd: layout.home,
+      env,
+      ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
+    });
     if (created.code !== 0) throw startFailure(layout, `elasticsearch-keystore create exited with ${created.code}: ${tail(created.output, 10)}`);
   }
   const urls = httpPorts.map((p) => `http://127.0.0.1:${p}`);
@@ -126,8 +136,19 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   log(`starting Elasticsearch ${ES_VERSION} on ${urls.join(', ')} (heap ${heapMb} MiB${nodes > 1 ? ' per node' : ''}, Java ${javaHome}) …`);
   const began = Date.now();
   // All at once: a node of a new cluster waits for the others to elect a master.
-  const launched = await Promise.allSettled(nodeLayouts.map((node, i) =>
-    launch({ layout: node, javaHome, heapMb, httpPort: httpPorts[i]!, user, timeoutMs, ...(nodes === 1 ? {} : { cluster: nodeSettings(i + 1, transportPorts) }) })));
+  const launched = await Promise.allSettled(
+    nodeLayouts.map((node, i) =>
+      launch({
+        layout: node,
+        javaHome,
+        heapMb,
+        httpPort: httpPorts[i]!,
+        user,
+        timeoutMs,
+        ...(nodes === 1 ? {} : { cluster: nodeSettings(i + 1, transportPorts) }),
+      }),
+    ),
+  );
   const pids = launched.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   writeFileSync(layout.pidFile, `${pids.join('\n')}\n`);
   const failed = launched.find((r) => r.status === 'rejected');
@@ -234,4 +255,3 @@ export async function runningUrl(layout: EsLayout = esLayout()): Promise<string 
   const url = readState(layout.urlFile);
   return url !== undefined && isReady(await clusterHealth(url)) ? url : undefined;
 }
-

@@ -1,8 +1,8 @@
 /** The launcher's state files (pids, URLs, plugin build) and how a failed start is worded. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigurationError } from '../../core/errors.ts';
 import type { FolioErrorCode } from '../../core/error-codes.ts';
+import { ConfigurationError } from '../../core/errors.ts';
 import type { EsLayout } from './config.ts';
 import { tail } from './exec.ts';
 
@@ -39,7 +39,10 @@ export function pluginFile(layout: EsLayout): string {
 
 /** The pids in the pidfile, one a line (a cluster has several). */
 export function readPids(layout: EsLayout): number[] {
-  return (readState(layout.pidFile) ?? '').split('\n').map(Number).filter((pid) => Number.isInteger(pid) && pid > 0);
+  return (readState(layout.pidFile) ?? '')
+    .split('\n')
+    .map(Number)
+    .filter((pid) => Number.isInteger(pid) && pid > 0);
 }
 
 export function readState(path: string): string | undefined {
@@ -53,10 +56,12 @@ export function readState(path: string): string | undefined {
 
 export function startFailure(layout: EsLayout, what: string, code: FolioErrorCode = 'FOLIO_ES_START'): ConfigurationError {
   const parts = [what];
-  for (const [name, path] of [['launcher output', layout.launcherLog], ['server log', layout.serverLog]] as const) {
+  for (const [name, path] of [
+    ['launcher output', layout.launcherLog],
+    ['server log', layout.serverLog],
+  ] as const) {
     const text = readState(path);
     if (text !== undefined) parts.push(`--- ${name} (${path}), last lines ---\n${tail(text, 25)}`);
   }
   return new ConfigurationError(code, parts.join('\n'), { meta: { home: layout.home } });
 }
-

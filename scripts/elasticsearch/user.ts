@@ -2,11 +2,12 @@
  * Elasticsearch refuses to run as root. When the launcher is root (CI, containers) the server runs
  * as a dedicated system user that we create on first use; otherwise it runs as whoever we are.
  */
-import { join } from 'node:path';
+
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
-import { ES_USER, esLayout } from './config.ts';
 import type { EsLayout } from './config.ts';
+import { ES_USER, esLayout } from './config.ts';
 import { exec, tail } from './exec.ts';
 
 export interface RunAs {
@@ -28,7 +29,9 @@ export async function ensureServerUser(): Promise<RunAs> {
     try {
       result = await exec('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', '--user-group', ES_USER]);
     } catch (error) {
-      throw new ConfigurationError('FOLIO_ES_USER', `Cannot create the user ${ES_USER} to run Elasticsearch (it refuses root): useradd is missing`, { cause: error });
+      throw new ConfigurationError('FOLIO_ES_USER', `Cannot create the user ${ES_USER} to run Elasticsearch (it refuses root): useradd is missing`, {
+        cause: error,
+      });
     }
     found = await lookup();
     if (result.code !== 0 && found === undefined) {

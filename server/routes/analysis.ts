@@ -5,7 +5,7 @@
  */
 import type { Element, SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
-import { isUnreadSource, processSources, type ProcessedDocument } from '../../pipeline/run/index.ts';
+import { isUnreadSource, type ProcessedDocument, processSources } from '../../pipeline/run/index.ts';
 import type { Box, ChunkView, ElementView, FailureView, PageView } from './api-types.ts';
 
 export interface AnalyseOptions {
@@ -64,7 +64,14 @@ export function pageViews(result: ProcessedDocument): PageView[] {
 }
 
 export function chunkViews(result: ProcessedDocument): ChunkView[] {
-  return result.chunks.map((chunk) => ({ id: chunk.id, index: chunk.index, pages: chunk.pages, headingPath: chunk.headingPath, bboxes: chunk.bboxes.map(({ page, bbox }) => ({ page, bbox: [...bbox] as unknown as Box })), text: chunk.text }));
+  return result.chunks.map((chunk) => ({
+    id: chunk.id,
+    index: chunk.index,
+    pages: chunk.pages,
+    headingPath: chunk.headingPath,
+    bboxes: chunk.bboxes.map(({ page, bbox }) => ({ page, bbox: [...bbox] as unknown as Box })),
+    text: chunk.text,
+  }));
 }
 
 export function failureViews(result: ProcessedDocument): FailureView[] {

@@ -22,12 +22,18 @@ const TYPES: Readonly<Record<string, string>> = {
   '.svg': 'image/svg+xml',
 };
 
-export const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /** Node prints an ExperimentalWarning on the first strip; expected here, so that one is held back. */
 function stripTypes(code: string, file: string): string {
   const strip = (nodeModule as { stripTypeScriptTypes?: (code: string, options: { mode: 'strip' }) => string }).stripTypeScriptTypes;
-  if (!strip) throw new HttpError(500, 'server_error', `this Node (${process.version}) cannot strip TypeScript types for the browser (module.stripTypeScriptTypes is missing)`);
+  if (!strip)
+    throw new HttpError(
+      500,
+      'server_error',
+      `this Node (${process.version}) cannot strip TypeScript types for the browser (module.stripTypeScriptTypes is missing)`,
+    );
   const emit = process.emitWarning;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     if (String(warning).includes('stripTypeScriptTypes')) return;
@@ -60,7 +66,7 @@ export class Assets {
   }
 
   async serve(res: ServerResponse, path: string): Promise<number> {
-    const file = path === '/' || path === '/index.html' ? 'index.html' : decodeOrNull(path.slice('/app/'.length)) ?? '';
+    const file = path === '/' || path === '/index.html' ? 'index.html' : (decodeOrNull(path.slice('/app/'.length)) ?? '');
     this.#files ??= readdir(WEB_DIR).then((names) => new Set(names.filter((name) => TYPES[extname(name)] !== undefined && name !== 'tsconfig.json')));
     if (!(await this.#files).has(file)) throw new HttpError(404, 'not_found', `no app file \`${file}\``);
     const full = join(WEB_DIR, file);

@@ -11,8 +11,8 @@ import { describeError } from '../../core/errors.ts';
 import { sha256, stableId } from '../../core/hash.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
-import { convertDetail } from '../../pipeline/run/index.ts';
 import { openPdf } from '../../pipeline/pdf/index.ts';
+import { convertDetail } from '../../pipeline/run/index.ts';
 import { HttpError } from '../http-error.ts';
 import { analyse } from './analysis.ts';
 import type { ConvertEvent } from './api-types.ts';
@@ -37,13 +37,21 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): {
 
   async function convert(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> {
     const name = basename(url.searchParams.get('name') ?? '').slice(0, 200) || 'upload';
-    if (running >= concurrency) throw new HttpError(429, 'too_many_conversions', `${concurrency} conversions are already running; try again when one has finished`, { 'retry-after': '2' });
+    if (running >= concurrency)
+      throw new HttpError(429, 'too_many_conversions', `${concurrency} conversions are already running; try again when one has finished`, {
+        'retry-after': '2',
+      });
     running++;
     try {
       const bytes = new Uint8Array(await readBytes(req, maxUploadBytes));
       if (bytes.byteLength === 0) throw new HttpError(400, 'invalid_request_error', `${name}: the file is empty (0 bytes)`);
       const mime = sniffMime(bytes, name);
-      if (!SUPPORTED_MIME_TYPES.has(mime)) throw new HttpError(415, 'unsupported_media_type', `${name}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`);
+      if (!SUPPORTED_MIME_TYPES.has(mime))
+        throw new HttpError(
+          415,
+          'unsupported_media_type',
+          `${name}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`,
+        );
       const contentHash = sha256(bytes);
       const doc: SourceDocument = { id: stableId('upload', name, contentHash), uri: name, relativePath: name, mime, bytes, contentHash };
       const id = `c${randomUUID().replaceAll('-', '').slice(0, 15)}`;
@@ -59,7 +67,11 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): {
       send({ type: 'started', id, name, ...(pages !== undefined ? { pages } : {}) });
       let done = 0;
       try {
-        const result = await analyse(doc, { engine, signal: stop.signal, onPage: ({ pageNumber, engine: used }) => send({ type: 'page', pageNumber, engine: used, done: ++done, ...(pages !== undefined ? { pages } : {}) }) });
+        const result = await analyse(doc, {
+          engine,
+          signal: stop.signal,
+          onPage: ({ pageNumber, engine: used }) => send({ type: 'page', pageNumber, engine: used, done: ++done, ...(pages !== undefined ? { pages } : {}) }),
+        });
         const conversion = { id, name, result };
         store.addConversion(conversion);
         send({ type: 'done', id, document: conversionView(conversion) });
@@ -77,10 +89,15 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): {
     const { name, result } = store.conversion(id);
     const base = name.replace(/\.[^.]+$/, '');
     if (format !== 'markdown' && format !== 'json') throw new HttpError(404, 'not_found', `no download \`${format}\`; use markdown or json`);
-    const [type, body, extension] = format === 'markdown'
-      ? ['text/markdown; charset=utf-8', result.markdown, 'md']
-      : ['application/json; charset=utf-8', JSON.stringify(convertDetail(result), null, 1), 'json'];
-    res.writeHead(200, { 'content-type': type, 'content-disposition': `attachment; filename="${encodeURIComponent(`${base}.${extension}`)}"`, 'cache-control': 'no-store' });
+    const [type, body, extension] =
+      format === 'markdown'
+        ? ['text/markdown; charset=utf-8', result.markdown, 'md']
+        : ['application/json; charset=utf-8', JSON.stringify(convertDetail(result), null, 1), 'json'];
+    res.writeHead(200, {
+      'content-type': type,
+      'content-disposition': `attachment; filename="${encodeURIComponent(`${base}.${extension}`)}"`,
+      'cache-control': 'no-store',
+    });
     res.end(body);
     return 200;
   }

@@ -51,7 +51,12 @@ export class DocumentStore {
 
   conversion(id: string): Conversion {
     const found = this.#conversions.get(id);
-    if (!found) throw new HttpError(404, 'not_found', `no conversion \`${id}\` on this server (conversions are kept in memory until the server restarts; the last ${this.#options.keepConversions ?? 16} are kept)`);
+    if (!found)
+      throw new HttpError(
+        404,
+        'not_found',
+        `no conversion \`${id}\` on this server (conversions are kept in memory until the server restarts; the last ${this.#options.keepConversions ?? 16} are kept)`,
+      );
     return found;
   }
 
@@ -60,14 +65,24 @@ export class DocumentStore {
     if (conversion) return conversionView(conversion);
     const indexed = await this.#indexed(id);
     const loaded = await loadSource(indexed);
-    const base = { id, origin: 'indexed' as const, source: indexed.source, name: nameOf(indexed.source), ...(indexed.title ? { title: indexed.title } : {}), ...(indexed.status ? { status: indexed.status } : {}), chunks: indexed.chunks };
+    const base = {
+      id,
+      origin: 'indexed' as const,
+      source: indexed.source,
+      name: nameOf(indexed.source),
+      ...(indexed.title ? { title: indexed.title } : {}),
+      ...(indexed.status ? { status: indexed.status } : {}),
+      chunks: indexed.chunks,
+    };
     if ('problem' in loaded) return { ...base, problem: loaded.problem, pages: pagesFromChunks(indexed), failures: indexed.failures };
     const result = await this.#analyse(loaded.doc);
     const changed = indexed.contentHash !== undefined && indexed.contentHash !== loaded.doc.contentHash;
     return {
       ...base,
       mime: loaded.doc.mime,
-      ...(changed ? { warning: `${base.name} changed since it was indexed (its content hash differs): the boxes of the indexed chunks may not match the page` } : {}),
+      ...(changed
+        ? { warning: `${base.name} changed since it was indexed (its content hash differs): the boxes of the indexed chunks may not match the page` }
+        : {}),
       pages: pageViews(result),
       failures: mergeFailures(indexed.failures, failureViews(result)),
     };
@@ -84,14 +99,24 @@ export class DocumentStore {
 
   async #indexed(id: string): Promise<IndexedDocument> {
     const { client, index } = this.#options;
-    if (!client) throw new HttpError(404, 'not_found', `no conversion \`${id}\` on this server, and no Elasticsearch to look the document up in (start folio serve with --es URL)`);
+    if (!client)
+      throw new HttpError(
+        404,
+        'not_found',
+        `no conversion \`${id}\` on this server, and no Elasticsearch to look the document up in (start folio serve with --es URL)`,
+      );
     let found: IndexedDocument | undefined;
     try {
       found = await findIndexed(client, index, id);
     } catch (error) {
       const type = (error as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
-      if (type === 'index_not_found_exception') throw new HttpError(404, 'not_found', `the index \`${index}\` does not exist: ingest documents into it first (folio ingest … --index ${index})`);
-      throw new HttpError(502, 'elasticsearch_error', `looking up document \`${id}\` in \`${index}\` failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (type === 'index_not_found_exception')
+        throw new HttpError(404, 'not_found', `the index \`${index}\` does not exist: ingest documents into it first (folio ingest … --index ${index})`);
+      throw new HttpError(
+        502,
+        'elasticsearch_error',
+        `looking up document \`${id}\` in \`${index}\` failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (!found) throw new HttpError(404, 'not_found', `no document \`${id}\` in the index \`${index}\``);
     return found;
@@ -124,7 +149,8 @@ async function loadSource(indexed: IndexedDocument): Promise<Loaded> {
     buffer = await readFile(path);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'ENOENT') return { problem: `${path} (document ${docId}) was deleted or moved since it was indexed: its pages cannot be rendered or read again; ${listed}` };
+    if (code === 'ENOENT')
+      return { problem: `${path} (document ${docId}) was deleted or moved since it was indexed: its pages cannot be rendered or read again; ${listed}` };
     return { problem: `${path} (document ${docId}) cannot be read (${code ?? (error instanceof Error ? error.message : String(error))}); ${listed}` };
   }
   const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);

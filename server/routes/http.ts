@@ -44,12 +44,14 @@ export function oneOf<T extends string>(name: string, value: unknown, allowed: r
 export function intParam(name: string, value: unknown, min: number, max: number, fallback: number): number {
   if (value === undefined || value === null || value === '') return fallback;
   const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new HttpError(400, 'invalid_request_error', `\`${name}\` must be an integer from ${min} to ${max}, got \`${String(value)}\``);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new HttpError(400, 'invalid_request_error', `\`${name}\` must be an integer from ${min} to ${max}, got \`${String(value)}\``);
   return n;
 }
 
 /** Document and conversion ids are short hex-like tokens; anything else never reaches a lookup. */
 export function checkId(id: string): string {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new HttpError(400, 'invalid_request_error', `\`${id.slice(0, 80)}\` is not a document id (letters, digits, - and _)`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id))
+    throw new HttpError(400, 'invalid_request_error', `\`${id.slice(0, 80)}\` is not a document id (letters, digits, - and _)`);
   return id;
 }

@@ -5,7 +5,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { DEFAULT_CHUNKS_INDEX, DEFAULT_DOCUMENTS_INDEX, DEFAULT_FAILURES_INDEX } from '../../mappings/index.ts';
 import { documentRecordId } from '../../pipeline/sink/index.ts';
-import { toSearchHit, type RawHit } from '../../retrieval/index.ts';
+import { type RawHit, toSearchHit } from '../../retrieval/index.ts';
 import type { ChunkView, FailureView } from './api-types.ts';
 
 export interface IndexedDocument {
@@ -37,9 +37,20 @@ const MAX_CHUNKS = 2000;
 export async function findIndexed(client: Client, index: string, docId: string): Promise<IndexedDocument | undefined> {
   const { documents, failures } = siblingIndices(index);
   const [chunks, record, dead] = await Promise.all([
-    client.search({ index, size: MAX_CHUNKS, query: { term: { doc_id: docId } }, sort: [{ chunk_index: 'asc' }], _source: ['text', 'source', 'doc_id', 'title', 'pages', 'heading_path', 'bboxes', 'kind', 'chunk_index', 'content_hash'] }),
+    client.search({
+      index,
+      size: MAX_CHUNKS,
+      query: { term: { doc_id: docId } },
+      sort: [{ chunk_index: 'asc' }],
+      _source: ['text', 'source', 'doc_id', 'title', 'pages', 'heading_path', 'bboxes', 'kind', 'chunk_index', 'content_hash'],
+    }),
     client.get<Record<string, unknown>>({ index: documents, id: documentRecordId(index, docId) }, { ignore: [404] }).catch(() => undefined),
-    client.search<Record<string, unknown>>({ index: failures, size: 200, query: { bool: { filter: [{ term: { doc_id: docId } }, { term: { index } }] } } }, { ignore: [404] }).catch(() => undefined),
+    client
+      .search<Record<string, unknown>>(
+        { index: failures, size: 200, query: { bool: { filter: [{ term: { doc_id: docId } }, { term: { index } }] } } },
+        { ignore: [404] },
+      )
+      .catch(() => undefined),
   ]);
   const hits = chunks.hits.hits as RawHit[];
   const sync = record?.found ? record._source : undefined;
@@ -59,7 +70,12 @@ export async function findIndexed(client: Client, index: string, docId: string):
     };
   });
   const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-  const optional = { title: text(first['title']), contentHash: text(first['content_hash']) ?? text(sync?.['content_hash']), status: text(sync?.['status']), reason: text(sync?.['reason']) };
+  const optional = {
+    title: text(first['title']),
+    contentHash: text(first['content_hash']) ?? text(sync?.['content_hash']),
+    status: text(sync?.['status']),
+    reason: text(sync?.['reason']),
+  };
   return {
     docId,
     source: text(first['source']) ?? text(sync?.['source']) ?? '',

@@ -4,9 +4,9 @@
  * back and forth between the same few pages.
  */
 import type { SourceDocument } from '../../core/types.ts';
+import type { PageImage } from '../../inference/engine.ts';
 import { openPdf } from '../../pipeline/pdf/index.ts';
 import { loadImagePages, renderPdfPage } from '../../pipeline/render/index.ts';
-import type { PageImage } from '../../inference/engine.ts';
 import { HttpError } from '../http-error.ts';
 import { Lru } from './lru.ts';
 
@@ -52,7 +52,9 @@ export class PageImages {
   async #render(doc: SourceDocument, pageNumber: number): Promise<Buffer> {
     const sharp = (await import('sharp')).default;
     const image = await this.#pixels(doc, pageNumber);
-    let pipeline = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), { raw: { width: image.width, height: image.height, channels: image.channels } });
+    let pipeline = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+      raw: { width: image.width, height: image.height, channels: image.channels },
+    });
     if (Math.max(image.width, image.height) > this.#maxSide) pipeline = pipeline.resize({ width: this.#maxSide, height: this.#maxSide, fit: 'inside' });
     return pipeline.png({ compressionLevel: 6 }).toBuffer();
   }
@@ -62,7 +64,8 @@ export class PageImages {
     if (doc.mime === 'application/pdf') {
       const pdf = await openPdf(doc.bytes, { source: doc.uri });
       try {
-        if (pageNumber > pdf.numPages) throw new HttpError(404, 'not_found', `${name} has ${pdf.numPages} page${pdf.numPages === 1 ? '' : 's'}; there is no page ${pageNumber}`);
+        if (pageNumber > pdf.numPages)
+          throw new HttpError(404, 'not_found', `${name} has ${pdf.numPages} page${pdf.numPages === 1 ? '' : 's'}; there is no page ${pageNumber}`);
         return await renderPdfPage(await pdf.page(pageNumber), { source: doc.uri, docId: doc.id, pageNumber, dpi: this.#dpi });
       } finally {
         await pdf.close();

@@ -44,7 +44,7 @@ export async function request(path: string, init: RequestInit = {}): Promise<Res
   let message = `HTTP ${response.status}`;
   let type = 'http';
   try {
-    const body = await response.json() as ErrorBody;
+    const body = (await response.json()) as ErrorBody;
     message = body.error.message;
     type = body.error.type;
   } catch {
@@ -55,11 +55,11 @@ export async function request(path: string, init: RequestInit = {}): Promise<Res
 }
 
 export async function getJson<T>(path: string): Promise<T> {
-  return await (await request(path)).json() as T;
+  return (await (await request(path)).json()) as T;
 }
 
 export async function postJson<T>(path: string, body: unknown): Promise<T> {
-  return await (await request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as T;
+  return (await (await request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as T;
 }
 
 /** A fetched resource as a `blob:` URL: images and downloads need the token too, which `<img src>` cannot send. */

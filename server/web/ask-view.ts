@@ -22,18 +22,30 @@ export async function renderAsk(root: HTMLElement, params: URLSearchParams, info
   try {
     const result = await postJson<AskResponse>('/api/ask', { query, mode: params.get('mode') || undefined, k: 5 });
     const mode = params.get('mode') ?? (info.knn ? 'hybrid' : 'bm25');
-    const answer = result.answer !== undefined
-      ? h('div', { class: 'answer-text' }, splitCitations(result.answer, result.hits.length).map((part) => {
-        if ('text' in part) return part.text;
-        const hit = result.hits[part.cite - 1]!;
-        return h('a', { class: 'cite', href: hitHref(hit), title: hit.citation }, `[${part.cite}]`);
-      }))
-      : notice('info', 'No LLM is configured (start folio serve with --llm URL --llm-model NAME for a written answer); these are the passages an answer would cite.');
+    const answer =
+      result.answer !== undefined
+        ? h(
+            'div',
+            { class: 'answer-text' },
+            splitCitations(result.answer, result.hits.length).map((part) => {
+              if ('text' in part) return part.text;
+              const hit = result.hits[part.cite - 1]!;
+              return h('a', { class: 'cite', href: hitHref(hit), title: hit.citation }, `[${part.cite}]`);
+            }),
+          )
+        : notice(
+            'info',
+            'No LLM is configured (start folio serve with --llm URL --llm-model NAME for a written answer); these are the passages an answer would cite.',
+          );
     out.replaceChildren(
       answer,
       h('h2', null, 'Cited passages'),
       result.hits.length > 0
-        ? h('ol', { class: 'hits citations' }, result.hits.map((hit, i) => hitItem(hit, mode, `[${i + 1}]`)))
+        ? h(
+            'ol',
+            { class: 'hits citations' },
+            result.hits.map((hit, i) => hitItem(hit, mode, `[${i + 1}]`)),
+          )
         : notice('info', `Nothing in the index answers “${result.query}”.`),
     );
   } catch (error) {

@@ -4,19 +4,27 @@
  */
 import type { ConvertEvent } from '../routes/api-types.ts';
 import { ApiError, request } from './api.ts';
-import { h, notice } from './dom.ts';
 import { rememberDocument, renderDocument, routeLabel } from './document-view.ts';
+import { h, notice } from './dom.ts';
 
 export function renderConvert(root: HTMLElement): void {
   const input = h('input', { id: 'file', type: 'file', accept: '.pdf,.png,.jpg,.jpeg,.tif,.tiff,.webp,.md,.markdown,.txt' });
-  const zone = h('div', { id: 'drop', class: 'dropzone', tabindex: 0, role: 'button', 'aria-label': 'drop a file to convert' },
+  const zone = h(
+    'div',
+    { id: 'drop', class: 'dropzone', tabindex: 0, role: 'button', 'aria-label': 'drop a file to convert' },
     h('strong', null, 'Drop a PDF, scan or Markdown file here'),
     h('span', { class: 'muted' }, 'or '),
     h('label', { class: 'choose' }, 'choose one', input),
   );
   const progress = h('section', { id: 'progress', 'aria-live': 'polite' });
   const result = h('section', { id: 'result' });
-  root.replaceChildren(h('h1', null, 'Convert'), h('p', { class: 'muted' }, 'The file goes through the same pipeline as folio convert: the text layer where it is good, OCR where it is not.'), zone, progress, result);
+  root.replaceChildren(
+    h('h1', null, 'Convert'),
+    h('p', { class: 'muted' }, 'The file goes through the same pipeline as folio convert: the text layer where it is good, OCR where it is not.'),
+    zone,
+    progress,
+    result,
+  );
   zone.addEventListener('dragover', (event) => {
     event.preventDefault();
     zone.classList.add('over');
@@ -62,7 +70,11 @@ async function convertFile(file: File, progress: HTMLElement, result: HTMLElemen
   result.replaceChildren();
   let total: number | undefined;
   try {
-    const response = await request(`/api/convert?name=${encodeURIComponent(file.name)}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: file });
+    const response = await request(`/api/convert?name=${encodeURIComponent(file.name)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: file,
+    });
     for await (const event of events(response)) {
       if (event.type === 'started') {
         total = event.pages;
@@ -71,7 +83,14 @@ async function convertFile(file: File, progress: HTMLElement, result: HTMLElemen
       } else if (event.type === 'page') {
         bar.value = event.done;
         status.textContent = `${event.done} / ${total ?? '?'} pages`;
-        pages.append(h('li', { class: `progress-page route-${event.engine}`, 'data-page': event.pageNumber }, `page ${event.pageNumber}: `, event.engine === 'failed' ? 'failed' : routeLabel({ engine: event.engine, pageNumber: event.pageNumber, reason: '', elements: [] })));
+        pages.append(
+          h(
+            'li',
+            { class: `progress-page route-${event.engine}`, 'data-page': event.pageNumber },
+            `page ${event.pageNumber}: `,
+            event.engine === 'failed' ? 'failed' : routeLabel({ engine: event.engine, pageNumber: event.pageNumber, reason: '', elements: [] }),
+          ),
+        );
       } else if (event.type === 'done') {
         const view = event.document;
         rememberDocument(view);

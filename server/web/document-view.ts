@@ -8,8 +8,17 @@ import { ApiError, blobUrl, getJson } from './api.ts';
 import { h, notice, pagesLabel, s } from './dom.ts';
 
 const KIND_LABELS: Readonly<Record<string, string>> = {
-  heading: 'heading', paragraph: 'paragraph', list: 'list', table: 'table', formula: 'formula', figure: 'figure',
-  caption: 'caption', code: 'code', pageHeader: 'page header', pageFooter: 'page footer', footnote: 'footnote',
+  heading: 'heading',
+  paragraph: 'paragraph',
+  list: 'list',
+  table: 'table',
+  formula: 'formula',
+  figure: 'figure',
+  caption: 'caption',
+  code: 'code',
+  pageHeader: 'page header',
+  pageFooter: 'page footer',
+  footnote: 'footnote',
 };
 
 /** Documents seen this session (conversions included): flipping pages refetches nothing. */
@@ -26,7 +35,11 @@ export async function renderDocumentRoute(root: HTMLElement, id: string, params:
     try {
       view = await getJson<DocumentView>(`/api/documents/${encodeURIComponent(id)}`);
     } catch (error) {
-      root.replaceChildren(h('h1', null, 'Document'), notice('error', error instanceof ApiError ? error.message : String(error)), h('p', null, h('a', { href: '#/search' }, '← back to search')));
+      root.replaceChildren(
+        h('h1', null, 'Document'),
+        notice('error', error instanceof ApiError ? error.message : String(error)),
+        h('p', null, h('a', { href: '#/search' }, '← back to search')),
+      );
       return;
     }
     rememberDocument(view);
@@ -36,11 +49,16 @@ export async function renderDocumentRoute(root: HTMLElement, id: string, params:
 
 export function routeLabel(page: PageView): string {
   switch (page.engine) {
-    case 'text': return 'text layer';
-    case 'markdown': return 'Markdown source';
-    case 'none': return 'failed';
-    case 'unknown': return 'unknown (no source)';
-    default: return `OCR: ${page.engine}`;
+    case 'text':
+      return 'text layer';
+    case 'markdown':
+      return 'Markdown source';
+    case 'none':
+      return 'failed';
+    case 'unknown':
+      return 'unknown (no source)';
+    default:
+      return `OCR: ${page.engine}`;
   }
 }
 
@@ -54,10 +72,14 @@ export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber
   const chunk = view.chunks.find((c) => c.id === chunkId);
   const wanted = pageNumber ?? chunk?.bboxes[0]?.page ?? chunk?.pages[0] ?? view.pages[0]?.pageNumber ?? 1;
   const page = view.pages.find((p) => p.pageNumber === wanted) ?? view.pages[0];
-  const header = h('header', { class: 'doc-head' },
+  const header = h(
+    'header',
+    { class: 'doc-head' },
     h('h1', null, view.name, view.title && view.title !== view.name ? h('span', { class: 'doc-title' }, ` ${view.title}`) : null),
     h('p', { class: 'muted source', title: view.source }, view.source),
-    h('div', { class: 'doc-meta' },
+    h(
+      'div',
+      { class: 'doc-meta' },
       view.status ? h('span', { class: `badge status-${view.status.replace(/\W+/g, '-')}` }, view.status) : null,
       h('span', null, `${view.pages.length} page${view.pages.length === 1 ? '' : 's'}`),
       view.origin === 'indexed' ? h('span', null, `${view.chunks.length} chunk${view.chunks.length === 1 ? '' : 's'} indexed`) : null,
@@ -71,30 +93,79 @@ export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber
     root.replaceChildren(header, notice('info', 'The document has no pages to show.'), failuresOf(view) ?? '');
     return;
   }
-  const pageList = h('nav', { class: 'page-list', 'aria-label': 'pages' }, view.pages.map((p) => h('a', {
-    href: docHref(view, p.pageNumber, chunk && (chunk.pages.includes(p.pageNumber)) ? chunk.id : undefined),
-    class: `page-link${p.failed || p.quality?.passed === false ? ' bad' : ''}${chunk?.pages.includes(p.pageNumber) ? ' has-hit' : ''}`,
-    'aria-current': p.pageNumber === page.pageNumber ? 'page' : undefined,
-  }, h('strong', null, p.pageNumber), h('span', null, routeLabel(p)), p.quality ? h('span', { class: 'q' }, `q ${p.quality.score.toFixed(2)}`) : null)));
+  const pageList = h(
+    'nav',
+    { class: 'page-list', 'aria-label': 'pages' },
+    view.pages.map((p) =>
+      h(
+        'a',
+        {
+          href: docHref(view, p.pageNumber, chunk?.pages.includes(p.pageNumber) ? chunk.id : undefined),
+          class: `page-link${p.failed || p.quality?.passed === false ? ' bad' : ''}${chunk?.pages.includes(p.pageNumber) ? ' has-hit' : ''}`,
+          'aria-current': p.pageNumber === page.pageNumber ? 'page' : undefined,
+        },
+        h('strong', null, p.pageNumber),
+        h('span', null, routeLabel(p)),
+        p.quality ? h('span', { class: 'q' }, `q ${p.quality.score.toFixed(2)}`) : null,
+      ),
+    ),
+  );
   const onPage = (c: ChunkView): Box[] => c.bboxes.filter((b) => b.page === page.pageNumber).map((b) => b.bbox);
   const hitBoxes = chunk ? onPage(chunk) : [];
   const { figure, overlay } = pageFigure(view, page, hitBoxes);
-  const elements = h('div', { class: 'elements' }, page.elements.map((el) => h('div', {
-    class: `el k-${el.kind}${el.boxes.some((b) => hitBoxes.some((hb) => near(b, hb))) ? ' in-hit' : ''}`,
-    'data-el': el.index,
-  }, h('span', { class: 'el-kind' }, KIND_LABELS[el.kind] ?? el.kind, el.level ? ` ${el.level}` : '', el.boxes.length === 0 ? ' · no box' : ''), h('pre', null, el.markdown))));
-  if (page.elements.length === 0) elements.append(h('p', { class: 'muted' }, view.problem ? 'The elements cannot be read without the source.' : 'No elements on this page.'));
+  const elements = h(
+    'div',
+    { class: 'elements' },
+    page.elements.map((el) =>
+      h(
+        'div',
+        {
+          class: `el k-${el.kind}${el.boxes.some((b) => hitBoxes.some((hb) => near(b, hb))) ? ' in-hit' : ''}`,
+          'data-el': el.index,
+        },
+        h('span', { class: 'el-kind' }, KIND_LABELS[el.kind] ?? el.kind, el.level ? ` ${el.level}` : '', el.boxes.length === 0 ? ' · no box' : ''),
+        h('pre', null, el.markdown),
+      ),
+    ),
+  );
+  if (page.elements.length === 0)
+    elements.append(h('p', { class: 'muted' }, view.problem ? 'The elements cannot be read without the source.' : 'No elements on this page.'));
   linkHover(elements, overlay);
   const chunksHere = view.chunks.filter((c) => c.pages.includes(page.pageNumber));
-  const side = h('aside', { class: 'markdown', 'aria-label': 'page markdown' },
-    chunk ? h('details', { class: 'hit-chunk' }, h('summary', null, `Hit: chunk ${chunk.index + 1}, ${pagesLabel(chunk.pages)}`, h('span', { class: 'muted' }, ' (its elements are marked below)')), h('pre', null, chunk.text)) : null,
+  const side = h(
+    'aside',
+    { class: 'markdown', 'aria-label': 'page markdown' },
+    chunk
+      ? h(
+          'details',
+          { class: 'hit-chunk' },
+          h('summary', null, `Hit: chunk ${chunk.index + 1}, ${pagesLabel(chunk.pages)}`, h('span', { class: 'muted' }, ' (its elements are marked below)')),
+          h('pre', null, chunk.text),
+        )
+      : null,
     h('h2', null, 'Markdown of the page'),
     elements,
-    view.origin === 'indexed' ? h('details', { class: 'chunks', open: view.problem !== undefined },
-      h('summary', null, `Indexed chunks on this page (${chunksHere.length})`),
-      chunksHere.map((c) => h('div', { class: `chunk${c.id === chunk?.id ? ' current' : ''}` }, h('a', { href: docHref(view, page.pageNumber, c.id) }, `chunk ${c.index + 1}`), h('pre', null, c.text)))) : null,
+    view.origin === 'indexed'
+      ? h(
+          'details',
+          { class: 'chunks', open: view.problem !== undefined },
+          h('summary', null, `Indexed chunks on this page (${chunksHere.length})`),
+          chunksHere.map((c) =>
+            h(
+              'div',
+              { class: `chunk${c.id === chunk?.id ? ' current' : ''}` },
+              h('a', { href: docHref(view, page.pageNumber, c.id) }, `chunk ${c.index + 1}`),
+              h('pre', null, c.text),
+            ),
+          ),
+        )
+      : null,
   );
-  root.replaceChildren(header, h('div', { class: 'doc-body' }, pageList, h('section', { class: 'page-pane' }, pageInfo(page, view.pages.length), figure, legend(page)), side), failuresOf(view) ?? '');
+  root.replaceChildren(
+    header,
+    h('div', { class: 'doc-body' }, pageList, h('section', { class: 'page-pane' }, pageInfo(page, view.pages.length), figure, legend(page)), side),
+    failuresOf(view) ?? '',
+  );
   // Scroll the Markdown pane (not the window) to the hit's first element.
   const first = side.querySelector<HTMLElement>('.el.in-hit');
   if (first) requestAnimationFrame(() => (side.scrollTop = Math.max(0, first.offsetTop - 80)));
@@ -102,11 +173,24 @@ export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber
 
 function pageInfo(page: PageView, total: number): HTMLElement {
   const q = page.quality;
-  return h('div', { class: 'page-info' },
+  return h(
+    'div',
+    { class: 'page-info' },
     h('span', { class: 'page-no' }, `Page ${page.pageNumber} of ${total}`),
-    h('span', { class: `route route-${page.engine}` }, `route: ${routeLabel(page)}`, page.reason && page.engine !== 'unknown' ? h('span', { class: 'muted' }, ` (${page.reason})`) : null),
+    h(
+      'span',
+      { class: `route route-${page.engine}` },
+      `route: ${routeLabel(page)}`,
+      page.reason && page.engine !== 'unknown' ? h('span', { class: 'muted' }, ` (${page.reason})`) : null,
+    ),
     q ? h('span', { class: `quality ${q.passed ? 'pass' : 'fail'}` }, `quality ${q.score.toFixed(2)} ${q.passed ? '✓ passed' : '✗ failed the gate'}`) : null,
-    q && q.reasons.length > 0 ? h('ul', { class: 'reasons' }, q.reasons.slice(0, 8).map((r) => h('li', null, r))) : null,
+    q && q.reasons.length > 0
+      ? h(
+          'ul',
+          { class: 'reasons' },
+          q.reasons.slice(0, 8).map((r) => h('li', null, r)),
+        )
+      : null,
     page.failed ? notice('error', page.failed) : null,
   );
 }
@@ -118,28 +202,39 @@ function pageFigure(view: DocumentView, page: PageView, hitBoxes: readonly Box[]
     return { figure };
   }
   if (!page.width || !page.height) {
-    figure.append(h('div', { class: 'no-image' }, page.failed ? 'The page failed; there is no image of it.' : 'The page has no size, so there is nothing to draw.'));
+    figure.append(
+      h('div', { class: 'no-image' }, page.failed ? 'The page failed; there is no image of it.' : 'The page has no size, so there is nothing to draw.'),
+    );
     return { figure };
   }
   // Markdown has no page image; its grounding boxes (if any) are drawn on a blank page.
   const blank = view.mime !== undefined && !view.mime.startsWith('image/') && view.mime !== 'application/pdf';
-  const rect = (box: Box, attrs: Record<string, string | number>): SVGRectElement => s('rect', { x: box[0], y: box[1], width: Math.max(0.5, box[2] - box[0]), height: Math.max(0.5, box[3] - box[1]), ...attrs });
+  const rect = (box: Box, attrs: Record<string, string | number>): SVGRectElement =>
+    s('rect', { x: box[0], y: box[1], width: Math.max(0.5, box[2] - box[0]), height: Math.max(0.5, box[3] - box[1]), ...attrs });
   const overlay = s('svg', { class: 'overlay', viewBox: `0 0 ${page.width} ${page.height}`, preserveAspectRatio: 'none', 'aria-hidden': 'true' });
   for (const el of page.elements) {
     for (const box of el.boxes) overlay.append(rect(box, { class: `box k-${el.kind}`, 'data-el': el.index }));
   }
   for (const box of hitBoxes) overlay.append(rect(box, { class: 'hit' }));
   const img = h('img', { class: 'page-image', alt: `page ${page.pageNumber} of ${view.name}` });
-  const frame = h('div', { class: 'page-frame', 'data-state': blank ? 'blank' : 'loading' }, blank ? h('span', { class: 'blank-note muted' }, 'no page image (Markdown source)') : img, overlay);
+  const frame = h(
+    'div',
+    { class: 'page-frame', 'data-state': blank ? 'blank' : 'loading' },
+    blank ? h('span', { class: 'blank-note muted' }, 'no page image (Markdown source)') : img,
+    overlay,
+  );
   // CSSOM, not a style attribute: the content security policy allows no inline styles.
   frame.style.aspectRatio = `${page.width} / ${page.height}`;
   figure.append(frame);
   if (blank) return { figure, overlay };
   img.addEventListener('load', () => (frame.dataset['state'] = 'loaded'));
-  blobUrl(`/api/documents/${encodeURIComponent(view.id)}/pages/${page.pageNumber}`).then((url) => (img.src = url), (error: unknown) => {
-    frame.dataset['state'] = 'error';
-    figure.replaceChildren(notice('error', error instanceof ApiError ? error.message : String(error)));
-  });
+  blobUrl(`/api/documents/${encodeURIComponent(view.id)}/pages/${page.pageNumber}`).then(
+    (url) => (img.src = url),
+    (error: unknown) => {
+      frame.dataset['state'] = 'error';
+      figure.replaceChildren(notice('error', error instanceof ApiError ? error.message : String(error)));
+    },
+  );
   return { figure, overlay };
 }
 
@@ -147,7 +242,8 @@ function pageFigure(view: DocumentView, page: PageView, hitBoxes: readonly Box[]
 function linkHover(elements: HTMLElement, overlay: SVGSVGElement | undefined): void {
   const light = (index: string | undefined, on: boolean): void => {
     if (index === undefined) return;
-    for (const node of [...elements.querySelectorAll(`[data-el="${index}"]`), ...(overlay?.querySelectorAll(`[data-el="${index}"]`) ?? [])]) node.classList.toggle('lit', on);
+    for (const node of [...elements.querySelectorAll(`[data-el="${index}"]`), ...(overlay?.querySelectorAll(`[data-el="${index}"]`) ?? [])])
+      node.classList.toggle('lit', on);
   };
   for (const root of [elements, overlay]) {
     root?.addEventListener('mouseover', (event) => light((event.target as Element).closest<HTMLElement | SVGElement>('[data-el]')?.dataset['el'], true));
@@ -157,26 +253,47 @@ function linkHover(elements: HTMLElement, overlay: SVGSVGElement | undefined): v
 
 function legend(page: PageView): HTMLElement {
   const kinds = [...new Set(page.elements.map((e) => e.kind))];
-  return h('div', { class: 'legend' }, kinds.map((k) => h('span', { class: `swatch k-${k}` }, KIND_LABELS[k] ?? k)), h('span', { class: 'swatch hit-swatch' }, 'hit chunk'));
+  return h(
+    'div',
+    { class: 'legend' },
+    kinds.map((k) => h('span', { class: `swatch k-${k}` }, KIND_LABELS[k] ?? k)),
+    h('span', { class: 'swatch hit-swatch' }, 'hit chunk'),
+  );
 }
 
 function failuresOf(view: DocumentView): HTMLElement | null {
   if (view.failures.length === 0) return null;
-  return h('section', { class: 'failures' }, h('h2', null, `Failures (${view.failures.length})`), h('ul', null, view.failures.map((f) => h('li', null,
-    h('code', null, f.code), ` ${f.stage}${f.pageNumber ? `, page ${f.pageNumber}` : ''}: `, f.reason))));
+  return h(
+    'section',
+    { class: 'failures' },
+    h('h2', null, `Failures (${view.failures.length})`),
+    h(
+      'ul',
+      null,
+      view.failures.map((f) => h('li', null, h('code', null, f.code), ` ${f.stage}${f.pageNumber ? `, page ${f.pageNumber}` : ''}: `, f.reason)),
+    ),
+  );
 }
 
 function downloadButton(label: string, path: string, filename: string): HTMLButtonElement {
-  return h('button', { type: 'button', class: 'download', onclick: async (event: Event) => {
-    const button = event.currentTarget as HTMLButtonElement;
-    try {
-      const link = h('a', { href: await blobUrl(path), download: filename });
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-    } catch (error) {
-      button.after(notice('error', error instanceof ApiError ? error.message : String(error)));
-    }
-  } }, label);
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'download',
+      onclick: async (event: Event) => {
+        const button = event.currentTarget as HTMLButtonElement;
+        try {
+          const link = h('a', { href: await blobUrl(path), download: filename });
+          document.body.append(link);
+          link.click();
+          link.remove();
+          setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+        } catch (error) {
+          button.after(notice('error', error instanceof ApiError ? error.message : String(error)));
+        }
+      },
+    },
+    label,
+  );
 }

@@ -15,7 +15,13 @@ export function scoreParts(hit: HitView, mode: string): HTMLElement {
   const list = (name: 'bm25' | 'knn', label: string, digits: number): void => {
     const rank = hit.ranks[name];
     const score = hit.scores[name];
-    parts.push(h('span', { class: `part ${name}${rank === undefined ? ' absent' : ''}` }, rank === undefined ? `${label} –` : `${label} #${rank}${score !== undefined ? ` (${score.toFixed(digits)})` : ''}`));
+    parts.push(
+      h(
+        'span',
+        { class: `part ${name}${rank === undefined ? ' absent' : ''}` },
+        rank === undefined ? `${label} –` : `${label} #${rank}${score !== undefined ? ` (${score.toFixed(digits)})` : ''}`,
+      ),
+    );
   };
   if (mode !== 'knn') list('bm25', 'BM25', 2);
   if (mode !== 'bm25') list('knn', 'kNN', 3);
@@ -23,18 +29,31 @@ export function scoreParts(hit: HitView, mode: string): HTMLElement {
 }
 
 export function snippetOf(hit: HitView): HTMLElement {
-  return h('p', { class: 'snippet' }, hit.snippet.map((part) => (part.hit ? h('mark', null, part.text) : part.text)));
+  return h(
+    'p',
+    { class: 'snippet' },
+    hit.snippet.map((part) => (part.hit ? h('mark', null, part.text) : part.text)),
+  );
 }
 
 export function hitItem(hit: HitView, mode: string, label?: string): HTMLLIElement {
   const where = [pagesLabel(hit.pages), hit.headingPath.join(' › ')].filter(Boolean).join(' · ');
-  return h('li', { class: 'hit', 'data-doc': hit.docId, 'data-chunk': hit.id },
-    h('div', { class: 'hit-head' },
+  return h(
+    'li',
+    { class: 'hit', 'data-doc': hit.docId, 'data-chunk': hit.id },
+    h(
+      'div',
+      { class: 'hit-head' },
       label ? h('a', { class: 'cite-label', href: hitHref(hit), title: 'open the cited page' }, label) : null,
       h('a', { class: 'hit-title', href: hitHref(hit), title: hit.source }, baseName(hit.source)),
       hit.title ? h('span', { class: 'muted doc-title' }, hit.title) : null,
     ),
-    h('div', { class: 'hit-meta' }, where, hit.kind.map((k) => h('span', { class: `kind k-${k}` }, k))),
+    h(
+      'div',
+      { class: 'hit-meta' },
+      where,
+      hit.kind.map((k) => h('span', { class: `kind k-${k}` }, k)),
+    ),
     snippetOf(hit),
     scoreParts(hit, mode),
   );

@@ -18,10 +18,13 @@ let generation = 0;
 
 function showTokenForm(): void {
   const input = h('input', { id: 'token', type: 'password', autocomplete: 'current-password', placeholder: 'FOLIO_SERVE_TOKEN', required: true });
-  const form = h('form', { class: 'token-form' },
+  const form = h(
+    'form',
+    { class: 'token-form' },
     h('label', { for: 'token' }, 'This server needs its access token (the FOLIO_SERVE_TOKEN it was started with):'),
     input,
-    h('button', { type: 'submit' }, 'Use token'));
+    h('button', { type: 'submit' }, 'Use token'),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     setToken(input.value.trim());
@@ -47,7 +50,16 @@ async function render(): Promise<void> {
       document.getElementById('index-name')!.textContent = info.search ? `index ${info.index}` : 'no Elasticsearch';
     } catch (error) {
       if (mine !== generation) return;
-      view.replaceChildren(notice('error', error instanceof ApiError && error.status === 401 ? 'Enter the access token above to use the app.' : error instanceof Error ? error.message : String(error)));
+      view.replaceChildren(
+        notice(
+          'error',
+          error instanceof ApiError && error.status === 401
+            ? 'Enter the access token above to use the app.'
+            : error instanceof Error
+              ? error.message
+              : String(error),
+        ),
+      );
       return;
     }
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { normalizeText } from '../../bench/olmocr/normalize.ts';
-import { parseTest, runCheck, trailingRepeats } from '../../bench/olmocr/checks.ts';
 import type { BenchTest } from '../../bench/olmocr/checks.ts';
+import { parseTest, runCheck, trailingRepeats } from '../../bench/olmocr/checks.ts';
+import { normalizeText } from '../../bench/olmocr/normalize.ts';
 
 const test = (fields: Partial<BenchTest> & Pick<BenchTest, 'type'>): BenchTest => ({ pdf: 'a.pdf', page: 1, id: 't', ...fields });
 
@@ -97,7 +97,7 @@ describe('runCheck', () => {
       assert.equal(runCheck(test({ type: 'math', math: 'a^{2}+b^{2}=c^{2}' }), 'a^{2}+b^{2}=c^{2}').passed, false);
     });
     it('should accept the reference inside a longer rendered formula', () => {
-      assert.equal(runCheck(test({ type: 'math', math: '\\lambda_{g}=\\lambda_{g^{\\prime}}' }), '$$\\lambda_g = \\lambda_{g\'}$$').passed, true);
+      assert.equal(runCheck(test({ type: 'math', math: '\\lambda_{g}=\\lambda_{g^{\\prime}}' }), "$$\\lambda_g = \\lambda_{g'}$$").passed, true);
     });
   });
 
@@ -105,7 +105,7 @@ describe('runCheck', () => {
     it('should fail empty output, runaway repetition and CJK', () => {
       assert.equal(runCheck(test({ type: 'baseline' }), 'Some text.').passed, true);
       assert.equal(runCheck(test({ type: 'baseline' }), '\n  \n').passed, false);
-      assert.equal(runCheck(test({ type: 'baseline' }), 'text ' + 'ab'.repeat(40)).passed, false);
+      assert.equal(runCheck(test({ type: 'baseline' }), `text ${'ab'.repeat(40)}`).passed, false);
       assert.equal(runCheck(test({ type: 'baseline' }), 'text 中文').passed, false);
     });
   });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { barChart } from '../../bench/common/svg.ts';
 import { markdownTable } from '../../bench/common/markdown-table.ts';
 import { median } from '../../bench/common/stats.ts';
+import { barChart } from '../../bench/common/svg.ts';
 import { replaceFiguresBlock } from '../../bench/readme-table.ts';
-import { runBench } from '../../bench/run-bench.ts';
 import { headlineFigures } from '../../bench/report/figures.ts';
+import { runBench } from '../../bench/run-bench.ts';
 
 describe('median', () => {
   it('should take the middle value or the mean of the middle two', () => {
@@ -22,7 +22,14 @@ describe('markdownTable', () => {
 
 describe('barChart', () => {
   it('should draw one bar per value, scaled to the largest', () => {
-    const svg = barChart({ title: 'T', unit: 'u', bars: [{ label: 'a', value: 10 }, { label: 'b<', value: 5 }] });
+    const svg = barChart({
+      title: 'T',
+      unit: 'u',
+      bars: [
+        { label: 'a', value: 10 },
+        { label: 'b<', value: 5 },
+      ],
+    });
     assert.equal((svg.match(/<rect x=/g) ?? []).length, 2);
     assert.ok(svg.includes('b&lt;'));
   });
@@ -75,9 +82,28 @@ describe('runBench', () => {
 describe('textLayerMarkdown', () => {
   it('should say whether each target is met', async () => {
     const { textLayerMarkdown } = await import('../../bench/textlayer/run.ts');
-    const phase = (name: string, pps: number, vs?: number) => ({ phase: name, description: name, pages: 10, runsMs: [1], medianMs: 1, pagesPerSecond: pps, failures: 0, ...(vs === undefined ? {} : { vsPdftotext: vs }) });
+    const phase = (name: string, pps: number, vs?: number) => ({
+      phase: name,
+      description: name,
+      pages: 10,
+      runsMs: [1],
+      medianMs: 1,
+      pagesPerSecond: pps,
+      failures: 0,
+      ...(vs === undefined ? {} : { vsPdftotext: vs }),
+    });
     const machine = { cpu: 'x', cores: 2, memoryGiB: 1, platform: 'p', node: 'v', packages: {}, tools: {}, at: 't' };
-    const md = textLayerMarkdown({ files: 1, pages: 10, skippedFiles: [], phases: [phase('pdftotext', 100, 1), phase('extract', 60, 0.6), phase('pages', 40, 0.4), phase('ingest-ndjson', 120, 1.2)], machine }, ['d'], 1);
+    const md = textLayerMarkdown(
+      {
+        files: 1,
+        pages: 10,
+        skippedFiles: [],
+        phases: [phase('pdftotext', 100, 1), phase('extract', 60, 0.6), phase('pages', 40, 0.4), phase('ingest-ndjson', 120, 1.2)],
+        machine,
+      },
+      ['d'],
+      1,
+    );
     assert.match(md, /End to end ≥ 100 pages\/s: 120 pages\/s \(ingest-ndjson, the command from start-up to exit\) — met/);
     assert.match(md, /Extraction ≥ ½ pdftotext: 0\.6× \(extract\) — met; with Folio's layout analysis and Markdown on top: 0\.4× \(pages\) — not met/);
     assert.match(md, /The extraction step is `extract`/);

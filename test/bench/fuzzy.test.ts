@@ -33,9 +33,13 @@ function naivePartial(a: string, b: string): number {
 describe('LcsMatcher', () => {
   it('should agree with the textbook LCS, also past 32 and 64 characters', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 90 }), fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 90 }), (a, b) => {
-        assert.equal(new LcsMatcher([...a]).lcs([...b]), naiveLcs([...a], [...b]));
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 90 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 90 }),
+        (a, b) => {
+          assert.equal(new LcsMatcher([...a]).lcs([...b]), naiveLcs([...a], [...b]));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -62,9 +66,13 @@ describe('partialRatio', () => {
 
   it('should equal the brute-force best window', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' '), maxLength: 12 }), fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' '), maxLength: 40 }), (a, b) => {
-        assert.ok(Math.abs(partialRatio(a, b) - naivePartial(a, b)) < 1e-12, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' '), maxLength: 12 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' '), maxLength: 40 }),
+        (a, b) => {
+          assert.ok(Math.abs(partialRatio(a, b) - naivePartial(a, b)) < 1e-12, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+        },
+      ),
       { numRuns: 400 },
     );
   });

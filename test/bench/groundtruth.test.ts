@@ -17,13 +17,29 @@ describe('levenshtein', () => {
 });
 
 describe('teds', () => {
-  const table = [[cell('a'), cell('b')], [cell('1'), cell('2')]];
+  const table = [
+    [cell('a'), cell('b')],
+    [cell('1'), cell('2')],
+  ];
   it('should be 1 for identical tables and lower for changed text or structure', () => {
     assert.equal(teds(table, table), 1);
-    const text = teds(table, [[cell('a'), cell('b')], [cell('1'), cell('3')]]);
+    const text = teds(table, [
+      [cell('a'), cell('b')],
+      [cell('1'), cell('3')],
+    ]);
     // One of 7 nodes renamed at cost 1 (one character of one differs).
     assert.ok(Math.abs(text - (1 - 1 / 7)) < 1e-12, String(text));
-    assert.equal(teds(table, [[cell('a'), cell('b')], [cell('1'), cell('3')]], { structureOnly: true }), 1);
+    assert.equal(
+      teds(
+        table,
+        [
+          [cell('a'), cell('b')],
+          [cell('1'), cell('3')],
+        ],
+        { structureOnly: true },
+      ),
+      1,
+    );
   });
   it('should charge a span change and a missing row', () => {
     const merged = [[cell('a', 1, 2)], [cell('1'), cell('2')]];
@@ -42,7 +58,9 @@ describe('htmlTables', () => {
 
 describe('digestMarkdown', () => {
   it('should collect headings, blocks, pipe and HTML tables, and drop grounding tags', () => {
-    const d = digestMarkdown('<|ref|>title<|/ref|><|det|>[[1,2,3,4]]<|/det|>\n# Title\n\nSome text.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<table><tr><td>x</td></tr></table>\n');
+    const d = digestMarkdown(
+      '<|ref|>title<|/ref|><|det|>[[1,2,3,4]]<|/det|>\n# Title\n\nSome text.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<table><tr><td>x</td></tr></table>\n',
+    );
     assert.deepEqual(d.headings, ['Title']);
     assert.equal(d.tables.length, 2);
     assert.ok(!d.text.includes('det'));
@@ -51,14 +69,21 @@ describe('digestMarkdown', () => {
 });
 
 describe('readingOrder', () => {
-  const blocks = ['The first block of text that is long enough.', 'The second block of text that is long enough.', 'The third block of text that is long enough too.'];
+  const blocks = [
+    'The first block of text that is long enough.',
+    'The second block of text that is long enough.',
+    'The third block of text that is long enough too.',
+  ];
   it('should be 1 in order and 0 fully reversed', () => {
     assert.equal(readingOrder(blocks, blocks.join(' ')).agreement, 1);
     assert.equal(readingOrder(blocks, blocks.toReversed().join(' ')).agreement, 0);
   });
   it('should match the k-th copy of a repeated block with the k-th occurrence', () => {
     const same = 'Lorem ipsum dolor sit amet, consetetur sadipscing elitr, sed diam.';
-    const r = readingOrder([same, 'A different paragraph that sits between the copies.', same], `${same} A different paragraph that sits between the copies. ${same}`);
+    const r = readingOrder(
+      [same, 'A different paragraph that sits between the copies.', same],
+      `${same} A different paragraph that sits between the copies. ${same}`,
+    );
     assert.equal(r.found, 3);
     assert.equal(r.agreement, 1);
   });

@@ -2,8 +2,21 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { documentCounts, groundTruthSet, icdarSet, microAverage, normalizeCellText, olmocrSet, parseStructure, predictedTables, QUALITY_SETS, readStructure, relations, tabulaJsonToHtml } from '../../bench/quality/index.ts';
 import type { Grid } from '../../bench/quality/index.ts';
+import {
+  documentCounts,
+  groundTruthSet,
+  icdarSet,
+  microAverage,
+  normalizeCellText,
+  olmocrSet,
+  parseStructure,
+  predictedTables,
+  QUALITY_SETS,
+  readStructure,
+  relations,
+  tabulaJsonToHtml,
+} from '../../bench/quality/index.ts';
 
 const ICDAR = '../shared/data/icdar2013-dev';
 
@@ -42,7 +55,10 @@ describe('bench quality: ICDAR 2013 adjacency relations', () => {
       ],
     };
     const r = relations(grid);
-    assert.deepEqual([...r.entries()].sort(), [['a\u0000c\u0000h', 1], ['head\u0000a\u0000v', 1]]);
+    assert.deepEqual([...r.entries()].sort(), [
+      ['a\u0000c\u0000h', 1],
+      ['head\u0000a\u0000v', 1],
+    ]);
   });
 
   it('scores an output built from the ground truth 1 and an empty output 0', async () => {
@@ -59,27 +75,54 @@ describe('bench quality: ICDAR 2013 adjacency relations', () => {
   });
 
   it('counts a shuffled column as lost relations, and unmatched predicted tables not at all', () => {
-    const [truth] = parseStructure('<table><region><cell start-row="0" start-col="0"><content>A</content></cell><cell start-row="0" start-col="1"><content>B</content></cell><cell start-row="1" start-col="0"><content>1</content></cell><cell start-row="1" start-col="1"><content>2</content></cell></region></table>', 't');
+    const [truth] = parseStructure(
+      '<table><region><cell start-row="0" start-col="0"><content>A</content></cell><cell start-row="0" start-col="1"><content>B</content></cell><cell start-row="1" start-col="0"><content>1</content></cell><cell start-row="1" start-col="1"><content>2</content></cell></region></table>',
+      't',
+    );
     const c = documentCounts([truth!], predictedTables('| A | 2 |\n|---|---|\n| 1 | B |\n\n<table><tr><td>x</td><td>y</td></tr></table>'));
     // Truth: A→B, 1→2, A↓1, B↓2. Predicted pipe table: A→2, 1→B, A↓1, 2↓B; only A↓1 agrees.
     assert.deepEqual(c, { correct: 1, predicted: 4, truth: 4 });
   });
 
   it('lays out HTML rowspan/colspan like a browser and keeps nested tables apart', () => {
-    const [outer, inner] = predictedTables('<table><tr><td rowspan="2">a</td><td>b</td></tr><tr><td>c<table><tr><td>x</td><td>y</td></tr></table></td></tr></table>');
-    assert.deepEqual(outer!.cells.map((c) => [c.text, c.row, c.col, c.endRow]), [['a', 0, 0, 1], ['b', 0, 1, 0], ['cxy', 1, 1, 1]]);
+    const [outer, inner] = predictedTables(
+      '<table><tr><td rowspan="2">a</td><td>b</td></tr><tr><td>c<table><tr><td>x</td><td>y</td></tr></table></td></tr></table>',
+    );
+    assert.deepEqual(
+      outer!.cells.map((c) => [c.text, c.row, c.col, c.endRow]),
+      [
+        ['a', 0, 0, 1],
+        ['b', 0, 1, 0],
+        ['cxy', 1, 1, 1],
+      ],
+    );
     assert.equal(inner!.cells.length, 2);
   });
 
   it('normalises cell text and cleans pipe cells', () => {
     assert.equal(normalizeCellText(' Total\n  EU-１２ '), 'total eu-12');
     const [t] = predictedTables('| **Year** | `x` \\| y |\n|---|---|\n| 2&amp;3 | <br>z |');
-    assert.deepEqual(t!.cells.map((c) => c.text), ['year', 'x | y', '2&3', 'z']);
+    assert.deepEqual(
+      t!.cells.map((c) => c.text),
+      ['year', 'x | y', '2&3', 'z'],
+    );
   });
 
   it('turns tabula JSON into HTML tables the scorer reads', () => {
-    const html = tabulaJsonToHtml(JSON.stringify([{ data: [[{ text: 'a' }, { text: 'b<' }], [{ text: '1' }, { text: '2' }]] }]));
-    assert.deepEqual(predictedTables(html)[0]!.cells.map((c) => c.text), ['a', 'b<', '1', '2']);
+    const html = tabulaJsonToHtml(
+      JSON.stringify([
+        {
+          data: [
+            [{ text: 'a' }, { text: 'b<' }],
+            [{ text: '1' }, { text: '2' }],
+          ],
+        },
+      ]),
+    );
+    assert.deepEqual(
+      predictedTables(html)[0]!.cells.map((c) => c.text),
+      ['a', 'b<', '1', '2'],
+    );
   });
 });
 
@@ -119,13 +162,26 @@ describe('bench quality: README rows', () => {
     const rows = qualityFigures({
       sets: [
         {
-          set: 'icdar', documents: 34, pages: 122,
+          set: 'icdar',
+          documents: 34,
+          pages: 122,
           engines: [
             { engine: 'folio-auto', score: { headline: 0.865, headlineName: 'adjacency-relation F1', figures: {} }, pagesPerSecond: 10 },
             { engine: 'tabula-guess', notRun: 'java is not installed' },
           ],
         },
-        { set: 'olmocr', documents: 10, pages: 10, engines: [{ engine: 'folio-auto', score: { headline: 0.6, headlineName: 'tests passed without baseline tests', figures: { passed: 33, total: 55, overall: 0.79 } }, pagesPerSecond: 0.5 }] },
+        {
+          set: 'olmocr',
+          documents: 10,
+          pages: 10,
+          engines: [
+            {
+              engine: 'folio-auto',
+              score: { headline: 0.6, headlineName: 'tests passed without baseline tests', figures: { passed: 33, total: 55, overall: 0.79 } },
+              pagesPerSecond: 0.5,
+            },
+          ],
+        },
       ],
     });
     assert.equal(rows.length, 2);

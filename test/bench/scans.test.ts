@@ -39,7 +39,11 @@ describe('scan degrader', function () {
     assert.deepEqual([out.width, out.height], [300, 400]);
     const { data } = await sharp(out.jpeg).greyscale().raw().toBuffer({ resolveWithObject: true });
     // The bar is now vertical near x = 150; the paper is noisy, not flat white.
-    const column = (x: number): number => { let s = 0; for (let y = 100; y < 300; y++) s += data[y * 300 + x]!; return s / 200; };
+    const column = (x: number): number => {
+      let s = 0;
+      for (let y = 100; y < 300; y++) s += data[y * 300 + x]!;
+      return s / 200;
+    };
     assert.ok(column(150) < 100 && column(60) > 200, `${column(150)} ${column(60)}`);
     const paper = Array.from({ length: 200 }, (_, i) => data[10 * 300 + 20 + i]!);
     assert.ok(new Set(paper).size > 10);
@@ -57,7 +61,11 @@ describe('scan degrader', function () {
       // JPEG under DeviceGray came out smeared across the page).
       assert.equal((await sharp(out.jpeg).metadata()).channels, 1);
       const decoded = await sharp(out.jpeg).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-      const grey = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).greyscale().resize(out.width, out.height, { fit: 'fill' }).raw().toBuffer();
+      const grey = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
+        .greyscale()
+        .resize(out.width, out.height, { fit: 'fill' })
+        .raw()
+        .toBuffer();
       let diff = 0;
       for (let i = 0; i < grey.length; i++) diff += Math.abs(grey[i]! - decoded.data[i]!);
       assert.ok(diff / grey.length < 8, `rendered page differs from the JPEG by ${(diff / grey.length).toFixed(1)} grey levels on average`);
@@ -88,7 +96,12 @@ describe('scan truth and scores', () => {
 
   it('should put each scan set on the README figures beside Tesseract', () => {
     const engines = { auto: { meanCer: 0.12, pagesPerSecond: 0.2 }, tesseract: { meanCer: 0.19, pagesPerSecond: 0.3 } };
-    const figures = headlineFigures({ resultsDir: 'r', olmocr: {}, docling: {}, suites: { scans: { devScans: { set: 'dev scans (all)', pages: 52, documents: 52, engines }, sets: [] } } });
+    const figures = headlineFigures({
+      resultsDir: 'r',
+      olmocr: {},
+      docling: {},
+      suites: { scans: { devScans: { set: 'dev scans (all)', pages: 52, documents: 52, engines }, sets: [] } },
+    });
     const row = figures.find((f) => f.figure.startsWith('Degraded scans CER, dev scans'));
     assert.ok(row, JSON.stringify(figures));
     assert.match(row.value, /Folio auto 0\.120.*Tesseract --psm 1 0\.190/);

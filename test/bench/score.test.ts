@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadDataset, markdownFilesFor, scoreMarkdown } from '../../bench/olmocr/score.ts';
 import { commonRoot } from '../../bench/olmocr/runner.ts';
+import { loadDataset, markdownFilesFor, scoreMarkdown } from '../../bench/olmocr/score.ts';
 
 const DEV = '../shared/data/olmocr-bench-dev/dataset.jsonl';
 

@@ -17,9 +17,22 @@ describe('parseSummary', () => {
 });
 
 describe('textLayerMarkdown', () => {
-  const phase = (name: string, pps: number, vs: number) => ({ phase: name, description: name, pages: 10, runsMs: [1], medianMs: 1, pagesPerSecond: pps, failures: 0, vsPdftotext: vs });
+  const phase = (name: string, pps: number, vs: number) => ({
+    phase: name,
+    description: name,
+    pages: 10,
+    runsMs: [1],
+    medianMs: 1,
+    pagesPerSecond: pps,
+    failures: 0,
+    vsPdftotext: vs,
+  });
   const result = (loadAverage: number) => ({
-    files: 1, pages: 10, skippedFiles: [], workers: 2, defaultWorkers: true,
+    files: 1,
+    pages: 10,
+    skippedFiles: [],
+    workers: 2,
+    defaultWorkers: true,
     phases: [phase('pdftotext', 100, 1), { ...phase('ingest-es', 50, 0.5), cpuSeconds: 3.2, esCpuSeconds: 0.6 }],
     machine: { cpu: 'x', cores: 2, memoryGiB: 1, platform: 'p', loadAverage, node: 'v', packages: {}, tools: {}, at: 't' },
   });

@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
-import { esClient, esUrl, uniqueIndexName, deleteIndices } from '../support/elasticsearch.ts';
+import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
 import { runFolio } from './run-folio.ts';
 
-interface Hit { source: string; pages: number[]; headingPath: string[]; text: string }
+interface Hit {
+  source: string;
+  pages: number[];
+  headingPath: string[];
+  text: string;
+}
 
 describe('folio ingest → Elasticsearch → folio search (end to end)', function () {
   this.timeout(300_000);
@@ -23,7 +28,12 @@ describe('folio ingest → Elasticsearch → folio search (end to end)', functio
     await client.indices.refresh({ index });
     const count = (await client.count({ index })).count;
     assert.ok(count >= 4, `chunks indexed: ${count}`);
-    const sample = await client.search<{ vector?: number[]; pages: number[]; source: string }>({ index, size: 1, query: { match: { text: 'Northwind Paper' } }, _source_exclude_vectors: false } as never);
+    const sample = await client.search<{ vector?: number[]; pages: number[]; source: string }>({
+      index,
+      size: 1,
+      query: { match: { text: 'Northwind Paper' } },
+      _source_exclude_vectors: false,
+    } as never);
     const doc = sample.hits.hits[0]?._source;
     assert.ok(doc, 'the table row is searchable by BM25');
     assert.equal(doc.vector?.length, 384, 'chunks carry the embedding');

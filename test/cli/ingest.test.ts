@@ -6,7 +6,10 @@ import { runFolio } from './run-folio.ts';
 
 async function lines(path: string): Promise<unknown[]> {
   const text = await readFile(path, 'utf8');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 describe('folio ingest (NDJSON, the embedded default)', () => {
@@ -24,7 +27,9 @@ describe('folio ingest (NDJSON, the embedded default)', () => {
 
   it('should account for every input: good ones written, bad ones recorded with a reason', async () => {
     const out = join(dir, 'out');
-    const run = await runFolio(['ingest', dir, join(dir, 'missing.pdf'), '--out', out, '--engine', 'text', '--embed', 'none'], { ELASTICSEARCH_URL: undefined });
+    const run = await runFolio(['ingest', dir, join(dir, 'missing.pdf'), '--out', out, '--engine', 'text', '--embed', 'none'], {
+      ELASTICSEARCH_URL: undefined,
+    });
     // Some inputs failed and were recorded: exit 1, and the summary says where.
     assert.equal(run.code, 1, run.stderr);
     assert.match(run.stderr, new RegExp(`in ${join(out, 'failures.jsonl').replace(/[.\\/]/g, '\\$&')}: .*FOLIO_`), run.stderr);
@@ -46,7 +51,9 @@ describe('folio ingest (NDJSON, the embedded default)', () => {
     const inputs = ['handbook.pdf', 'invoice.md', 'empty.pdf', 'notes.pdf', 'truncated.pdf'].map((name) => join(dir, name));
     const chunksOf = async (workers: string): Promise<string[]> => {
       const out = join(dir, `out-w${workers}`);
-      const run = await runFolio(['ingest', ...inputs, '--out', out, '--engine', 'text', '--embed', 'none', '--workers', workers], { ELASTICSEARCH_URL: undefined });
+      const run = await runFolio(['ingest', ...inputs, '--out', out, '--engine', 'text', '--embed', 'none', '--workers', workers], {
+        ELASTICSEARCH_URL: undefined,
+      });
       assert.equal(run.code, 1, run.stderr);
       assert.match(run.stderr, /documents: 5 \(2 done, 0 unchanged, 3 failed\)/, run.stderr);
       // Workers finish in their own order; the content and ids must not depend on it.

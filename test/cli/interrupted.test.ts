@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installMappings } from '../../mappings/index.ts';
 import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { runFolio, spawnFolio } from './run-folio.ts';
 
 /** 34 born-digital PDFs. */
@@ -45,7 +45,22 @@ describe('folio ingest when Elasticsearch goes away mid-run', function () {
 
   it('should stop reading, exit 3 naming the fallback file, and index exactly what was missing on the rerun', async () => {
     const index = fresh();
-    const args = (url: string): string[] => ['ingest', PDFS, '--es', url, '--index', index, '--out', out, '--engine', 'text', '--embed', 'none', '--workers', '0'];
+    const args = (url: string): string[] => [
+      'ingest',
+      PDFS,
+      '--es',
+      url,
+      '--index',
+      index,
+      '--out',
+      out,
+      '--engine',
+      'text',
+      '--embed',
+      'none',
+      '--workers',
+      '0',
+    ];
     // The indices exist (an earlier run): every document is looked up in the sync state first.
     await installMappings(esClient(), { index, documentsIndex: `${index}-documents`, failuresIndex: `${index}-failures`, dims: 384 });
     let lookups = 0;
@@ -61,8 +76,14 @@ describe('folio ingest when Elasticsearch goes away mid-run', function () {
     assert.ok(lost.stderr.includes(`in ${fallback}: `), `the summary names the fallback file: ${lost.stderr}`);
     const documents = Number(/documents: (\d+)/.exec(lost.stderr)?.[1]);
     assert.ok(documents < 34, `no new documents after the loss: ${documents} of 34 read`);
-    const records = (await readFile(fallback, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { code: string });
-    assert.ok(records.some((record) => record.code === 'FOLIO_ES_LOST' || record.code === 'FOLIO_ES_TRANSPORT'), 'the unwritten chunks are recorded');
+    const records = (await readFile(fallback, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { code: string });
+    assert.ok(
+      records.some((record) => record.code === 'FOLIO_ES_LOST' || record.code === 'FOLIO_ES_TRANSPORT'),
+      'the unwritten chunks are recorded',
+    );
 
     // The server is back (no proxy): the rerun indexes what was missing.
     const rerun = await runFolio(args(esUrl()));
@@ -94,7 +115,23 @@ describe('folio ingest killed with SIGKILL during a first load', function () {
   it('should leave what it indexed searchable within the refresh interval, with nobody refreshing', async () => {
     const client = esClient();
     // Enough pages that the run is still loading when the first bulk request has been indexed.
-    const child = spawnFolio(['ingest', '../shared/data', '--es', esUrl(), '--index', index, '--out', out, '--engine', 'text', '--embed', 'none', '--workers', '0', '-q']);
+    const child = spawnFolio([
+      'ingest',
+      '../shared/data',
+      '--es',
+      esUrl(),
+      '--index',
+      index,
+      '--out',
+      out,
+      '--engine',
+      'text',
+      '--embed',
+      'none',
+      '--workers',
+      '0',
+      '-q',
+    ]);
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));
     const indexedTotal = async (): Promise<number> => {
       const stats = await client.indices.stats({ index, metric: 'indexing' }).catch(() => undefined);

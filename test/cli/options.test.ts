@@ -3,7 +3,10 @@ import { defaultWorkers, pipelineOptions } from '../../cli/options.ts';
 
 describe('defaultWorkers', () => {
   it('should use one worker per core but one, at least 2, at most 4, none on a single core', () => {
-    assert.deepEqual([1, 2, 3, 4, 5, 16].map((cores) => defaultWorkers(cores)), [0, 2, 2, 3, 4, 4]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 16].map((cores) => defaultWorkers(cores)),
+      [0, 2, 2, 3, 4, 4],
+    );
   });
 });
 

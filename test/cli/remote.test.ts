@@ -25,7 +25,9 @@ describe('folio convert --engine remote against folio serve', function () {
         });
         serve.on('close', (code) => reject(new Error(`folio serve exited with ${code}`)));
       });
-      const run = await runFolio(['convert', 'examples/docs/scanned-memo.png', '--engine', 'remote', '--remote-url', url, '--out-dir', out, '--workers', '0'], { FOLIO_REMOTE_API_KEY: undefined });
+      const run = await runFolio(['convert', 'examples/docs/scanned-memo.png', '--engine', 'remote', '--remote-url', url, '--out-dir', out, '--workers', '0'], {
+        FOLIO_REMOTE_API_KEY: undefined,
+      });
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stderr, /pages: +1 \(remote 1; 0 failed\)/, run.stderr);
       const markdown = await readFile(join(out, 'scanned-memo.md'), 'utf8');

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 export interface FolioRun {
   readonly code: number | null;
@@ -13,7 +13,11 @@ export interface RunFolioOptions {
 }
 
 /** Start the real `folio` command line in a child process, as a user would. */
-export function spawnFolio(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}, options: Readonly<RunFolioOptions> = {}): ChildProcess {
+export function spawnFolio(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+  options: Readonly<RunFolioOptions> = {},
+): ChildProcess {
   // `undefined` removes a variable, e.g. the ELASTICSEARCH_URL the test setup exported.
   const merged: Record<string, string | undefined> = { ...process.env, CI: '1', ...env };
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
@@ -21,7 +25,11 @@ export function spawnFolio(args: readonly string[], env: Readonly<Record<string,
 }
 
 /** Run the real `folio` command line in a child process, as a user would. */
-export function runFolio(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}, options: Readonly<RunFolioOptions> = {}): Promise<FolioRun> {
+export function runFolio(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+  options: Readonly<RunFolioOptions> = {},
+): Promise<FolioRun> {
   return new Promise((resolve, reject) => {
     const child = spawnFolio(args, env, options);
     let stdout = '';

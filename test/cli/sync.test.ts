@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
-import { runFolio, type RunFolioOptions } from './run-folio.ts';
+import { type RunFolioOptions, runFolio } from './run-folio.ts';
 
 const LOCKED = '../shared/data/docling-dev/pdf/password_protected_2206.01062_pg3.pdf';
 
@@ -44,7 +44,7 @@ describe('folio ingest as a sync (real Elasticsearch)', function () {
     if (index !== '') await deleteIndices(index);
   });
 
-  it('should remove a deleted file\'s chunks and record on the next run, and say so', async () => {
+  it("should remove a deleted file's chunks and record on the next run, and say so", async () => {
     const first = await ingest();
     assert.equal(first.code, 0, first.stderr);
     const before = await stored('invoice.md');
@@ -123,9 +123,17 @@ describe('folio ingest of a book with a blank page', () => {
       const doc = await PDFDocument.load(await readFile('examples/docs/folio-handbook.pdf'));
       // An empty verso with a few specks of scanner dust: no text layer, so it goes to OCR.
       const page = doc.insertPage(1, [612, 792]);
-      for (const [x, y] of [[100, 700], [420, 130], [300, 400], [77, 55]] as const) page.drawRectangle({ x, y, width: 0.8, height: 0.8, color: rgb(0.1, 0.1, 0.1) });
+      for (const [x, y] of [
+        [100, 700],
+        [420, 130],
+        [300, 400],
+        [77, 55],
+      ] as const)
+        page.drawRectangle({ x, y, width: 0.8, height: 0.8, color: rgb(0.1, 0.1, 0.1) });
       await writeFile(join(dir, 'book.pdf'), await doc.save());
-      const run = await runFolio(['ingest', join(dir, 'book.pdf'), '--out', join(dir, 'out'), '--embed', 'none', '--workers', '0'], { ELASTICSEARCH_URL: undefined });
+      const run = await runFolio(['ingest', join(dir, 'book.pdf'), '--out', join(dir, 'out'), '--embed', 'none', '--workers', '0'], {
+        ELASTICSEARCH_URL: undefined,
+      });
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stderr, /pages: +4 \(.*; 1 blank, 0 failed\)/, run.stderr);
     } finally {

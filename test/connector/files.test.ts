@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { commonRoot, fileSource, isSourceFailure, sniffMime, sourcesFrom } from '../../connector/index.ts';
 import type { SourceItem } from '../../connector/index.ts';
+import { commonRoot, fileSource, isSourceFailure, sniffMime, sourcesFrom } from '../../connector/index.ts';
 import type { SourceDocument } from '../../core/types.ts';
 
 const PDF = '../shared/data/docling-dev/pdf/2305.03393v1-pg9.pdf';
@@ -35,11 +35,14 @@ describe('fileSource', () => {
     const items = await collect(fileSource([join(dir, 'a')]));
     const docs = items.filter((i): i is SourceDocument => !isSourceFailure(i));
     const failures = items.filter(isSourceFailure);
-    assert.deepEqual(docs.map((d) => [d.relativePath, d.mime]), [
-      ['b/notes.md', 'text/markdown'],
-      ['b/pic.png', 'image/png'],
-      ['paper.pdf', 'application/pdf'],
-    ]);
+    assert.deepEqual(
+      docs.map((d) => [d.relativePath, d.mime]),
+      [
+        ['b/notes.md', 'text/markdown'],
+        ['b/pic.png', 'image/png'],
+        ['paper.pdf', 'application/pdf'],
+      ],
+    );
     assert.deepEqual(failures.map((f) => f.code).sort(), ['FOLIO_EMPTY_FILE', 'FOLIO_UNSUPPORTED_TYPE']);
     assert.match(failures.find((f) => f.code === 'FOLIO_UNSUPPORTED_TYPE')?.reason ?? '', /fake\.pdf.*octet-stream/);
     const paper = docs.find((d) => d.relativePath === 'paper.pdf');
@@ -70,7 +73,10 @@ describe('fileSource', () => {
 
   it('expands globs', async () => {
     const items = await collect(fileSource([join(dir, 'a', '**', '*.md')]));
-    assert.deepEqual(items.map((i) => (isSourceFailure(i) ? i.code : i.relativePath)), ['b/notes.md']);
+    assert.deepEqual(
+      items.map((i) => (isSourceFailure(i) ? i.code : i.relativePath)),
+      ['b/notes.md'],
+    );
     const none = await collect(fileSource([join(dir, '*.docx')]));
     assert.equal(none[0] && isSourceFailure(none[0]) ? none[0].code : undefined, 'FOLIO_NOT_FOUND');
   });

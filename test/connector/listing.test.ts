@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileSource, globToRegExp, SourceListing, urlSource } from '../../connector/index.ts';
 
 describe('SourceListing', () => {

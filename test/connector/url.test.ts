@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isSourceFailure, urlSource } from '../../connector/index.ts';
 import type { SourceItem, UrlSourceOptions } from '../../connector/index.ts';
+import { isSourceFailure, urlSource } from '../../connector/index.ts';
 
 const PDF_BYTES = Buffer.from('%PDF-1.4\n% tiny\n');
 

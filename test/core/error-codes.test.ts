@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ERROR_CODES, FolioError, InferenceError, errorCode, isFolioErrorCode } from '../../core/index.ts';
+import { ERROR_CODES, errorCode, FolioError, InferenceError, isFolioErrorCode } from '../../core/index.ts';
 import { siblingModule } from '../../core/module-url.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

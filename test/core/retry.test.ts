@@ -38,39 +38,74 @@ describe('the one retry policy (core/retry.ts)', () => {
 
   it('should back off exponentially with jitter between half and all of the ceiling', () => {
     const policy = { retries: 5, baseDelayMs: 100, maxDelayMs: 1000 };
-    assert.equal(backoffMs(policy, 1, undefined, () => 0), 50);
-    assert.equal(backoffMs(policy, 1, undefined, () => 1), 100);
-    assert.equal(backoffMs(policy, 3, undefined, () => 1), 400);
-    assert.equal(backoffMs(policy, 9, undefined, () => 1), 1000);
-    assert.equal(backoffMs(policy, 1, 700, () => 0), 700, 'Retry-After wins when longer');
-    assert.equal(backoffMs(policy, 1, 5000, () => 0), 1000, 'but never past the longest wait');
+    assert.equal(
+      backoffMs(policy, 1, undefined, () => 0),
+      50,
+    );
+    assert.equal(
+      backoffMs(policy, 1, undefined, () => 1),
+      100,
+    );
+    assert.equal(
+      backoffMs(policy, 3, undefined, () => 1),
+      400,
+    );
+    assert.equal(
+      backoffMs(policy, 9, undefined, () => 1),
+      1000,
+    );
+    assert.equal(
+      backoffMs(policy, 1, 700, () => 0),
+      700,
+      'Retry-After wins when longer',
+    );
+    assert.equal(
+      backoffMs(policy, 1, 5000, () => 0),
+      1000,
+      'but never past the longest wait',
+    );
   });
 
   it('should retry a transient failure a bounded number of times, then give up with the last error', async () => {
     let calls = 0;
-    await assert.rejects(withRetry(async () => {
-      calls++;
-      throw withCode('ECONNRESET');
-    }, { retries: 2, baseDelayMs: 1 }), (error: unknown) => error instanceof RetriesExhausted && error.attempts === 3 && (error.cause as Error).message.includes('ECONNRESET'));
+    await assert.rejects(
+      withRetry(
+        async () => {
+          calls++;
+          throw withCode('ECONNRESET');
+        },
+        { retries: 2, baseDelayMs: 1 },
+      ),
+      (error: unknown) => error instanceof RetriesExhausted && error.attempts === 3 && (error.cause as Error).message.includes('ECONNRESET'),
+    );
     assert.equal(calls, 3);
   });
 
   it('should not retry a permanent failure', async () => {
     let calls = 0;
-    await assert.rejects(withRetry(async () => {
-      calls++;
-      throw new Error('HTTP 400');
-    }, { retries: 3, baseDelayMs: 1 }), /HTTP 400/);
+    await assert.rejects(
+      withRetry(
+        async () => {
+          calls++;
+          throw new Error('HTTP 400');
+        },
+        { retries: 3, baseDelayMs: 1 },
+      ),
+      /HTTP 400/,
+    );
     assert.equal(calls, 1);
   });
 
   it('should wait at least what Retry-After asks', async () => {
     let calls = 0;
     const started = performance.now();
-    const value = await withRetry(async () => {
-      if (calls++ === 0) throw Object.assign(new Error('HTTP 429'), { status: 429, retryAfterMs: 200 });
-      return 'ok';
-    }, { retries: 1, baseDelayMs: 1 });
+    const value = await withRetry(
+      async () => {
+        if (calls++ === 0) throw Object.assign(new Error('HTTP 429'), { status: 429, retryAfterMs: 200 });
+        return 'ok';
+      },
+      { retries: 1, baseDelayMs: 1 },
+    );
     assert.equal(value, 'ok');
     assert.ok(performance.now() - started >= 190, 'waited for Retry-After');
   });

@@ -17,7 +17,13 @@ describe('folioPipeline', () => {
   it('should route failures to the dead-letter index without the binary', () => {
     const body = folioPipeline({ servers: ['http://a:8000'], deadLetterIndex: 'docs-failed', field: 'blob', processor: { engine: 'text' } });
     assert.deepEqual(body.processors[0], {
-      folio: { field: 'blob', server: ['http://a:8000'], embed: true, engine: 'text', on_failure: [{ folio_failed: { index: 'docs-failed', remove_field: 'blob' } }] },
+      folio: {
+        field: 'blob',
+        server: ['http://a:8000'],
+        embed: true,
+        engine: 'text',
+        on_failure: [{ folio_failed: { index: 'docs-failed', remove_field: 'blob' } }],
+      },
     });
   });
 });

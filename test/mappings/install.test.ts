@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ConfigurationError } from '../../core/errors.ts';
-import { DEFAULT_DIMS, MAPPING_VERSION, indexBody, installMappings, templateName } from '../../mappings/index.ts';
+import { DEFAULT_DIMS, indexBody, installMappings, MAPPING_VERSION, templateName } from '../../mappings/index.ts';
 import { esClient, throwawayIndex } from '../support/elasticsearch.ts';
 
 describe('indexBody', () => {
@@ -26,10 +26,17 @@ describe('installMappings', () => {
     const client = esClient();
     const options = { index: index.name, documentsIndex: index.documents, failuresIndex: index.failures, dims: 8 };
     const first = await installMappings(client, options);
-    assert.deepEqual([...first.created].sort(), [
-      index.name, index.documents, index.failures,
-      `template:${templateName(index.name)}`, `template:${templateName(index.documents)}`, `template:${templateName(index.failures)}`,
-    ].sort());
+    assert.deepEqual(
+      [...first.created].sort(),
+      [
+        index.name,
+        index.documents,
+        index.failures,
+        `template:${templateName(index.name)}`,
+        `template:${templateName(index.documents)}`,
+        `template:${templateName(index.failures)}`,
+      ].sort(),
+    );
     const before = await client.indices.getMapping({ index: index.name });
     const second = await installMappings(client, options);
     assert.deepEqual(second, { created: [], updated: [] });
@@ -37,7 +44,7 @@ describe('installMappings', () => {
     assert.deepEqual(after, before);
     const mapping = after[index.name]?.mappings;
     assert.deepEqual(mapping?._meta, { folio: { version: MAPPING_VERSION, role: 'chunks', dims: 8 } });
-    assert.equal((mapping?.properties?.['vector'] as { dims: number }).dims, 8);
+    assert.equal((mapping?.properties?.['vector'] as { dims: number } | undefined)?.dims, 8);
     assert.equal((await client.indices.getSettings({ index: index.name }))[index.name]?.settings?.index?.number_of_replicas, '0');
   });
 
@@ -58,7 +65,7 @@ describe('installMappings', () => {
     await client.indices.delete({ index: index.name });
     await client.index({ index: index.name, id: 'a', document: { text: 'hello', vector: [1, 0, 0, 0] }, refresh: true });
     const mapping = (await client.indices.getMapping({ index: index.name }))[index.name]?.mappings;
-    assert.equal((mapping?.properties?.['vector'] as { type: string }).type, 'dense_vector');
+    assert.equal((mapping?.properties?.['vector'] as { type: string } | undefined)?.type, 'dense_vector');
     assert.equal(mapping?.dynamic, 'false');
   });
 

@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,20 +59,28 @@ describe('the npm package', function () {
   let env: NodeJS.ProcessEnv;
   const inProject = (file: string, args: readonly string[], timeout = 180_000) => run(file, [...args], { cwd: project, env, timeout, maxBuffer: 64 << 20 });
 
-  before(async function () {
+  before(async () => {
     project = await mkdtemp(join(tmpdir(), 'folio-pack-'));
     assert.ok(relative(ROOT, project).startsWith('..'), 'the project must lie outside the repository');
     env = userEnv();
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', project], { cwd: ROOT, env: { ...process.env }, timeout: 300_000, maxBuffer: 64 << 20 });
+    const packed = await run('npm', ['pack', '--json', '--pack-destination', project], {
+      cwd: ROOT,
+      env: { ...process.env },
+      timeout: 300_000,
+      maxBuffer: 64 << 20,
+    });
     const [info] = JSON.parse(packed.stdout) as { filename: string }[];
     tarball = join(project, (info as { filename: string }).filename);
     await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'folio-user', private: true, type: 'module' }, null, 2)}\n`);
     await writeFile(join(project, '.npmrc'), USER_NPMRC);
-    for (const file of ['imports.mjs', 'loader.mjs', 'onnx-model.mjs', 'types.ts', 'langchain-example.ts']) await copyFile(join(CONSUMER, file), join(project, file));
+    for (const file of ['imports.mjs', 'loader.mjs', 'onnx-model.mjs', 'types.ts', 'langchain-example.ts'])
+      await copyFile(join(CONSUMER, file), join(project, file));
     await copyFile(PDF, join(project, 'handbook.pdf'));
     await copyFile(SCAN, join(project, 'memo.png'));
     // A TypeScript user has Node's types; the repository's version of them, from the cache.
-    const nodeTypes = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['@types/node'];
+    const nodeTypes = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[
+      '@types/node'
+    ];
     const started = Date.now();
     await inProject('npm', ['install', tarball, `@types/node@${nodeTypes}`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], 540_000);
     process.stdout.write(`      installed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
@@ -95,7 +103,17 @@ describe('the npm package', function () {
     const browserApp = (f: string): boolean => f.startsWith('dist/server/web/');
     const sources = files.filter((f) => !browserApp(f) && ((f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.py') || f.endsWith('.png')));
     assert.deepEqual(sources, [], 'sources, training code or images in the package');
-    for (const file of ['bin/folio.js', 'dist/api/index.js', 'dist/api/index.d.ts', 'dist/pipeline/parallel/worker.js', 'dist/inference/paddle/rec-worker.js', 'dist/mappings/chunks.json', 'dist/server/web/index.html', 'dist/server/web/main.ts', 'dist/inference/embed/models/all-minilm-l6-v2/model.onnx']) {
+    for (const file of [
+      'bin/folio.js',
+      'dist/api/index.js',
+      'dist/api/index.d.ts',
+      'dist/pipeline/parallel/worker.js',
+      'dist/inference/paddle/rec-worker.js',
+      'dist/mappings/chunks.json',
+      'dist/server/web/index.html',
+      'dist/server/web/main.ts',
+      'dist/inference/embed/models/all-minilm-l6-v2/model.onnx',
+    ]) {
       assert.ok(files.includes(file.split('/').join(sep)), `${file} is missing`);
     }
     assert.ok(!files.some((f) => f.startsWith(`dist${sep}bench`) || f.startsWith(`dist${sep}test`)), 'benchmarks or tests were built into the package');
@@ -120,17 +138,23 @@ describe('the npm package', function () {
     }
   });
 
-  it('should type-check a user file against every subpath\'s declarations', async () => {
+  it("should type-check a user file against every subpath's declarations", async () => {
     // `tsc --init`'s settings: skipLibCheck, as users have it (@elastic/elasticsearch's own
     // declarations name an optional apache-arrow); the user file itself is checked strictly.
-    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2024', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: ['types.ts', 'langchain-example.ts'] }));
+    await writeFile(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', target: 'es2024', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] },
+        files: ['types.ts', 'langchain-example.ts'],
+      }),
+    );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     await inProject(process.execPath, [tsc, '-p', 'tsconfig.json']).catch((error: { stdout?: string; stderr?: string }) => {
       assert.fail(`tsc failed in the user project:\n${error.stdout ?? ''}${error.stderr ?? String(error)}`);
     });
   });
 
-  it('should carry the README\'s LangChain example verbatim (it is type-checked above)', async () => {
+  it("should carry the README's LangChain example verbatim (it is type-checked above)", async () => {
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
     const example = await readFile(join(CONSUMER, 'langchain-example.ts'), 'utf8');
     assert.ok(readme.includes(`\`\`\`ts\n${example}\`\`\``), 'README.md lacks test/package/consumer/langchain-example.ts as a ts block');

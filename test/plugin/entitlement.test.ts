@@ -7,8 +7,8 @@ import { chmod, copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
-import { buildPlugin, esLayout, findJavaHome, startElasticsearch, stopElasticsearch } from '../../scripts/elasticsearch/index.ts';
 import { exec } from '../../scripts/elasticsearch/exec.ts';
+import { buildPlugin, esLayout, findJavaHome, startElasticsearch, stopElasticsearch } from '../../scripts/elasticsearch/index.ts';
 import { esClient, esUrl } from '../support/elasticsearch.ts';
 
 /** The simulate error of a folio processor pointed at a port nothing listens on. */

@@ -13,7 +13,7 @@ import { createPaddleEngine } from '../../inference/paddle/index.ts';
 import { folioPipeline, INGESTED_CHUNKS_PATH, installIngestedTemplate } from '../../mappings/index.ts';
 import { FolioRetriever } from '../../retrieval/langchain/retriever.ts';
 import { hybridSearch } from '../../retrieval/search.ts';
-import { silentLogger, startOcrServer, type OcrServer } from '../../server/index.ts';
+import { type OcrServer, silentLogger, startOcrServer } from '../../server/index.ts';
 import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
 
 interface FolioField {
@@ -44,8 +44,11 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
 
   before(async function () {
     esUrl(this);
-    const plugins = await es().cat.plugins({ format: 'json' }) as { component: string }[];
-    assert.ok(plugins.some((p) => p.component === 'folio-ingest'), `the folio-ingest plugin is not installed in ${esUrl()} (the test setup installs it; a cluster given by ELASTICSEARCH_URL must have it): ${JSON.stringify(plugins)}`);
+    const plugins = (await es().cat.plugins({ format: 'json' })) as { component: string }[];
+    assert.ok(
+      plugins.some((p) => p.component === 'folio-ingest'),
+      `the folio-ingest plugin is not installed in ${esUrl()} (the test setup installs it; a cluster given by ELASTICSEARCH_URL must have it): ${JSON.stringify(plugins)}`,
+    );
     engine = await createPaddleEngine({});
     embedder = await createLocalEmbedder({});
     serve = await startOcrServer({ engine, port: 0, log: silentLogger, embedder });
@@ -70,7 +73,11 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
    * must not have the pipeline as its default: Elasticsearch runs the new index's default
    * pipeline when a pipeline reroutes a document.
    */
-  async function pipeline(name: string, servers: readonly string[], processor: Record<string, unknown> = {}): Promise<{ id: string; index: string; deadLetter: string }> {
+  async function pipeline(
+    name: string,
+    servers: readonly string[],
+    processor: Record<string, unknown> = {},
+  ): Promise<{ id: string; index: string; deadLetter: string }> {
     const id = `${prefix}-${name}`;
     const deadLetter = `${id}-failed`;
     await es().ingest.putPipeline({ id, ...folioPipeline({ servers, deadLetterIndex: deadLetter, processor }) });
@@ -79,7 +86,10 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
   }
 
   async function simulate(processor: Record<string, unknown>, docs: { _source: Record<string, unknown> }[]) {
-    return es().ingest.simulate({ pipeline: { processors: [{ folio: { server: [serve.url], ...processor } }] as never }, docs: docs.map((d, i) => ({ _index: 'sim', _id: String(i + 1), ...d })) });
+    return es().ingest.simulate({
+      pipeline: { processors: [{ folio: { server: [serve.url], ...processor } }] as never },
+      docs: docs.map((d, i) => ({ _index: 'sim', _id: String(i + 1), ...d })),
+    });
   }
 
   it('should convert a born-digital PDF in _simulate: Markdown, text-layer pages, elements with boxes, chunks with vectors, binary removed', async () => {
@@ -100,13 +110,16 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
     const bulk = await es().bulk({
       refresh: 'wait_for',
       operations: [
-        { index: { _index: index, _id: 'handbook' } }, { data: pdf },
-        { index: { _index: index, _id: 'memo' } }, { data: png },
-        { index: { _index: index, _id: 'invoice' } }, { data: markdown },
+        { index: { _index: index, _id: 'handbook' } },
+        { data: pdf },
+        { index: { _index: index, _id: 'memo' } },
+        { data: png },
+        { index: { _index: index, _id: 'invoice' } },
+        { data: markdown },
       ],
     });
     assert.equal(bulk.errors, false, JSON.stringify(bulk.items));
-    const get = async (id: string) => (await es().get<Source>({ index, id })).found ? (await es().get<Source>({ index, id }))._source!.folio! : undefined;
+    const get = async (id: string) => ((await es().get<Source>({ index, id })).found ? (await es().get<Source>({ index, id }))._source!.folio! : undefined);
     const handbook = await get('handbook');
     const memo = await get('memo');
     const invoice = await get('invoice');
@@ -120,7 +133,13 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
     const [vector] = await embedder.embed(['quarterly archive review of invoices']);
     const knn = await es().search({
       index,
-      knn: { field: `${INGESTED_CHUNKS_PATH}.vector`, query_vector: Array.from(vector!), k: 3, num_candidates: 20, inner_hits: { size: 2, _source: [`${INGESTED_CHUNKS_PATH}.text`] } },
+      knn: {
+        field: `${INGESTED_CHUNKS_PATH}.vector`,
+        query_vector: Array.from(vector!),
+        k: 3,
+        num_candidates: 20,
+        inner_hits: { size: 2, _source: [`${INGESTED_CHUNKS_PATH}.text`] },
+      },
       _source: false,
     });
     assert.equal(knn.hits.hits[0]!._id, 'memo', JSON.stringify(knn.hits.hits.map((h) => h._id)));
@@ -134,8 +153,20 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
       assert.match(hits[0]!.source, /invoice/, `${mode}: ${JSON.stringify(hits.map((h) => h.source))}`);
       assert.ok(hits[0]!.pages.length > 0);
     }
-    const filtered = await hybridSearch({ client: es(), index, query: 'pipeline', k: 5, embedder, mode: 'knn', nested: INGESTED_CHUNKS_PATH, filters: { kind: 'table' } });
-    assert.ok(filtered.every((h) => h.kind.includes('table')), JSON.stringify(filtered.map((h) => h.kind)));
+    const filtered = await hybridSearch({
+      client: es(),
+      index,
+      query: 'pipeline',
+      k: 5,
+      embedder,
+      mode: 'knn',
+      nested: INGESTED_CHUNKS_PATH,
+      filters: { kind: 'table' },
+    });
+    assert.ok(
+      filtered.every((h) => h.kind.includes('table')),
+      JSON.stringify(filtered.map((h) => h.kind)),
+    );
     const retriever = new FolioRetriever({ client: es(), index, k: 2, nested: INGESTED_CHUNKS_PATH, embeddings: embedder });
     const docs = await retriever.invoke('Quarterly Archive Review');
     assert.match(docs[0]!.pageContent, /Archive/i);
@@ -149,11 +180,14 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
       [{ field: 'data', api_key: 'secret' }, /\[api_key\] is a secure setting/],
     ];
     for (const [processor, message] of cases) {
-      await assert.rejects(es().ingest.putPipeline({ id: `${prefix}-bad`, processors: [{ folio: { server: [serve.url], ...processor } }] as never }), (error: unknown) => {
-        assert.equal((error as { meta?: { statusCode?: number } }).meta?.statusCode, 400);
-        assert.match(reasonOf(error), message);
-        return true;
-      });
+      await assert.rejects(
+        es().ingest.putPipeline({ id: `${prefix}-bad`, processors: [{ folio: { server: [serve.url], ...processor } }] as never }),
+        (error: unknown) => {
+          assert.equal((error as { meta?: { statusCode?: number } }).meta?.statusCode, 400);
+          assert.match(reasonOf(error), message);
+          return true;
+        },
+      );
     }
   });
 
@@ -183,14 +217,19 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
     assert.equal(failed.data, undefined, 'the binary is left out of the dead letter');
     assert.equal(failed.folio_failure!.processor_type, 'folio');
     assert.equal(failed.folio_failure!.index, index);
-    assert.match(failed.folio_failure!.message, new RegExp(`folio could not convert \\[${index}/handbook\\] at ${down.replace(/[.:/]/g, '\\$&')}.*connection failed`));
+    assert.match(
+      failed.folio_failure!.message,
+      new RegExp(`folio could not convert \\[${index}/handbook\\] at ${down.replace(/[.:/]/g, '\\$&')}.*connection failed`),
+    );
   });
 
   it('should retry a 429 storm from a stub server, then fail the document with the status and reason', async () => {
     let hits = 0;
     const stub = await listen((_req, res) => {
       hits++;
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ error: { message: 'the server is busy (64 pages queued); retry after 1 s', type: 'rate_limit_exceeded', code: 429 } }));
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' })
+        .end(JSON.stringify({ error: { message: 'the server is busy (64 pages queued); retry after 1 s', type: 'rate_limit_exceeded', code: 429 } }));
     });
     try {
       const { index, deadLetter } = await pipeline('storm', [stub.url]);

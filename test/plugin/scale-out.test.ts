@@ -5,15 +5,15 @@
  * index or in the dead-letter index with its reason.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { folioPipeline, installIngestedTemplate } from '../../mappings/index.ts';
-import { esLayout, startElasticsearch, stopElasticsearch, type RunningElasticsearch } from '../../scripts/elasticsearch/index.ts';
 import { clusterLayout } from '../../scripts/elasticsearch/cluster.ts';
+import { esLayout, type RunningElasticsearch, startElasticsearch, stopElasticsearch } from '../../scripts/elasticsearch/index.ts';
 import { esUrl } from '../support/elasticsearch.ts';
 
 const DOCUMENTS = 200;
@@ -25,7 +25,7 @@ async function smallPdf(n: number): Promise<string> {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([400, 300]);
   page.drawText(`Report ${n}`, { x: 40, y: 250, size: 18, font });
-  page.drawText(`Shipment ${n} left the warehouse on day ${n % 28 + 1} with ${n * 7} parcels.`, { x: 40, y: 200, size: 10, font });
+  page.drawText(`Shipment ${n} left the warehouse on day ${(n % 28) + 1} with ${n * 7} parcels.`, { x: 40, y: 200, size: 10, font });
   return Buffer.from(await doc.save()).toString('base64');
 }
 
@@ -48,7 +48,12 @@ async function startServe(): Promise<{ child: ChildProcess; url: string }> {
  * Index `ids` through the pipeline in bulks, a few in flight, retrying what a node going away
  * turns back (a failed request, or items with 429/5xx), a bounded number of times.
  */
-async function bulkIndex(client: Client, index: string, docs: ReadonlyMap<string, string>, onBulk: (done: number) => Promise<void>): Promise<{ retried: number }> {
+async function bulkIndex(
+  client: Client,
+  index: string,
+  docs: ReadonlyMap<string, string>,
+  onBulk: (done: number) => Promise<void>,
+): Promise<{ retried: number }> {
   const ids = [...docs.keys()];
   let retried = 0;
   let done = 0;
@@ -74,9 +79,11 @@ async function bulkIndex(client: Client, index: string, docs: ReadonlyMap<string
     await onBulk(done);
   }
   const queue = [...batches];
-  await Promise.all([0, 1, 2].map(async () => {
-    for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) await send(batch);
-  }));
+  await Promise.all(
+    [0, 1, 2].map(async () => {
+      for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) await send(batch);
+    }),
+  );
   return { retried };
 }
 
@@ -86,7 +93,11 @@ async function account(client: Client, index: string, deadLetter: string, ids: r
   const found = await client.mget<{ folio?: { markdown?: string } }>({ index, ids: [...ids] });
   const indexed = new Set(found.docs.filter((d) => 'found' in d && d.found && /Report/.test(d._source?.folio?.markdown ?? '')).map((d) => d._id));
   const dead = await client.mget<{ folio_failure?: { message?: string } }>({ index: deadLetter, ids: [...ids] }, { ignore: [404] });
-  const failed = new Map((dead.docs ?? []).filter((d) => 'found' in d && d.found).map((d) => [d._id, (d as { _source?: { folio_failure?: { message?: string } } })._source?.folio_failure?.message ?? '']));
+  const failed = new Map(
+    (dead.docs ?? [])
+      .filter((d) => 'found' in d && d.found)
+      .map((d) => [d._id, (d as { _source?: { folio_failure?: { message?: string } } })._source?.folio_failure?.message ?? '']),
+  );
   return { indexed, failed, missing: ids.filter((id) => !indexed.has(id) && !failed.has(id)) };
 }
 
@@ -134,7 +145,10 @@ describe('scale-out on a 3-node cluster with two folio serve backends', function
   }
 
   it('should lose nothing when one folio serve is killed mid-run: its requests go to the other', async () => {
-    const { index, deadLetter } = await pipeline('serve-kill', serves.map((s) => s.url));
+    const { index, deadLetter } = await pipeline(
+      'serve-kill',
+      serves.map((s) => s.url),
+    );
     const ids = [...docs.keys()].slice(0, DOCUMENTS);
     const batch = new Map(ids.map((id) => [id, docs.get(id)!]));
     let killed = false;

@@ -1,9 +1,19 @@
 import assert from 'node:assert/strict';
-import { citation, formatContext, formatPages } from '../../retrieval/index.ts';
 import type { SearchHit } from '../../retrieval/index.ts';
+import { citation, formatContext, formatPages } from '../../retrieval/index.ts';
 
 const hit = (over: Partial<SearchHit>): SearchHit => ({
-  id: 'c1', score: 1, text: 'Body text.', source: 'docs/a.pdf', docId: 'd', pages: [2], headingPath: [], bboxes: [], kind: ['paragraph'], ranks: {}, ...over,
+  id: 'c1',
+  score: 1,
+  text: 'Body text.',
+  source: 'docs/a.pdf',
+  docId: 'd',
+  pages: [2],
+  headingPath: [],
+  bboxes: [],
+  kind: ['paragraph'],
+  ranks: {},
+  ...over,
 });
 
 describe('formatPages', () => {

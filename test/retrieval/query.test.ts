@@ -25,7 +25,10 @@ describe('filterClauses', () => {
 
 describe('bm25Body', () => {
   it('should put filters in bool.filter so they do not change scores', () => {
-    const body = bm25Body({ query: 'tables', size: 7, filters: { kind: 'table' } }) as { size: number; query: { bool: { must: unknown[]; filter: unknown[] } } };
+    const body = bm25Body({ query: 'tables', size: 7, filters: { kind: 'table' } }) as {
+      size: number;
+      query: { bool: { must: unknown[]; filter: unknown[] } };
+    };
     assert.equal(body.size, 7);
     assert.deepEqual(body.query.bool.must, [{ multi_match: { query: 'tables', fields: ['text'] } }]);
     assert.deepEqual(body.query.bool.filter, [{ terms: { kind: ['table'] } }]);
@@ -34,7 +37,9 @@ describe('bm25Body', () => {
 
 describe('bm25Body with Lucene syntax', () => {
   it('should send the query as a query_string over the same fields, and plain words as multi_match', () => {
-    const lucene = bm25Body({ query: 'kind:table AND "stop nut"', size: 5, fields: ['text', 'title^2'], syntax: 'lucene' }) as { query: { bool: { must: unknown[] } } };
+    const lucene = bm25Body({ query: 'kind:table AND "stop nut"', size: 5, fields: ['text', 'title^2'], syntax: 'lucene' }) as {
+      query: { bool: { must: unknown[] } };
+    };
     assert.deepEqual(lucene.query.bool.must, [{ query_string: { query: 'kind:table AND "stop nut"', fields: ['text', 'title^2'] } }]);
     const plain = bm25Body({ query: 'kind:table AND', size: 5 }) as { query: { bool: { must: unknown[] } } };
     assert.deepEqual(plain.query.bool.must, [{ multi_match: { query: 'kind:table AND', fields: ['text'] } }]);
@@ -43,7 +48,10 @@ describe('bm25Body with Lucene syntax', () => {
 
 describe('knnBody', () => {
   it('should search the vector field with k, candidates and the same filters', () => {
-    const body = knnBody({ vector: new Float32Array([0.5, 0.25]), size: 5, numCandidates: 50, filters: { source: 's' } }) as { knn: Record<string, unknown>; _source: string[] };
+    const body = knnBody({ vector: new Float32Array([0.5, 0.25]), size: 5, numCandidates: 50, filters: { source: 's' } }) as {
+      knn: Record<string, unknown>;
+      _source: string[];
+    };
     assert.deepEqual(body.knn, { field: 'vector', query_vector: [0.5, 0.25], k: 5, num_candidates: 50, filter: [{ terms: { source: ['s'] } }] });
     assert.ok(!body._source.includes('vector'));
   });

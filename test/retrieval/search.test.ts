@@ -13,7 +13,14 @@ describe('hybridSearch', () => {
   });
 
   it('should find a paraphrase with kNN where the words differ', async () => {
-    const hits = await hybridSearch({ client: esClient(), index: fixture.index, query: 'collaborating on a shared document simultaneously online', mode: 'knn', k: 2, embedder: fixture.embedder });
+    const hits = await hybridSearch({
+      client: esClient(),
+      index: fixture.index,
+      query: 'collaborating on a shared document simultaneously online',
+      mode: 'knn',
+      k: 2,
+      embedder: fixture.embedder,
+    });
     assert.equal(hits[0]!.id, 'docs');
   });
 
@@ -36,9 +43,15 @@ describe('hybridSearch', () => {
   it('should apply source, kind and page filters to both lists', async () => {
     const c = esClient();
     const q = { client: c, index: fixture.index, query: 'typewriter formatting table nut', k: 10, embedder: fixture.embedder };
-    assert.deepEqual((await hybridSearch({ ...q, filters: { kind: 'table' } })).map((h) => h.id), ['table']);
+    assert.deepEqual(
+      (await hybridSearch({ ...q, filters: { kind: 'table' } })).map((h) => h.id),
+      ['table'],
+    );
     assert.deepEqual(new Set((await hybridSearch({ ...q, filters: { source: ['amt.pdf', 'otsl.pdf'] } })).map((h) => h.id)), new Set(['nuts', 'table']));
-    assert.deepEqual(new Set((await hybridSearch({ ...q, filters: { source: 'history.pdf', pages: { from: 2, to: 3 } } })).map((h) => h.id)), new Set(['docs', 'latex']));
+    assert.deepEqual(
+      new Set((await hybridSearch({ ...q, filters: { source: 'history.pdf', pages: { from: 2, to: 3 } } })).map((h) => h.id)),
+      new Set(['docs', 'latex']),
+    );
   });
 
   it("should give each list's own score beside the fused one", async () => {
@@ -47,23 +60,32 @@ describe('hybridSearch', () => {
     assert.ok(top.scores?.bm25 !== undefined && top.scores.bm25 > 0, 'BM25 score');
     assert.ok(top.scores?.knn !== undefined && top.scores.knn > 0 && top.scores.knn <= 1, 'kNN similarity');
     const bm25 = await hybridSearch({ client: esClient(), index: fixture.index, query: 'Who invented the typewriter?', k: 3, mode: 'bm25' });
-    assert.equal(bm25.find((h) => h.id === top.id)?.score, top.scores.bm25, 'the BM25 part is the BM25 list\'s score');
+    assert.equal(bm25.find((h) => h.id === top.id)?.score, top.scores.bm25, "the BM25 part is the BM25 list's score");
   });
 
-  it('should read Lucene syntax when asked, and reject a syntax error with Elasticsearch\'s reason', async () => {
+  it("should read Lucene syntax when asked, and reject a syntax error with Elasticsearch's reason", async () => {
     const hits = await hybridSearch({ client: esClient(), index: fixture.index, query: 'typewriter AND NOT sholes', mode: 'bm25', syntax: 'lucene' });
-    assert.deepEqual(hits.map((h) => h.id), []);
+    assert.deepEqual(
+      hits.map((h) => h.id),
+      [],
+    );
     const plain = await hybridSearch({ client: esClient(), index: fixture.index, query: 'typewriter AND NOT sholes', mode: 'bm25' });
     assert.equal(plain[0]?.id, 'typewriter');
-    await assert.rejects(hybridSearch({ client: esClient(), index: fixture.index, query: 'text:(typewriter AND', mode: 'bm25', syntax: 'lucene' }), (error: Error & { meta?: { status?: number } }) => {
-      assert.match(error.message, /bm25 search on index .* failed: Failed to parse query/);
-      assert.equal(error.meta?.status, 400);
-      return true;
-    });
+    await assert.rejects(
+      hybridSearch({ client: esClient(), index: fixture.index, query: 'text:(typewriter AND', mode: 'bm25', syntax: 'lucene' }),
+      (error: Error & { meta?: { status?: number } }) => {
+        assert.match(error.message, /bm25 search on index .* failed: Failed to parse query/);
+        assert.equal(error.meta?.status, 400);
+        return true;
+      },
+    );
   });
 
   it('should say which index failed', async () => {
-    await assert.rejects(hybridSearch({ client: esClient(), index: `${fixture.index}-missing`, query: 'x', mode: 'bm25' }), /bm25 search on index `folio-test-search-.*-missing`/);
+    await assert.rejects(
+      hybridSearch({ client: esClient(), index: `${fixture.index}-missing`, query: 'x', mode: 'bm25' }),
+      /bm25 search on index `folio-test-search-.*-missing`/,
+    );
   });
 
   it('should name a bad option', async () => {
@@ -89,7 +111,14 @@ describe('ask', () => {
       sent = JSON.parse(String(init?.body));
       return new Response(JSON.stringify({ choices: [{ message: { content: ' A fiber collar [1]. ' } }] }), { status: 200 });
     };
-    const result = await ask({ client: esClient(), index: fixture.index, query: 'What keeps a stop nut tight?', k: 2, embedder: fixture.embedder, llm: { url: 'http://127.0.0.1:1/v1', model: 'local-llm', fetch } });
+    const result = await ask({
+      client: esClient(),
+      index: fixture.index,
+      query: 'What keeps a stop nut tight?',
+      k: 2,
+      embedder: fixture.embedder,
+      llm: { url: 'http://127.0.0.1:1/v1', model: 'local-llm', fetch },
+    });
     assert.equal(result.answer, 'A fiber collar [1].');
     assert.equal(sent?.model, 'local-llm');
     assert.ok(sent?.messages[1]?.content.includes(result.context));

@@ -1,15 +1,24 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import type { Server } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  ES_VERSION, REPO_ROOT, clusterHealth, esLayout, findJavaHome, isReady, javaMajor, pluginSourceHash, startElasticsearch, stopElasticsearch,
-} from '../../scripts/elasticsearch/index.ts';
 import type { EsLayout } from '../../scripts/elasticsearch/index.ts';
+import {
+  clusterHealth,
+  ES_VERSION,
+  esLayout,
+  findJavaHome,
+  isReady,
+  javaMajor,
+  pluginSourceHash,
+  REPO_ROOT,
+  startElasticsearch,
+  stopElasticsearch,
+} from '../../scripts/elasticsearch/index.ts';
 import { esUrl } from '../support/elasticsearch.ts';
 
 describe('esLayout', () => {
@@ -25,7 +34,11 @@ describe('esLayout', () => {
 
 describe('findJavaHome', () => {
   it('should reject an ES_JAVA_HOME that is not a JDK 21+', () => {
-    assert.throws(() => findJavaHome({ ES_JAVA_HOME: '/nonexistent' }), { name: 'ConfigurationError', code: 'FOLIO_ES_NO_JAVA', message: /ES_JAVA_HOME=\/nonexistent is not a JDK 21 or newer/ });
+    assert.throws(() => findJavaHome({ ES_JAVA_HOME: '/nonexistent' }), {
+      name: 'ConfigurationError',
+      code: 'FOLIO_ES_NO_JAVA',
+      message: /ES_JAVA_HOME=\/nonexistent is not a JDK 21 or newer/,
+    });
   });
 
   it('should find a JDK 21+ on this machine', () => {
@@ -71,7 +84,11 @@ describe('startElasticsearch', () => {
     busy = createServer();
     await new Promise<void>((resolve) => busy!.listen(0, '127.0.0.1', resolve));
     const { port } = busy.address() as { port: number };
-    await assert.rejects(startElasticsearch({ layout, port }), { name: 'ConfigurationError', code: 'FOLIO_ES_PORT_IN_USE', message: new RegExp(`Port ${port} on 127.0.0.1 is already in use`) });
+    await assert.rejects(startElasticsearch({ layout, port }), {
+      name: 'ConfigurationError',
+      code: 'FOLIO_ES_PORT_IN_USE',
+      message: new RegExp(`Port ${port} on 127.0.0.1 is already in use`),
+    });
   });
 
   it('should name the option and value when invalid', async () => {

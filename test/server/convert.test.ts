@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OcrEngine } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
-import { silentLogger, startOcrServer, type OcrServer } from '../../server/index.ts';
 import { isBlockedAddress } from '../../server/fetch-guard.ts';
+import { type OcrServer, silentLogger, startOcrServer } from '../../server/index.ts';
 
 interface ConvertBody {
   ok: boolean;
@@ -19,9 +19,19 @@ interface ConvertBody {
   error?: { message: string; type: string };
 }
 
-async function convert(url: string, body: Buffer | string, type: string, query = '', headers: Record<string, string> = {}): Promise<{ status: number; body: ConvertBody; headers: Headers }> {
-  const response = await fetch(`${url}/v1/convert${query}`, { method: 'POST', headers: { 'content-type': type, authorization: 'Bearer t0ken', ...headers }, body });
-  return { status: response.status, body: await response.json() as ConvertBody, headers: response.headers };
+async function convert(
+  url: string,
+  body: Buffer | string,
+  type: string,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: ConvertBody; headers: Headers }> {
+  const response = await fetch(`${url}/v1/convert${query}`, {
+    method: 'POST',
+    headers: { 'content-type': type, authorization: 'Bearer t0ken', ...headers },
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as ConvertBody, headers: response.headers };
 }
 
 const json = (url: string, body: unknown) => convert(url, JSON.stringify(body), 'application/json');
@@ -63,9 +73,15 @@ describe('POST /v1/convert', function () {
       assert.equal(body.ok, true);
       assert.equal(body.mime, 'application/pdf');
       assert.ok(body.pages.length >= 1);
-      assert.ok(body.pages.every((p) => p.engine === 'text'), JSON.stringify(body.pages));
+      assert.ok(
+        body.pages.every((p) => p.engine === 'text'),
+        JSON.stringify(body.pages),
+      );
       assert.match(body.markdown, /^# /m);
-      assert.ok(body.elements.some((e) => e.bbox?.length === 4), 'some element has a box');
+      assert.ok(
+        body.elements.some((e) => e.bbox?.length === 4),
+        'some element has a box',
+      );
       assert.ok((body.chunks ?? []).length > 0);
       assert.ok(body.chunks!.every((c) => c.pages.length > 0 && Array.isArray(c.heading_path) && c.vector === undefined));
     });
@@ -74,7 +90,10 @@ describe('POST /v1/convert', function () {
       const { processDocument } = await import('../../pipeline/run/process-document.ts');
       const { sha256, stableId } = await import('../../core/hash.ts');
       const bytes = new Uint8Array(pdf);
-      const direct = await processDocument({ id: stableId('x'), uri: 'x', relativePath: 'x.pdf', mime: 'application/pdf', bytes, contentHash: sha256(bytes) }, { engine: 'auto' });
+      const direct = await processDocument(
+        { id: stableId('x'), uri: 'x', relativePath: 'x.pdf', mime: 'application/pdf', bytes, contentHash: sha256(bytes) },
+        { engine: 'auto' },
+      );
       const { body } = await json(server.url, { data: pdf.toString('base64'), chunks: false });
       assert.equal(body.markdown, direct.markdown);
       assert.equal(body.chunks, undefined, 'chunks: false leaves them out');
@@ -109,7 +128,7 @@ describe('POST /v1/convert', function () {
     it('should require the token, and serve its OpenAPI document without one', async () => {
       const { status } = await convert(server.url, pdf, 'application/pdf', '', { authorization: 'Bearer wrong' });
       assert.equal(status, 401);
-      const spec = await (await fetch(`${server.url}/openapi.json`)).json() as { openapi: string; paths: Record<string, unknown> };
+      const spec = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
       assert.match(spec.openapi, /^3\./);
       assert.ok('/v1/convert' in spec.paths);
     });
@@ -143,7 +162,10 @@ describe('POST /v1/convert', function () {
         else res.writeHead(302, { location: req.url === '/to-metadata' ? 'http://169.254.169.254/latest/meta-data/' : `${documents.url}/a.pdf` }).end();
       });
       server = await startOcrServer({
-        engine, port: 0, token: 't0ken', log: silentLogger,
+        engine,
+        port: 0,
+        token: 't0ken',
+        log: silentLogger,
         fetch: { allowHosts: ['127.0.0.2', '127.0.0.1', '169.254.169.254', 'localhost'], allowAddresses: ['127.0.0.2'], timeoutMs: 5_000 },
       });
     });
@@ -184,7 +206,10 @@ describe('POST /v1/convert', function () {
     });
 
     it('should refuse hosts off the allow-list and non-http schemes', async () => {
-      for (const [url, message] of [['http://example.invalid/a.pdf', /not on the allow-list/], ['file:///etc/passwd', /only http and https/]] as const) {
+      for (const [url, message] of [
+        ['http://example.invalid/a.pdf', /not on the allow-list/],
+        ['file:///etc/passwd', /only http and https/],
+      ] as const) {
         const { status, body } = await json(server.url, { url });
         assert.equal(status, 403, url);
         assert.match(body.error!.message, message);
@@ -200,7 +225,10 @@ describe('POST /v1/convert', function () {
       const { status, body } = await convert(embedding.url, pdf, 'application/pdf', '?embed=true');
       assert.equal(status, 200, JSON.stringify(body.error));
       assert.ok(body.chunks!.length > 0);
-      assert.ok(body.chunks!.every((c) => c.vector?.length === embedder.dims), 'every chunk has a vector of the model\'s size');
+      assert.ok(
+        body.chunks!.every((c) => c.vector?.length === embedder.dims),
+        "every chunk has a vector of the model's size",
+      );
     } finally {
       await embedding.close();
       await embedder.close();
@@ -208,7 +236,19 @@ describe('POST /v1/convert', function () {
   });
 
   it('should block private, loopback, link-local and mapped addresses and let public ones through', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0', '100.64.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+      '100.64.0.1',
+    ]) {
       assert.equal(isBlockedAddress(address), true, address);
     }
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111']) assert.equal(isBlockedAddress(address), false, address);

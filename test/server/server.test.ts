@@ -4,18 +4,36 @@ import sharp from 'sharp';
 import type { OcrEngine, PageImage } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
 import { createRemoteEngine } from '../../inference/remote/index.ts';
-import { silentLogger, startOcrServer, type OcrServer } from '../../server/index.ts';
+import { type OcrServer, silentLogger, startOcrServer } from '../../server/index.ts';
 
 async function memoPage(): Promise<PageImage> {
-  const { data, info } = await sharp(await readFile('examples/docs/scanned-memo.png')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(await readFile('examples/docs/scanned-memo.png'))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { docId: 'memo', source: 'examples/docs/scanned-memo.png', pageNumber: 1, data, width: info.width, height: info.height, channels: 3 };
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
-const chat = (url: string, model = 'folio-paddle') => ({ model, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }, { type: 'text', text: 'Transcribe' }] }] });
+const chat = (url: string, model = 'folio-paddle') => ({
+  model,
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'image_url', image_url: { url } },
+        { type: 'text', text: 'Transcribe' },
+      ],
+    },
+  ],
+});
 
 describe('startOcrServer with the paddle engine', function () {
   this.timeout(120_000);
@@ -29,7 +47,10 @@ describe('startOcrServer with the paddle engine', function () {
     engine = await createPaddleEngine({});
     server = await startOcrServer({ engine, port: 0, token: 'let-me-in', log: silentLogger, queueLimit: 4 });
     png = `data:image/png;base64,${(await readFile('examples/docs/scanned-memo.png')).toString('base64')}`;
-    const cut = await sharp(await readFile('examples/docs/scanned-memo.png')).extract({ left: 100, top: 130, width: 1040, height: 110 }).png().toBuffer();
+    const cut = await sharp(await readFile('examples/docs/scanned-memo.png'))
+      .extract({ left: 100, top: 130, width: 1040, height: 110 })
+      .png()
+      .toBuffer();
     strip = `data:image/png;base64,${cut.toString('base64')}`;
   });
   after(async () => {
@@ -51,9 +72,12 @@ describe('startOcrServer with the paddle engine', function () {
   });
 
   it('should list its models and report health', async () => {
-    const models = await (await fetch(`${server.url}/v1/models`, { headers: { authorization: 'Bearer let-me-in' } })).json() as { data: { id: string }[] };
-    assert.deepEqual(models.data.map((m) => m.id), ['folio-paddle']);
-    const health = await (await fetch(`${server.url}/health`)).json() as { status: string };
+    const models = (await (await fetch(`${server.url}/v1/models`, { headers: { authorization: 'Bearer let-me-in' } })).json()) as { data: { id: string }[] };
+    assert.deepEqual(
+      models.data.map((m) => m.id),
+      ['folio-paddle'],
+    );
+    const health = (await (await fetch(`${server.url}/health`)).json()) as { status: string };
     assert.equal(health.status, 'ok');
   });
 
@@ -85,7 +109,9 @@ describe('startOcrServer with the paddle engine', function () {
   });
 
   it('should refuse an image over the pixel limit', async () => {
-    const big = await sharp({ create: { width: 9000, height: 9000, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const big = await sharp({ create: { width: 9000, height: 9000, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     const small = await startOcrServer({ engine, port: 0, log: silentLogger, maxPixels: 1_000_000 });
     try {
       const response = await post(small.url, chat(`data:image/png;base64,${big.toString('base64')}`));
@@ -111,7 +137,7 @@ describe('startOcrServer with the paddle engine', function () {
     const own = await startOcrServer({ engine, port: 0, log: silentLogger });
     const pending = post(own.url, chat(strip));
     // Close only once the server holds the request.
-    for (let load = 0; load === 0;) load = ((await (await fetch(`${own.url}/health`)).json()) as { load: number }).load;
+    for (let load = 0; load === 0; ) load = ((await (await fetch(`${own.url}/health`)).json()) as { load: number }).load;
     const closed = own.close();
     const response = await pending;
     assert.equal(response.status, 200);
@@ -122,7 +148,12 @@ describe('startOcrServer with the paddle engine', function () {
 
   it('should survive a client that disconnects mid-request', async () => {
     const controller = new AbortController();
-    const pending = fetch(`${server.url}/v1/chat/completions`, { method: 'POST', signal: controller.signal, headers: { 'content-type': 'application/json', authorization: 'Bearer let-me-in' }, body: JSON.stringify(chat(strip)) });
+    const pending = fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'content-type': 'application/json', authorization: 'Bearer let-me-in' },
+      body: JSON.stringify(chat(strip)),
+    });
     setTimeout(() => controller.abort(), 20);
     await assert.rejects(pending);
     await new Promise((resolve) => setTimeout(resolve, 500));

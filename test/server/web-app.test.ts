@@ -16,9 +16,9 @@ import type { OcrEngine } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
 import { ingest } from '../../pipeline/run/index.ts';
 import { createEsSink } from '../../pipeline/sink/index.ts';
-import { silentLogger, startOcrServer, type OcrServer } from '../../server/index.ts';
+import { type OcrServer, silentLogger, startOcrServer } from '../../server/index.ts';
 import type { DocumentView } from '../../server/routes/index.ts';
-import { deleteIndices, esUrl, launchChromium, uniqueIndexName, type LaunchedBrowser } from '../support/index.ts';
+import { deleteIndices, esUrl, type LaunchedBrowser, launchChromium, uniqueIndexName } from '../support/index.ts';
 import { dropFile, normalise, pdfTextBoxes } from './web-helpers.ts';
 
 const OUT = 'test-output/web';
@@ -128,7 +128,9 @@ describe('the web app of folio serve (Chromium)', function () {
     await page.waitForSelector('.page-frame[data-state=loaded]');
     // The chunk's own words: its text starts with its heading path, which lies elsewhere on the page.
     const chunkId = new URL(page.url().replace('#/', '')).searchParams.get('chunk');
-    const view = await (await fetch(`${server!.url}/api/documents/${docIdOf(PAPER)}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json() as DocumentView;
+    const view = (await (
+      await fetch(`${server!.url}/api/documents/${docIdOf(PAPER)}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json()) as DocumentView;
     const chunk = view.chunks.find((c) => c.id === chunkId)!;
     assert.equal(normalise((await page.locator('.hit-chunk pre').textContent()) ?? ''), normalise(chunk.text), 'the view shows the hit chunk');
     const chunkText = normalise(chunk.headingPath.reduce((text, heading) => text.replace(heading, ''), chunk.text));
@@ -139,7 +141,10 @@ describe('the web app of folio serve (Chromium)', function () {
     // Where pdf.js (not the pipeline, which reads with PDFium) says the words are, on screen.
     const truth = await pdfTextBoxes(PAPER, 1);
     const viewBox = (await page.locator('.overlay').getAttribute('viewBox'))!.split(' ').map(Number);
-    assert.ok(Math.abs(viewBox[2]! - truth.width) < 1 && Math.abs(viewBox[3]! - truth.height) < 1, `page size ${viewBox.join(' ')} vs ${truth.width}×${truth.height}`);
+    assert.ok(
+      Math.abs(viewBox[2]! - truth.width) < 1 && Math.abs(viewBox[3]! - truth.height) < 1,
+      `page size ${viewBox.join(' ')} vs ${truth.width}×${truth.height}`,
+    );
     const scale = image.width / truth.width;
     const centre = (box: readonly number[]): [number, number] => [image.x + ((box[0]! + box[2]!) / 2) * scale, image.y + ((box[1]! + box[3]!) / 2) * scale];
     const long = truth.items.filter((item) => normalise(item.text).length >= 12);
@@ -164,7 +169,10 @@ describe('the web app of folio serve (Chromium)', function () {
     await dropFile(page, '#drop', HANDBOOK, 'application/pdf');
     await page.waitForSelector('#convert-status.done');
     assert.deepEqual(await page.locator('.progress-page').allTextContents(), ['page 1: text layer', 'page 2: text layer', 'page 3: text layer']);
-    assert.equal(await page.locator('#convert-bar').evaluate((bar) => `${(bar as unknown as { value: number }).value}/${(bar as unknown as { max: number }).max}`), '3/3');
+    assert.equal(
+      await page.locator('#convert-bar').evaluate((bar) => `${(bar as unknown as { value: number }).value}/${(bar as unknown as { max: number }).max}`),
+      '3/3',
+    );
     await page.waitForSelector('#result .page-frame[data-state=loaded]');
     assert.ok((await page.locator('#result .overlay rect.box').count()) >= 5);
     const [markdown] = await Promise.all([page.waitForEvent('download'), page.click('text=Download Markdown')]);
@@ -172,7 +180,10 @@ describe('the web app of folio serve (Chromium)', function () {
     assert.match(await readFile((await markdown.path())!, 'utf8'), /^# Folio Handbook/m);
     const [json] = await Promise.all([page.waitForEvent('download'), page.click('text=Download JSON')]);
     const detail = JSON.parse(await readFile((await json.path())!, 'utf8')) as { pages: { engine: string }[]; elements: unknown[] };
-    assert.deepEqual(detail.pages.map((p) => p.engine), ['text', 'text', 'text']);
+    assert.deepEqual(
+      detail.pages.map((p) => p.engine),
+      ['text', 'text', 'text'],
+    );
     assert.ok(detail.elements.length > 10);
     await shot('convert-pdf');
   });
@@ -232,7 +243,10 @@ describe('the web app of folio serve (Chromium)', function () {
     const id = docIdOf(doomed);
     await open(`#/doc/${id}`);
     await page.waitForSelector('.notice.error');
-    assert.match((await page.locator('.notice.error').first().textContent()) ?? '', /formula-sheet\.pdf \(document \w+\) was deleted or moved since it was indexed/);
+    assert.match(
+      (await page.locator('.notice.error').first().textContent()) ?? '',
+      /formula-sheet\.pdf \(document \w+\) was deleted or moved since it was indexed/,
+    );
     assert.ok((await page.locator('.chunks .chunk').count()) >= 1, 'the indexed chunks are still listed');
     assert.equal(await page.locator('.page-frame').count(), 0);
     await shot('deleted-source');

@@ -34,7 +34,12 @@ export async function pdfTextBoxes(path: string, pageNumber: number): Promise<{ 
   }
 }
 
-export const normalise = (text: string): string => text.replace(/[\s\u00ad]+/g, ' ').replace(/[‐-―]/g, '-').trim().toLowerCase();
+export const normalise = (text: string): string =>
+  text
+    .replace(/[\s\u00ad]+/g, ' ')
+    .replace(/[‐-―]/g, '-')
+    .trim()
+    .toLowerCase();
 
 /** Drops `path` on `selector` the way a person does: a `drop` event carrying a DataTransfer with the file. */
 export async function dropFile(page: Page, selector: string, path: string, type: string): Promise<void> {

@@ -14,7 +14,16 @@ import type { BrowserContext } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** Flags for a quiet, offline, sandbox-less headless run (tests run as root, on 2 cores). */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const run = promisify(execFile);
 

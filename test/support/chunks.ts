@@ -33,7 +33,11 @@ export function makeChunk(spec: Readonly<ChunkSpec> = {}): Chunk {
     kinds: ['heading', 'table', 'formula'],
     tokens: 24,
     index,
-    table: { html: '<table><tr><th>Unit</th><th>Growth</th></tr><tr><td>A</td><td>3%</td></tr></table>', rowsText: ['Unit: A; Growth: 3%'], header: ['Unit', 'Growth'] },
+    table: {
+      html: '<table><tr><th>Unit</th><th>Growth</th></tr><tr><td>A</td><td>3%</td></tr></table>',
+      rowsText: ['Unit: A; Growth: 3%'],
+      header: ['Unit', 'Growth'],
+    },
     formulas: [{ latex: 'E = mc^2', valid: true }],
     quality: { score: 0.93, passed: true, reasons: [] },
     contentHash,

@@ -69,7 +69,7 @@ export function throwawayIndex(prefix = 'folio-test'): ThrowawayIndex {
     esUrl(this);
     name = uniqueIndexName(prefix);
   });
-  afterEach(async function () {
+  afterEach(async () => {
     if (name !== '' && process.env['ELASTICSEARCH_URL']) await deleteIndices(name);
   });
   return {

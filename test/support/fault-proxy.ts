@@ -3,8 +3,9 @@
  * forwarded, or answered with an error status, or answered with per-item 429s (as an overloaded
  * node does in `_bulk`), or has its connection dropped, as the test's `decide` says.
  */
-import { createServer, request } from 'node:http';
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** `hold`: forward once the promise settles (a slow node, under the test's control). */
@@ -68,10 +69,11 @@ export async function startFaultProxy(target: string, decide: (request: ProxiedR
     set decide(next) {
       proxy.decide = next;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -87,7 +89,14 @@ function bulkOf429(ndjson: string): unknown {
   const items: unknown[] = [];
   for (let i = 0; i < lines.length; i += 2) {
     const action = JSON.parse(lines[i]!) as { index?: { _index?: string; _id?: string } };
-    items.push({ index: { _index: action.index?._index, _id: action.index?._id, status: 429, error: { type: 'es_rejected_execution_exception', reason: 'rejected by the test proxy' } } });
+    items.push({
+      index: {
+        _index: action.index?._index,
+        _id: action.index?._id,
+        status: 429,
+        error: { type: 'es_rejected_execution_exception', reason: 'rejected by the test proxy' },
+      },
+    });
   }
   return { errors: true, took: 1, items };
 }

@@ -27,7 +27,10 @@ export function folioEngine(engine = 'auto'): QualityEngine {
       const root = commonRoot(documents.map((d) => `${d.name}.pdf`));
       const target = path.join(out, root);
       await mkdir(target, { recursive: true });
-      const run = await runChild({ command: process.execPath, args: [CLI, 'convert', ...documents.map((d) => d.pdf), '--out-dir', target, '--engine', engine, '--quiet'] });
+      const run = await runChild({
+        command: process.execPath,
+        args: [CLI, 'convert', ...documents.map((d) => d.pdf), '--out-dir', target, '--engine', engine, '--quiet'],
+      });
       const failures = run.code === 0 ? [] : [`folio convert exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`];
       return { wallMs: run.wallMs, failures };
     },

@@ -39,13 +39,20 @@ export const pymupdf4llmEngine: QualityEngine = {
     const check = await runChild({ command: PYTHON, args: ['-c', 'import pymupdf, pymupdf.layout, pymupdf4llm'] });
     if (check.code === 0) return undefined;
     // pymupdf4llm alone is an empty placeholder; PyMuPDF 2.x brings the extractor and layout model.
-    const pip = await runChild({ command: PYTHON, args: ['-m', 'pip', 'install', '-q', 'pymupdf>=2', 'pymupdf4llm>=0.2', 'pymupdf-layout'], timeoutMs: 900_000 });
+    const pip = await runChild({
+      command: PYTHON,
+      args: ['-m', 'pip', 'install', '-q', 'pymupdf>=2', 'pymupdf4llm>=0.2', 'pymupdf-layout'],
+      timeoutMs: 900_000,
+    });
     if (pip.code !== 0) return `pip install pymupdf pymupdf4llm failed: ${pip.stderr.trim().split('\n').at(-1)}`;
     const again = await runChild({ command: PYTHON, args: ['-c', 'import pymupdf, pymupdf.layout, pymupdf4llm'] });
     return again.code === 0 ? undefined : `pymupdf4llm does not import: ${again.stderr.trim().split('\n').at(-1)}`;
   },
   async version() {
-    const run = await runChild({ command: PYTHON, args: ['-c', 'import pymupdf, pymupdf4llm; print("pymupdf4llm", pymupdf4llm.version, "PyMuPDF", pymupdf.VersionBind)'] });
+    const run = await runChild({
+      command: PYTHON,
+      args: ['-c', 'import pymupdf, pymupdf4llm; print("pymupdf4llm", pymupdf4llm.version, "PyMuPDF", pymupdf.VersionBind)'],
+    });
     return run.stdout.trim() || 'pymupdf4llm';
   },
   async convert(documents: readonly QualityDocument[], out: string) {
@@ -58,7 +65,10 @@ export const pymupdf4llmEngine: QualityEngine = {
     const list = path.join(out, '.inputs.json');
     await writeFile(list, JSON.stringify(pairs));
     const run = await runChild({ command: PYTHON, args: ['-c', DRIVER, list], timeoutMs: 1_800_000, env: { OMP_THREAD_LIMIT: '1' } });
-    const failures = run.stderr.split('\n').filter((l) => l.startsWith('FAILED\t')).map((l) => l.split('\t').slice(1).join(': '));
+    const failures = run.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('FAILED\t'))
+      .map((l) => l.split('\t').slice(1).join(': '));
     if (run.code !== 0) failures.push(`python exited ${run.code}: ${run.stderr.trim().split('\n').slice(-2).join(' | ')}`);
     return { wallMs: run.wallMs, failures };
   },

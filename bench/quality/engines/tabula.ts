@@ -4,7 +4,7 @@
  * per set and mode (`-b` batch over links to the PDFs); its JSON tables become HTML tables.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,25 +21,37 @@ export type TabulaMode = (typeof TABULA_MODES)[number];
 
 const FLAGS: Readonly<Record<TabulaMode, readonly string[]>> = { guess: ['-g'], lattice: ['-l'], stream: ['-t'] };
 
-interface TabulaCell { readonly text?: string }
-interface TabulaTable { readonly data?: readonly (readonly TabulaCell[])[] }
+interface TabulaCell {
+  readonly text?: string;
+}
+interface TabulaTable {
+  readonly data?: readonly (readonly TabulaCell[])[];
+}
 
 const escapeHtml = (s: string): string => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
 /** tabula's JSON (an array of tables of rows of cells) as HTML tables, one per line. */
 export function tabulaJsonToHtml(json: string): string {
   const tables = JSON.parse(json) as TabulaTable[];
-  return tables
-    .map((t) => `<table>${(t.data ?? []).map((row) => `<tr>${row.map((c) => `<td>${escapeHtml((c.text ?? '').replace(/\r/g, ' '))}</td>`).join('')}</tr>`).join('')}</table>`)
-    .join('\n\n') + '\n';
+  return `${tables
+    .map(
+      (t) =>
+        `<table>${(t.data ?? []).map((row) => `<tr>${row.map((c) => `<td>${escapeHtml((c.text ?? '').replace(/\r/g, ' '))}</td>`).join('')}</tr>`).join('')}</table>`,
+    )
+    .join('\n\n')}\n`;
 }
 
 async function installJars(): Promise<string | undefined> {
   if (existsSync(path.join(JARS, 'tabula-1.0.5.jar'))) return undefined;
   if (!(await hasTool('mvn'))) return 'mvn is not installed (apt-get install maven)';
   await mkdir(JARS, { recursive: true });
-  const run = await runChild({ command: 'mvn', args: ['-q', '-B', '-f', POM, 'dependency:copy-dependencies', `-DoutputDirectory=${JARS}`], timeoutMs: 900_000 });
-  if (run.code !== 0 || !existsSync(path.join(JARS, 'tabula-1.0.5.jar'))) return `mvn could not fetch technology.tabula:tabula:1.0.5: ${(run.stdout + run.stderr).trim().split('\n').at(-1)}`;
+  const run = await runChild({
+    command: 'mvn',
+    args: ['-q', '-B', '-f', POM, 'dependency:copy-dependencies', `-DoutputDirectory=${JARS}`],
+    timeoutMs: 900_000,
+  });
+  if (run.code !== 0 || !existsSync(path.join(JARS, 'tabula-1.0.5.jar')))
+    return `mvn could not fetch technology.tabula:tabula:1.0.5: ${(run.stdout + run.stderr).trim().split('\n').at(-1)}`;
   return undefined;
 }
 
@@ -67,7 +79,11 @@ export function tabulaEngine(mode: TabulaMode): QualityEngine {
           byLink.set(`d${i}`, doc);
         });
         for (const [link, doc] of byLink) await symlink(path.resolve(doc.pdf), path.join(dir, `${link}.pdf`));
-        const run = await runChild({ command: 'java', args: ['-cp', CLASSPATH, 'technology.tabula.CommandLineApp', ...FLAGS[mode], '-p', 'all', '-f', 'JSON', '-i', '-b', dir], timeoutMs: 1_800_000 });
+        const run = await runChild({
+          command: 'java',
+          args: ['-cp', CLASSPATH, 'technology.tabula.CommandLineApp', ...FLAGS[mode], '-p', 'all', '-f', 'JSON', '-i', '-b', dir],
+          timeoutMs: 1_800_000,
+        });
         if (run.code !== 0) failures.push(`tabula exited ${run.code}: ${run.stderr.trim().split('\n').slice(-2).join(' | ')}`);
         const produced = new Set(await readdir(dir));
         for (const [link, doc] of byLink) {

@@ -1,6 +1,6 @@
-export { normalizeCellText, overlap, relationCount, relations } from './grid.ts';
 export type { Grid, GridCell, Relation } from './grid.ts';
-export { parseStructure, readStructure } from './truth.ts';
-export { cleanPipeCell, layoutHtmlTable, predictedTables } from './predicted.ts';
-export { documentCounts, microAverage, scoreCounts } from './metric.ts';
+export { normalizeCellText, overlap, relationCount, relations } from './grid.ts';
 export type { RelationCounts, RelationScore } from './metric.ts';
+export { documentCounts, microAverage, scoreCounts } from './metric.ts';
+export { cleanPipeCell, layoutHtmlTable, predictedTables } from './predicted.ts';
+export { parseStructure, readStructure } from './truth.ts';

@@ -2,8 +2,9 @@
  * ICDAR 2013 adjacency-relation F1 (the metric of `icdar2013-dev/README.md`): tables matched
  * greedily by relation overlap within each document, micro-averaged over the set.
  */
-import { overlap, relationCount, relations } from './grid.ts';
+
 import type { Grid } from './grid.ts';
+import { overlap, relationCount, relations } from './grid.ts';
 
 export interface RelationCounts {
   /** Relations of matched pairs found in both. */
@@ -39,10 +40,12 @@ export function documentCounts(truth: readonly Grid[], predicted: readonly Grid[
   const t = truth.map(relations);
   const p = predicted.map(relations);
   const pairs: { i: number; j: number; n: number }[] = [];
-  t.forEach((a, i) => p.forEach((b, j) => {
-    const n = overlap(a, b);
-    if (n > 0) pairs.push({ i, j, n });
-  }));
+  t.forEach((a, i) =>
+    p.forEach((b, j) => {
+      const n = overlap(a, b);
+      if (n > 0) pairs.push({ i, j, n });
+    }),
+  );
   pairs.sort((x, y) => y.n - x.n || x.i - y.i || x.j - y.j);
   const usedT = new Set<number>();
   const usedP = new Set<number>();
@@ -60,5 +63,11 @@ export function documentCounts(truth: readonly Grid[], predicted: readonly Grid[
 
 /** Micro-average: sums over documents, then P, R, F1. */
 export function microAverage(docs: readonly RelationCounts[]): RelationScore {
-  return scoreCounts(docs.reduce((s, d) => ({ correct: s.correct + d.correct, predicted: s.predicted + d.predicted, truth: s.truth + d.truth }), { correct: 0, predicted: 0, truth: 0 }));
+  return scoreCounts(
+    docs.reduce((s, d) => ({ correct: s.correct + d.correct, predicted: s.predicted + d.predicted, truth: s.truth + d.truth }), {
+      correct: 0,
+      predicted: 0,
+      truth: 0,
+    }),
+  );
 }

@@ -5,8 +5,8 @@
 import type { Element as HastElement, Root as HastRoot, RootContent } from 'hast';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
-import { normalizeCellText } from './grid.ts';
 import type { Grid, GridCell } from './grid.ts';
+import { normalizeCellText } from './grid.ts';
 
 const isElement = (node: RootContent | HastRoot, tag?: string): node is HastElement => node.type === 'element' && (tag === undefined || node.tagName === tag);
 

@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { ConfigurationError } from '../../../core/errors.ts';
-import { normalizeCellText } from './grid.ts';
 import type { Grid, GridCell } from './grid.ts';
+import { normalizeCellText } from './grid.ts';
 
 // Attribute values are quoted with either quote mark in these files.
 const attr = (tag: string, name: string): string | undefined => {
@@ -17,7 +17,11 @@ function decodeXml(text: string): string {
   return text
     .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(Number.parseInt(h, 16)))
     .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-    .replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&apos;', "'").replaceAll('&amp;', '&');
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&apos;', "'")
+    .replaceAll('&amp;', '&');
 }
 
 /**
@@ -44,7 +48,13 @@ export function parseStructure(xml: string, source: string): Grid[] {
         const endRow = Number(attr(head, 'end-row') ?? row);
         const endCol = Number(attr(head, 'end-col') ?? col);
         const content = /<content>([\s\S]*?)<\/content>/.exec(cell[2]!)?.[1] ?? '';
-        cells.push({ text: normalizeCellText(decodeXml(content)), row: row + dr, col: col + dc, endRow: Math.max(row, endRow) + dr, endCol: Math.max(col, endCol) + dc });
+        cells.push({
+          text: normalizeCellText(decodeXml(content)),
+          row: row + dr,
+          col: col + dc,
+          endRow: Math.max(row, endRow) + dr,
+          endCol: Math.max(col, endCol) + dc,
+        });
       }
     }
     grids.push({ cells });

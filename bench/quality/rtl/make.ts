@@ -28,7 +28,17 @@ export async function makeRtlPages(): Promise<string[]> {
       const input = path.join(tmp, `${page.name}.txt`);
       await writeFile(input, markup);
       const pdf = path.join(HERE, 'pdf', `${page.name}.pdf`);
-      const args = ['-q', '--markup', '--font=DejaVu Sans 12', '--width=470', '--wrap=word', '--margin=60', ...(page.dir === 'rtl' ? ['--rtl', '--align=right'] : []), `--output=${pdf}`, input];
+      const args = [
+        '-q',
+        '--markup',
+        '--font=DejaVu Sans 12',
+        '--width=470',
+        '--wrap=word',
+        '--margin=60',
+        ...(page.dir === 'rtl' ? ['--rtl', '--align=right'] : []),
+        `--output=${pdf}`,
+        input,
+      ];
       const run = await runChild({ command: 'pango-view', args });
       if (run.code !== 0) throw new ConfigurationError('FOLIO_BENCH_TOOL', `pango-view failed for ${page.name}: ${run.stderr.trim()}`);
       await writeFile(path.join(HERE, 'groundtruth', `${page.name}.md`), groundTruth(page));

@@ -44,5 +44,5 @@ export const RTL_PAGES: readonly RtlPage[] = [
 
 /** The reference Markdown of a page. */
 export function groundTruth(page: RtlPage): string {
-  return [`## ${page.title}`, ...page.paragraphs].join('\n\n') + '\n';
+  return `${[`## ${page.title}`, ...page.paragraphs].join('\n\n')}\n`;
 }

@@ -28,8 +28,19 @@ export function groundTruthSet(data = '../shared/data/docling-dev', name = 'docl
       const files = await readdir(path.join(data, 'groundtruth')).catch((error: unknown) => {
         throw new ConfigurationError('FOLIO_BENCH_DATASET', `expected \`${data}/groundtruth\` to hold reference Markdown`, { cause: error });
       });
-      const names = files.filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
-      return Promise.all(names.map(async (n): Promise<QualityDocument> => ({ name: n, pdf: path.join(data, 'pdf', `${n}.pdf`), pages: await pageCount(path.join(data, 'pdf', `${n}.pdf`)) })));
+      const names = files
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => f.slice(0, -3))
+        .sort();
+      return Promise.all(
+        names.map(
+          async (n): Promise<QualityDocument> => ({
+            name: n,
+            pdf: path.join(data, 'pdf', `${n}.pdf`),
+            pages: await pageCount(path.join(data, 'pdf', `${n}.pdf`)),
+          }),
+        ),
+      );
     },
     async score(markdownDir, documents) {
       const rows: string[][] = [];

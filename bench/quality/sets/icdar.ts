@@ -19,8 +19,15 @@ export function icdarSet(data = '../shared/data/icdar2013-dev'): QualitySet {
       const files = await readdir(data).catch((error: unknown) => {
         throw new ConfigurationError('FOLIO_BENCH_DATASET', `expected \`${data}\` to hold the ICDAR 2013 PDFs`, { cause: error });
       });
-      const names = files.filter((f) => f.endsWith('.pdf') && files.includes(f.replace(/\.pdf$/, '-str.xml'))).map((f) => f.slice(0, -4)).sort();
-      return Promise.all(names.map(async (name): Promise<QualityDocument> => ({ name, pdf: path.join(data, `${name}.pdf`), pages: await pageCount(path.join(data, `${name}.pdf`)) })));
+      const names = files
+        .filter((f) => f.endsWith('.pdf') && files.includes(f.replace(/\.pdf$/, '-str.xml')))
+        .map((f) => f.slice(0, -4))
+        .sort();
+      return Promise.all(
+        names.map(
+          async (name): Promise<QualityDocument> => ({ name, pdf: path.join(data, `${name}.pdf`), pages: await pageCount(path.join(data, `${name}.pdf`)) }),
+        ),
+      );
     },
     async score(markdownDir, documents) {
       const counts = [];
@@ -31,10 +38,24 @@ export function icdarSet(data = '../shared/data/icdar2013-dev'): QualitySet {
         const c = documentCounts(truth, predicted);
         counts.push(c);
         const s = scoreCounts(c);
-        rows.push([doc.name, String(doc.pages), String(truth.length), String(predicted.length), `${c.correct}/${c.truth}`, s.precision.toFixed(3), s.recall.toFixed(3), s.f1.toFixed(3)]);
+        rows.push([
+          doc.name,
+          String(doc.pages),
+          String(truth.length),
+          String(predicted.length),
+          `${c.correct}/${c.truth}`,
+          s.precision.toFixed(3),
+          s.recall.toFixed(3),
+          s.f1.toFixed(3),
+        ]);
       }
       const all = microAverage(counts);
-      return { headline: all.f1, headlineName: 'adjacency-relation F1', figures: { precision: all.precision, recall: all.recall, correct: all.correct, truth: all.truth, predicted: all.predicted }, rows };
+      return {
+        headline: all.f1,
+        headlineName: 'adjacency-relation F1',
+        figures: { precision: all.precision, recall: all.recall, correct: all.correct, truth: all.truth, predicted: all.predicted },
+        rows,
+      };
     },
   };
 }

@@ -19,7 +19,15 @@ export function olmocrSet(dataset = '../shared/data/olmocr-bench-dev/dataset.jso
     async documents() {
       const tests = await loadDataset({ dataset });
       const names = [...new Set(tests.map((t) => t.test.pdf))].sort();
-      return Promise.all(names.map(async (pdf): Promise<QualityDocument> => ({ name: pdf.replace(/\.pdf$/i, ''), pdf: path.join(pdfs, pdf), pages: await pageCount(path.join(pdfs, pdf)) })));
+      return Promise.all(
+        names.map(
+          async (pdf): Promise<QualityDocument> => ({
+            name: pdf.replace(/\.pdf$/i, ''),
+            pdf: path.join(pdfs, pdf),
+            pages: await pageCount(path.join(pdfs, pdf)),
+          }),
+        ),
+      );
     },
     async score(markdownDir, documents) {
       const score = await scoreMarkdown({ dataset, markdown: markdownDir, baseline: true });

@@ -14,6 +14,9 @@ describe('summariseProfile', () => {
     ]);
     assert.equal(runs, 2);
     assert.equal(runUs, 150);
-    assert.deepEqual(byOp, [['MatMul (WebGpuExecutionProvider)', 50], ['Range (CPUExecutionProvider)', 5]]);
+    assert.deepEqual(byOp, [
+      ['MatMul (WebGpuExecutionProvider)', 50],
+      ['Range (CPUExecutionProvider)', 5],
+    ]);
   });
 });

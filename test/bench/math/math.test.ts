@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { canonicalLatex, renderEqual, MATH_MODEL, MATH_VIEWS } from '../../../bench/math/index.ts';
 import { loadPages } from '../../../bench/decode/run.ts';
+import { canonicalLatex, MATH_MODEL, MATH_VIEWS, renderEqual } from '../../../bench/math/index.ts';
 import { decode } from '../../../inference/onnx/decode.ts';
 import { loadModel } from '../../../inference/onnx/load.ts';
 
@@ -19,7 +19,10 @@ describe('bench math', () => {
     });
 
     it('should leave every held-out formula as written (the Python canonical form the model was trained on)', async () => {
-      const lines = (await readFile(HELD_OUT, 'utf8')).split('\n').slice(1).filter((l) => l !== '');
+      const lines = (await readFile(HELD_OUT, 'utf8'))
+        .split('\n')
+        .slice(1)
+        .filter((l) => l !== '');
       assert.equal(lines.length, 600);
       const changed = lines.map((l) => l.split('\t')[0]!).filter((latex) => canonicalLatex(latex) !== latex);
       assert.deepEqual(changed, []);
@@ -38,9 +41,12 @@ describe('bench math', () => {
 
   describe('folio-ocr-math through the engine', function () {
     this.timeout(120_000);
-    it('should read held-out formula views, speculative decoding giving greedy decoding\'s ids', async () => {
+    it("should read held-out formula views, speculative decoding giving greedy decoding's ids", async () => {
       const dir = join(MATH_VIEWS, 'synthetic');
-      const truth = (await readFile(join(dir, 'truth.tsv'), 'utf8')).split('\n').slice(1, 9).map((l) => l.split('\t')[2]!);
+      const truth = (await readFile(join(dir, 'truth.tsv'), 'utf8'))
+        .split('\n')
+        .slice(1, 9)
+        .map((l) => l.split('\t')[2]!);
       const pages = (await loadPages(dir)).slice(0, truth.length);
       const model = await loadModel({ modelDir: MATH_MODEL, threads: 1 });
       try {
@@ -50,7 +56,10 @@ describe('bench math', () => {
         const equal = greedy.filter((g, i) => renderEqual(truth[i]!, g.text.trim())).length;
         // 35% of held-out views render equal (bench/results/math.md); a broken export or preprocessing reads none.
         assert.ok(equal >= 2, `only ${equal} of ${pages.length} views read right: ${greedy.map((g) => g.text).join(' | ')}`);
-        assert.ok(speculative.some((s) => s.stats.tau > 1.5), 'the draft head proposes tokens the model accepts');
+        assert.ok(
+          speculative.some((s) => s.stats.tau > 1.5),
+          'the draft head proposes tokens the model accepts',
+        );
       } finally {
         await model.release();
       }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createLocalEmbedder, loadEmbeddingTokenizer, DEFAULT_MODEL_DIR } from '../../../inference/embed/index.ts';
 import type { Embedder, EmbeddingTokenizer } from '../../../inference/embed/index.ts';
+import { createLocalEmbedder, DEFAULT_MODEL_DIR, loadEmbeddingTokenizer } from '../../../inference/embed/index.ts';
 
 interface Reference {
   sentences: { text: string; ids: number[]; vector: number[] }[];

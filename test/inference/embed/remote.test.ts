@@ -3,14 +3,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRemoteEmbedder, embeddingsUrl } from '../../../inference/embed/index.ts';
 
-interface Call { body: { model: string; input: string[] }; auth?: string }
+interface Call {
+  body: { model: string; input: string[] };
+  auth?: string;
+}
 
 /** A real HTTP server on loopback speaking the OpenAI embeddings protocol; `faults` are answered first. */
 async function fakeServer(faults: number[] = []) {
   const calls: Call[] = [];
   const server = createServer((req, res) => {
     let raw = '';
-    req.on('data', (d: Buffer) => { raw += d; });
+    req.on('data', (d: Buffer) => {
+      raw += d;
+    });
     req.on('end', () => {
       const body = JSON.parse(raw) as Call['body'];
       calls.push({ body, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}) });
@@ -46,7 +51,10 @@ describe('createRemoteEmbedder', () => {
       assert.equal(embedder.dims, 3);
       const vectors = await embedder.embed(['abc', 'a', 'abcd']);
       assert.equal(server.calls.length, 3); // probe + two batches
-      assert.deepEqual(server.calls.slice(1).map((c) => c.body.input), [['abc', 'a'], ['abcd']]);
+      assert.deepEqual(
+        server.calls.slice(1).map((c) => c.body.input),
+        [['abc', 'a'], ['abcd']],
+      );
       assert.equal(server.calls[1]!.body.model, 'jina-embeddings-v3');
       assert.equal(server.calls[1]!.auth, 'Bearer k');
       assert.ok(Math.abs(vectors[0]![0]! - 3 / Math.sqrt(10)) < 1e-6);

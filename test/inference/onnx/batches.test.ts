@@ -20,9 +20,28 @@ describe('inBatches', () => {
   });
 
   it('should not retry other errors, nor out-of-memory at one page', async () => {
-    await assert.rejects(inBatches({ items: [1, 2], batchSize: 2, run: async () => { throw new Error('bad page'); } }), /bad page/);
+    await assert.rejects(
+      inBatches({
+        items: [1, 2],
+        batchSize: 2,
+        run: async () => {
+          throw new Error('bad page');
+        },
+      }),
+      /bad page/,
+    );
     let calls = 0;
-    await assert.rejects(inBatches({ items: [1], batchSize: 4, run: async () => { calls++; throw new Error('CUDA out of memory'); } }), /out of memory/);
+    await assert.rejects(
+      inBatches({
+        items: [1],
+        batchSize: 4,
+        run: async () => {
+          calls++;
+          throw new Error('CUDA out of memory');
+        },
+      }),
+      /out of memory/,
+    );
     assert.equal(calls, 1);
   });
 });

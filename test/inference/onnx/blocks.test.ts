@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { characterErrorRate } from '../../../bench/ocr/cer.ts';
 import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
-import { createBlockReader } from '../../../inference/onnx/blocks.ts';
 import type { BlockReader } from '../../../inference/onnx/blocks.ts';
+import { createBlockReader } from '../../../inference/onnx/blocks.ts';
 import { parseModelConfig } from '../../../inference/onnx/config.ts';
 import { createOnnxEngine } from '../../../inference/onnx/engine.ts';
 import { loadPageImage } from '../../../inference/onnx/image-file.ts';
 import { cutPoints } from '../../../inference/onnx/line-views.ts';
-import { loadModel } from '../../../inference/onnx/load.ts';
 import type { OcrModel } from '../../../inference/onnx/load.ts';
+import { loadModel } from '../../../inference/onnx/load.ts';
 import { OCR_SCANS, renderFirstPage } from '../../support/pages.ts';
 import { MODEL_DIR } from './fixture.ts';
 
@@ -22,7 +22,6 @@ The archive team scanned 1,240 boxes of invoices this quarter. Every page was re
 Next steps: review the pages flagged by the quality gate and rescan the faded carbon copies at a higher resolution.
 `;
 const TAG = /^<\|ref\|>(\w+)<\|\/ref\|><\|det\|>\[\[(\d+), (\d+), (\d+), (\d+)\]\]<\|\/det\|>$/gm;
-
 
 function assertGrounded(markdown: string): void {
   const tags = [...markdown.matchAll(TAG)];
@@ -58,9 +57,12 @@ describe('createOnnxEngine with a text-block model', function () {
     const expectedScan = await readFile(`${OCR_SCANS}/ocr_test.expected.md`, 'utf8');
     const speculative = await engine.recognize([memo, scan]);
     const { results: greedy } = await reader.read([memo, scan], { draftK: 0 });
-    assert.deepEqual(speculative.map((r) => r.markdown), greedy.map((r) => r.text));
+    assert.deepEqual(
+      speculative.map((r) => r.markdown),
+      greedy.map((r) => r.text),
+    );
 
-    const [m, s] = speculative as [typeof speculative[0], typeof speculative[0]];
+    const [m, s] = speculative as [(typeof speculative)[0], (typeof speculative)[0]];
     // The model has ~12% CER on clean synthetic blocks; whole-page garbage scores near 1.
     const memoCer = characterErrorRate(m.markdown, MEMO);
     const scanCer = characterErrorRate(s.markdown, expectedScan);
@@ -72,13 +74,16 @@ describe('createOnnxEngine with a text-block model', function () {
     assertGrounded(s.markdown);
     assert.ok((m.markdown.match(TAG) ?? []).length >= 2, 'the memo has a heading and paragraphs apart');
 
-    for (const [r, g] of [[m, greedy[0]!], [s, greedy[1]!]] as const) {
+    for (const [r, g] of [
+      [m, greedy[0]!],
+      [s, greedy[1]!],
+    ] as const) {
       assert.equal(r.engine, 'onnx');
       assert.equal(r.stats.draftK, 3);
       assert.ok(r.stats.lines! >= 1 && r.stats.views! >= r.stats.lines!, JSON.stringify(r.stats));
       // The same tokens, in fewer verification steps when drafts are accepted.
       assert.equal(r.stats.tokens, g.stats.tokens);
-      assert.equal(g.stats.steps, g.stats.tokens - g.extra.views!, 'greedy: one step per token after each view\'s prefill');
+      assert.equal(g.stats.steps, g.stats.tokens - g.extra.views!, "greedy: one step per token after each view's prefill");
       assert.ok(r.stats.steps! <= g.stats.steps);
       // τ counts what each step committed, tokens cut off at a stop included, so it is a bit above this.
       assert.ok(r.stats.tau! >= (r.stats.tokens! - r.stats.views!) / r.stats.steps! && r.stats.tau! <= 4, JSON.stringify(r.stats));
@@ -103,7 +108,10 @@ describe('parseModelConfig › input', () => {
   });
 
   it('should let the engine option override it, validated', async () => {
-    await assert.rejects(createOnnxEngine({ modelDir: MODEL_DIR, input: 'lines' as never }), /Expected `input` to be `page` or `text-block`, got `lines` \(string\)/);
+    await assert.rejects(
+      createOnnxEngine({ modelDir: MODEL_DIR, input: 'lines' as never }),
+      /Expected `input` to be `page` or `text-block`, got `lines` \(string\)/,
+    );
     await assert.rejects(createOnnxEngine({ modelDir: MODEL_DIR, viewBatchSize: 0 }), /Expected `viewBatchSize` to be an integer from 1 and up, got `0`/);
   });
 });

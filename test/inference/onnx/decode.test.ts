@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { decode, decodeStream } from '../../../inference/onnx/decode.ts';
-import { loadModel } from '../../../inference/onnx/load.ts';
-import type { OcrModel } from '../../../inference/onnx/load.ts';
 import { loadPageImage } from '../../../inference/onnx/image-file.ts';
-import { encodePages } from '../../../inference/onnx/prompt.ts';
 import { KvCache } from '../../../inference/onnx/kv-cache.ts';
+import type { OcrModel } from '../../../inference/onnx/load.ts';
+import { loadModel } from '../../../inference/onnx/load.ts';
+import { encodePages } from '../../../inference/onnx/prompt.ts';
 import { MODEL_DIR, reference } from './fixture.ts';
 import { collect, exact, useTinyModel, windowedLogits } from './harness.ts';
 import { oracleDraft } from './oracle-draft.ts';
@@ -22,7 +22,10 @@ describe('decode', () => {
   it('should give the same ids without the exact layout (no padding row, holes compacted)', async () => {
     for (const draftK of [0, 3]) {
       const results = await decode(tiny.model, [...tiny.pages, tiny.pages[0]!], { ...exact, draftK, exact: false });
-      assert.deepEqual(results.map((r) => r.ids), [0, 1, 0].map((i) => reference.cases[i]!.greedy_ids));
+      assert.deepEqual(
+        results.map((r) => r.ids),
+        [0, 1, 0].map((i) => reference.cases[i]!.greedy_ids),
+      );
     }
   });
 
@@ -30,7 +33,10 @@ describe('decode', () => {
     const batch = [tiny.pages[0]!, tiny.pages[1]!, tiny.pages[1]!, tiny.pages[0]!, tiny.pages[1]!];
     for (const draftK of [0, 3]) {
       const results = await decode(tiny.model, batch, { ...exact, draftK });
-      assert.deepEqual(results.map((r) => r.ids), [0, 1, 1, 0, 1].map((i) => reference.cases[i]!.greedy_ids));
+      assert.deepEqual(
+        results.map((r) => r.ids),
+        [0, 1, 1, 0, 1].map((i) => reference.cases[i]!.greedy_ids),
+      );
       for (const r of results) assert.ok(r.stats.minMargin > 1e-3, `margin ${r.stats.minMargin}`);
     }
   });
@@ -42,19 +48,40 @@ describe('decode', () => {
       ['always right', () => false],
       ['wrong every third', (p) => p % 3 === 0],
       ['wrong in runs', (p) => p % 7 < 3],
-    ['always wrong', () => true],
+      ['always wrong', () => true],
     ];
     for (const draftK of [1, 2, 3]) {
       for (const [name, wrongAt] of patterns) {
-        const oracle = oracleDraft({ answers: reference.cases.map((c) => c.greedy_ids), promptLength: prompts[0]!.length, vocab, hidden, kvHeads, headDim, wrongAt });
-        const { ids, stats } = await collect({ forward: tiny.model.forward.withDraft(oracle), layout: tiny.model.layout }, prompts, { eosId: -1, draftK, maxTokens: reference.steps, repetition: false });
+        const oracle = oracleDraft({
+          answers: reference.cases.map((c) => c.greedy_ids),
+          promptLength: prompts[0]!.length,
+          vocab,
+          hidden,
+          kvHeads,
+          headDim,
+          wrongAt,
+        });
+        const { ids, stats } = await collect({ forward: tiny.model.forward.withDraft(oracle), layout: tiny.model.layout }, prompts, {
+          eosId: -1,
+          draftK,
+          maxTokens: reference.steps,
+          repetition: false,
+        });
         const taus = stats.map((s) => s.tau);
-        assert.deepEqual(ids, reference.cases.map((c) => c.greedy_ids), `K=${draftK}, ${name}`);
+        assert.deepEqual(
+          ids,
+          reference.cases.map((c) => c.greedy_ids),
+          `K=${draftK}, ${name}`,
+        );
         // Every draft accepted: K + 1 tokens a step, the last step cut at the budget.
         const perfect = (reference.steps - 1) / Math.ceil((reference.steps - 1) / (draftK + 1));
         if (name === 'always right') assert.deepEqual(taus, [perfect, perfect]);
         else if (name === 'always wrong') assert.deepEqual(taus, [1, 1]);
-        else assert.ok(taus.every((t) => t > 1 && t <= draftK + 1), `K=${draftK}, ${name}: tau ${taus}`);
+        else
+          assert.ok(
+            taus.every((t) => t > 1 && t <= draftK + 1),
+            `K=${draftK}, ${name}: tau ${taus}`,
+          );
       }
     }
   });

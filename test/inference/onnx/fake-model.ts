@@ -8,11 +8,12 @@
  * The draft head knows the rule and is right except at positions where `wrongAt(p)` holds, so
  * acceptance varies along a page.
  */
-import { tensor } from '../../../inference/runtime/ort.ts';
-import type { Tensor } from '../../../inference/runtime/ort.ts';
-import { Forward } from '../../../inference/onnx/forward.ts';
+
 import type { SessionLike } from '../../../inference/onnx/forward.ts';
+import { Forward } from '../../../inference/onnx/forward.ts';
 import type { CacheLayout, PromptEmbeds } from '../../../inference/onnx/generate.ts';
+import type { Tensor } from '../../../inference/runtime/ort.ts';
+import { tensor } from '../../../inference/runtime/ort.ts';
 
 export const H = 4;
 const D = 2;
@@ -65,14 +66,20 @@ export function fakeModel(options: Readonly<FakeModelOptions>): FakeModel {
           const attended = keys[b]!.filter((_, j) => mask[b * (P + S) + j] === 1 && j <= P + s);
           const positions = attended.map(([, p]) => p);
           const me = pos[b * S + s]!;
-          if (positions.length !== me + 1 || positions.some((p, i) => p !== i)) throw new Error(`decoder row at position ${me} attends to positions [${positions.join(',')}]`);
+          if (positions.length !== me + 1 || positions.some((p, i) => p !== i))
+            throw new Error(`decoder row at position ${me} attends to positions [${positions.join(',')}]`);
           const sum = attended.reduce((acc, [t, p]) => (acc + t * (p + 1)) % MOD, 0);
           logits[(b * S + s) * V + (sum % V)] = 10;
           hidden.set([sum, 0, 0, 0], (b * S + s) * H);
         }
       }
       const present = pack(keys, B, P + S);
-      return { logits: tensor('float32', logits, [B, S, V]), hidden_states: tensor('float32', hidden, [B, S, H]), 'present.0.key': present, 'present.0.value': pack(keys, B, P + S) };
+      return {
+        logits: tensor('float32', logits, [B, S, V]),
+        hidden_states: tensor('float32', hidden, [B, S, H]),
+        'present.0.key': present,
+        'present.0.value': pack(keys, B, P + S),
+      };
     },
   };
 
@@ -92,7 +99,8 @@ export function fakeModel(options: Readonly<FakeModelOptions>): FakeModel {
           if (mask[b * (P + S) + P + s] === 0) continue;
           const me = pos[b * S + s]!;
           const positions = keys[b]!.filter((_, j) => mask[b * (P + S) + j] === 1 && j <= P + s).map(([, p]) => p);
-          if (positions.length !== me + 1 || positions.some((p, i) => p !== i)) throw new Error(`draft row at position ${me} attends to positions [${positions.join(',')}]`);
+          if (positions.length !== me + 1 || positions.some((p, i) => p !== i))
+            throw new Error(`draft row at position ${me} attends to positions [${positions.join(',')}]`);
           // Pair (token at me+1, decoder state at me): the decoder state at me+1 follows.
           const sum = (prev[(b * S + s) * H]! + emb[(b * S + s) * H]! * (me + 2)) % MOD;
           const guess = wrongAt(me) ? (sum + 1) % V : sum % V;
@@ -100,7 +108,12 @@ export function fakeModel(options: Readonly<FakeModelOptions>): FakeModel {
           hidden.set([sum, 0, 0, 0], (b * S + s) * H);
         }
       }
-      return { logits: tensor('float32', logits, [B, S, V]), hidden_states: tensor('float32', hidden, [B, S, H]), 'present.mtp.key': pack(keys, B, P + S), 'present.mtp.value': pack(keys, B, P + S) };
+      return {
+        logits: tensor('float32', logits, [B, S, V]),
+        hidden_states: tensor('float32', hidden, [B, S, H]),
+        'present.mtp.key': pack(keys, B, P + S),
+        'present.mtp.value': pack(keys, B, P + S),
+      };
     },
   };
 

@@ -9,11 +9,12 @@
  * throws, so a position, capacity or buffer-handling bug (a row not written back) fails loudly, and
  * a stale token changes the output.
  */
-import { OnnxSession, tensor } from '../../../inference/runtime/ort.ts';
-import { gatherRowsModel, rowGather } from '../../../inference/onnx/gather-rows.ts';
-import type { Tensor } from '../../../inference/runtime/ort.ts';
+
 import type { SessionLike } from '../../../inference/onnx/forward.ts';
+import { gatherRowsModel, rowGather } from '../../../inference/onnx/gather-rows.ts';
 import { StepForward } from '../../../inference/onnx/step-forward.ts';
+import type { Tensor } from '../../../inference/runtime/ort.ts';
+import { OnnxSession, tensor } from '../../../inference/runtime/ort.ts';
 import { H } from './fake-model.ts';
 
 const D = 2;
@@ -62,7 +63,14 @@ export function fakeSteps(options: Readonly<FakeStepsOptions>): FakeSteps {
       }
       const written = rowsOf(cache, B, S, C, pos);
       const present = tensor('float32', cache, [B, 1, C, D]);
-      return { logits: tensor('float32', logits, [B, rows.length, V]), hidden_states: tensor('float32', hidden, [B, S, H]), 'written.0.key': written, 'written.0.value': written, 'present.0.key': present, 'present.0.value': tensor('float32', cache.slice(), [B, 1, C, D]) };
+      return {
+        logits: tensor('float32', logits, [B, rows.length, V]),
+        hidden_states: tensor('float32', hidden, [B, S, H]),
+        'written.0.key': written,
+        'written.0.value': written,
+        'present.0.key': present,
+        'present.0.value': tensor('float32', cache.slice(), [B, 1, C, D]),
+      };
     },
   };
 
@@ -98,7 +106,13 @@ export function fakeSteps(options: Readonly<FakeStepsOptions>): FakeSteps {
         }
       }
       const written = rowsOf(cache, B, S, C, pos);
-      return { draft_ids: tensor('int64', ids, [B, K]), 'written.mtp.key': written, 'written.mtp.value': written, 'present.mtp.key': tensor('float32', cache, [B, 1, C, D]), 'present.mtp.value': tensor('float32', cache.slice(), [B, 1, C, D]) };
+      return {
+        draft_ids: tensor('int64', ids, [B, K]),
+        'written.mtp.key': written,
+        'written.mtp.value': written,
+        'present.mtp.key': tensor('float32', cache, [B, 1, C, D]),
+        'present.mtp.value': tensor('float32', cache.slice(), [B, 1, C, D]),
+      };
     },
   };
 
@@ -124,12 +138,14 @@ function unpack(feeds: Readonly<Record<string, Tensor>>, pastName: string) {
 /** `written.*`: the slots of this pass's rows, [B, 1, S, D]. */
 function rowsOf(cache: Float32Array, B: number, S: number, C: number, pos: readonly number[]): Tensor {
   const out = new Float32Array(B * S * D);
-  for (let b = 0; b < B; b++) for (let s = 0; s < S; s++) out.set(cache.subarray((b * C + pos[b * S + s]!) * D, (b * C + pos[b * S + s]! + 1) * D), (b * S + s) * D);
+  for (let b = 0; b < B; b++)
+    for (let s = 0; s < S; s++) out.set(cache.subarray((b * C + pos[b * S + s]!) * D, (b * C + pos[b * S + s]! + 1) * D), (b * S + s) * D);
   return tensor('float32', out, [B, 1, S, D]);
 }
 
 function consecutive(pos: readonly number[], b: number, S: number, who: string): void {
-  for (let s = 1; s < S; s++) if (pos[b * S + s] !== pos[b * S]! + s) throw new Error(`${who} rows of sequence ${b} are at positions [${pos.slice(b * S, (b + 1) * S).join(',')}]`);
+  for (let s = 1; s < S; s++)
+    if (pos[b * S + s] !== pos[b * S]! + s) throw new Error(`${who} rows of sequence ${b} are at positions [${pos.slice(b * S, (b + 1) * S).join(',')}]`);
 }
 
 function write(cache: Float32Array, b: number, C: number, p: number, token: number): void {

@@ -11,4 +11,8 @@ export interface ReferenceCase {
   readonly min_top1_top2_logit_margin: number;
 }
 
-export const reference = JSON.parse(readFileSync(`${MODEL_DIR}reference.json`, 'utf8')) as { readonly steps: number; readonly prompt_ids: readonly number[]; readonly cases: readonly ReferenceCase[] };
+export const reference = JSON.parse(readFileSync(`${MODEL_DIR}reference.json`, 'utf8')) as {
+  readonly steps: number;
+  readonly prompt_ids: readonly number[];
+  readonly cases: readonly ReferenceCase[];
+};

@@ -74,7 +74,10 @@ describe('generate', () => {
     const controller = new AbortController();
     controller.abort();
     const { stats } = await runFake(model, [[1], [2]], { eosId: -1, draftK: 2, maxTokens: 50, signal: controller.signal });
-    assert.deepEqual(stats.map((s) => s.stop), ['aborted', 'aborted']);
+    assert.deepEqual(
+      stats.map((s) => s.stop),
+      ['aborted', 'aborted'],
+    );
   });
 
   it('should refuse a negative K', async () => {

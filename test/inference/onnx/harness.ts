@@ -2,12 +2,13 @@
  * The set-up the decoding tests share: running `generate` on the fake model and collecting its
  * events, and the tiny real model with its reference pages, opened once per `describe`.
  */
-import { generate } from '../../../inference/onnx/generate.ts';
-import type { DecodeStats, GenerateOptions, PromptEmbeds } from '../../../inference/onnx/generate.ts';
-import { loadModel } from '../../../inference/onnx/load.ts';
-import type { LoadModelOptions, OcrModel } from '../../../inference/onnx/load.ts';
-import { loadPageImage } from '../../../inference/onnx/image-file.ts';
+
 import type { PageImage } from '../../../inference/engine.ts';
+import type { DecodeStats, GenerateOptions, PromptEmbeds } from '../../../inference/onnx/generate.ts';
+import { generate } from '../../../inference/onnx/generate.ts';
+import { loadPageImage } from '../../../inference/onnx/image-file.ts';
+import type { LoadModelOptions, OcrModel } from '../../../inference/onnx/load.ts';
+import { loadModel } from '../../../inference/onnx/load.ts';
 import type { FakeModel } from './fake-model.ts';
 import { MODEL_DIR, reference } from './fixture.ts';
 
@@ -39,7 +40,11 @@ export async function collect(model: Pick<OcrModel, 'forward' | 'layout'>, promp
 
 /** `collect` on the fake model, prompts given as token ids. */
 export function runFake(model: FakeModel, prompts: readonly (readonly number[])[], options: GenerateOptions): Promise<Collected> {
-  return collect(model, prompts.map((p) => model.prompt(p)), options);
+  return collect(
+    model,
+    prompts.map((p) => model.prompt(p)),
+    options,
+  );
 }
 
 export interface TinyModel {
@@ -70,13 +75,24 @@ export function useTinyModel(options: Partial<LoadModelOptions> = {}): TinyModel
  * verify pass's. `pass` runs one window (ids padded with 0, their positions) and returns the
  * logits of its first `w` rows, `[w, vocab]`.
  */
-export async function windowedLogits(tokens: readonly number[], windows: readonly number[], rows: number, vocab: number, promptLength: number, pass: (ids: number[], positions: number[], w: number) => Promise<Float32Array>): Promise<Float32Array[]> {
+export async function windowedLogits(
+  tokens: readonly number[],
+  windows: readonly number[],
+  rows: number,
+  vocab: number,
+  promptLength: number,
+  pass: (ids: number[], positions: number[], w: number) => Promise<Float32Array>,
+): Promise<Float32Array[]> {
   const logits: Float32Array[] = [];
   let done = 0;
   for (const w of windows) {
     const W = Math.max(w, rows);
     const ids = [...tokens.slice(done, done + w), ...new Array<number>(W - w).fill(0)];
-    const out = await pass(ids, ids.map((_, j) => promptLength + done + j), w);
+    const out = await pass(
+      ids,
+      ids.map((_, j) => promptLength + done + j),
+      w,
+    );
     for (let j = 0; j < w; j++) logits.push(out.slice(j * vocab, (j + 1) * vocab));
     done += w;
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { KvBuffers } from '../../../inference/onnx/kv-buffer.ts';
 import { InferenceError } from '../../../core/errors.ts';
+import { KvBuffers } from '../../../inference/onnx/kv-buffer.ts';
 
 const layers = [{ pastKey: 'pk', pastValue: 'pv', presentKey: 'k', presentValue: 'v' }];
 
@@ -8,7 +8,9 @@ const slots = (cache: KvBuffers, name = 'pk') => Array.from(cache.feeds()[name]!
 
 /** Rows [B, kv, steps, 1] holding 1000·b + 100·h + 10·s + (1 for values). */
 function rows(B: number, kv: number, steps: number): Float32Array[] {
-  return [0, 1].map((v) => Float32Array.from({ length: B * kv * steps }, (_, i) => 1000 * Math.floor(i / (kv * steps)) + 100 * (Math.floor(i / steps) % kv) + 10 * (i % steps) + v));
+  return [0, 1].map((v) =>
+    Float32Array.from({ length: B * kv * steps }, (_, i) => 1000 * Math.floor(i / (kv * steps)) + 100 * (Math.floor(i / steps) % kv) + 10 * (i % steps) + v),
+  );
 }
 
 describe('KvBuffers', () => {
@@ -33,7 +35,10 @@ describe('KvBuffers', () => {
   it('should refuse rows of the wrong size or past the capacity', () => {
     const cache = new KvBuffers({ batch: 1, capacity: 2, layers, kvHeads: 1, headDim: 1 });
     assert.throws(() => cache.write(rows(1, 2, 1), 1, [0]), /expected \[1,1,1,1\]/);
-    assert.throws(() => cache.write(rows(1, 1, 2), 2, [1, 2]), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_DECODE_STATE' && /position 2 is outside the cache's 2 slots/.test(e.message));
+    assert.throws(
+      () => cache.write(rows(1, 1, 2), 2, [1, 2]),
+      (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_DECODE_STATE' && /position 2 is outside the cache's 2 slots/.test(e.message),
+    );
   });
 
   it('should keep the sequences selected, in order, and build tensors for the smaller batch', async () => {

@@ -23,13 +23,19 @@ describe('KvCache', () => {
   it('should take new slots, mask them and roll rejected ones back', () => {
     const cache = new KvCache({ batch: 2, layers, kvHeads: 1, headDim: 1 });
     cache.update(present(2, 3), new Uint8Array([1, 1, 1, 0, 1, 1]), 3);
-    assert.deepEqual(keys(cache), [[0, 1, 2], [-1, 101, 102]]);
+    assert.deepEqual(keys(cache), [
+      [0, 1, 2],
+      [-1, 101, 102],
+    ]);
     assert.deepEqual([...cache.attentionMask(new Uint8Array([1, 1, 1, 0]), 2)], [1, 1, 1, 1, 1, 0, 1, 1, 1, 0]);
     cache.update(present(2, 7), new Uint8Array(8).fill(1), 4);
     // Sequence 0 keeps 1 of 4 new slots, sequence 1 keeps 2: trailing unused slots go.
     cache.rollback([1, 2], 4);
     assert.equal(cache.length, 5);
-    assert.deepEqual(keys(cache), [[0, 1, 2, 3, -1], [-1, 101, 102, 103, 104]]);
+    assert.deepEqual(keys(cache), [
+      [0, 1, 2, 3, -1],
+      [-1, 101, 102, 103, 104],
+    ]);
   });
 
   it('should roll back to exactly the accepted slots at batch 1', () => {
@@ -44,7 +50,10 @@ describe('KvCache', () => {
     cache.update(present(2, 6), new Uint8Array([1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1]), 6);
     assert.equal(cache.compact(0.5), false);
     assert.equal(cache.compact(0.1), true);
-    assert.deepEqual(keys(cache), [[-1, -1, 0, 2, 4, 5], [100, 101, 102, 103, 104, 105]]);
+    assert.deepEqual(keys(cache), [
+      [-1, -1, 0, 2, 4, 5],
+      [100, 101, 102, 103, 104, 105],
+    ]);
     cache.select([0]);
     assert.deepEqual(keys(cache), [[-1, -1, 0, 2, 4, 5]]);
   });
@@ -53,9 +62,16 @@ describe('KvCache', () => {
     const a = new KvCache({ batch: 1, layers, kvHeads: 1, headDim: 1 });
     const b = new KvCache({ batch: 1, layers, kvHeads: 1, headDim: 1 });
     a.update(present(1, 2), new Uint8Array([1, 1]), 2);
-    b.update(present(1, 4, (_, j) => 10 + j), new Uint8Array([1, 1, 1, 1]), 4);
+    b.update(
+      present(1, 4, (_, j) => 10 + j),
+      new Uint8Array([1, 1, 1, 1]),
+      4,
+    );
     const s = KvCache.stack([a, b]);
-    assert.deepEqual(keys(s), [[-1, -1, 0, 1], [10, 11, 12, 13]]);
+    assert.deepEqual(keys(s), [
+      [-1, -1, 0, 1],
+      [10, 11, 12, 13],
+    ]);
     s.dispose();
     assert.equal(s.length, 0);
   });

@@ -3,10 +3,10 @@ import { cp, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError, InferenceError } from '../../../core/errors.ts';
-import { intraOpThreads, loadModel } from '../../../inference/onnx/load.ts';
 import { parseModelConfig } from '../../../inference/onnx/config.ts';
 import { decode } from '../../../inference/onnx/decode.ts';
 import { loadPageImage } from '../../../inference/onnx/image-file.ts';
+import { intraOpThreads, loadModel } from '../../../inference/onnx/load.ts';
 import { MODEL_DIR, reference } from './fixture.ts';
 
 describe('loadModel', () => {
@@ -35,7 +35,10 @@ describe('loadModel', () => {
 
   it('should name a missing file', async () => {
     await unlink(join(dir, 'mtp.onnx'));
-    await assert.rejects(loadModel({ modelDir: dir }), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_MODEL_FILE' && e.message.includes('mtp.onnx'));
+    await assert.rejects(
+      loadModel({ modelDir: dir }),
+      (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_MODEL_FILE' && e.message.includes('mtp.onnx'),
+    );
   });
 
   it('should not need the draft head for greedy decoding', async () => {
@@ -58,7 +61,12 @@ describe('loadModel', () => {
     try {
       assert.equal(model.config.files.decoderStep, undefined);
       assert.equal(model.steps, undefined);
-      const [page] = await decode(model, [await loadPageImage({ path: join(dir, 'input-0.png') })], { ignoreEos: true, repetition: false, maxTokens: 6, draftK: 2 });
+      const [page] = await decode(model, [await loadPageImage({ path: join(dir, 'input-0.png') })], {
+        ignoreEos: true,
+        repetition: false,
+        maxTokens: 6,
+        draftK: 2,
+      });
       assert.equal(page!.stats.graphs, 'contract');
       assert.deepEqual(page!.ids, reference.cases[0]!.greedy_ids.slice(0, 6));
     } finally {
@@ -86,12 +94,18 @@ describe('loadModel', () => {
     const model = await loadModel({ modelDir: dir, threads: 1 });
     assert.equal(model.steps, undefined);
     await model.release();
-    await assert.rejects(loadModel({ modelDir: dir, steps: true }), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_MODEL_FILE' && e.message.includes('decoder_step.onnx'));
+    await assert.rejects(
+      loadModel({ modelDir: dir, steps: true }),
+      (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_MODEL_FILE' && e.message.includes('decoder_step.onnx'),
+    );
   });
 
   it('should name a corrupt file', async () => {
     await writeFile(join(dir, 'decoder.onnx'), 'not a model');
-    await assert.rejects(loadModel({ modelDir: dir }), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_MODEL_LOAD' && e.message.includes('decoder.onnx'));
+    await assert.rejects(
+      loadModel({ modelDir: dir }),
+      (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_MODEL_LOAD' && e.message.includes('decoder.onnx'),
+    );
   });
 
   it('should name a folder without folio-model.json', async () => {
@@ -105,7 +119,14 @@ describe('loadModel', () => {
     json.decoder.hidden = 96;
     json.decoder.vocab = 1000;
     await writeFile(file, JSON.stringify(json));
-    await assert.rejects(loadModel({ modelDir: dir }), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_MODEL_SHAPE' && /decoder\.onnx: output `logits` is \[.*,512\], expected \[\?,\?,1000\]/.test(e.message) && e.message.includes('vision.onnx'));
+    await assert.rejects(
+      loadModel({ modelDir: dir }),
+      (e: unknown) =>
+        e instanceof InferenceError &&
+        e.code === 'FOLIO_MODEL_SHAPE' &&
+        /decoder\.onnx: output `logits` is \[.*,512\], expected \[\?,\?,1000\]/.test(e.message) &&
+        e.message.includes('vision.onnx'),
+    );
   });
 
   it('should say what webgpu needs when it cannot start', async function () {
@@ -124,19 +145,30 @@ describe('loadModel', () => {
 
   it('should say so when a provider is not available', async () => {
     // The CUDA provider's files are never installed here (.npmrc skips the download).
-    await assert.rejects(loadModel({ modelDir: dir, device: 'cuda' }), (e: unknown) => e instanceof ConfigurationError && e.code === 'FOLIO_DEVICE_UNAVAILABLE' && e.message.includes('cuda'));
+    await assert.rejects(
+      loadModel({ modelDir: dir, device: 'cuda' }),
+      (e: unknown) => e instanceof ConfigurationError && e.code === 'FOLIO_DEVICE_UNAVAILABLE' && e.message.includes('cuda'),
+    );
   });
 });
 
 describe('parseModelConfig', () => {
   it('should refuse an unknown family', async () => {
     const json = JSON.parse(await readFile(`${MODEL_DIR}folio-model.json`, 'utf8'));
-    assert.throws(() => parseModelConfig({ ...json, family: 'llama' }, 'x/folio-model.json'), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_MODEL_FAMILY' && e.message === 'x/folio-model.json: unknown model family `llama`; this engine runs folio-ocr');
+    assert.throws(
+      () => parseModelConfig({ ...json, family: 'llama' }, 'x/folio-model.json'),
+      (e: unknown) =>
+        e instanceof InferenceError &&
+        e.code === 'FOLIO_MODEL_FAMILY' &&
+        e.message === 'x/folio-model.json: unknown model family `llama`; this engine runs folio-ocr',
+    );
   });
 
   it('should name the field and the value that are wrong', async () => {
     const json = JSON.parse(await readFile(`${MODEL_DIR}folio-model.json`, 'utf8'));
-    assert.throws(() => parseModelConfig({ ...json, decoder: { ...json.decoder, kv_heads: '1' } }, 'm.json'), { message: 'm.json: expected `decoder.kv_heads` to be an integer from 1 and up, got `"1"` (string)' });
+    assert.throws(() => parseModelConfig({ ...json, decoder: { ...json.decoder, kv_heads: '1' } }, 'm.json'), {
+      message: 'm.json: expected `decoder.kv_heads` to be an integer from 1 and up, got `"1"` (string)',
+    });
     assert.throws(() => parseModelConfig({ ...json, image: { ...json.image, mean: [0.5] } }, 'm.json'), /`image\.mean` to be three numbers/);
   });
 });

@@ -5,8 +5,8 @@
  * gets a token right, so it alone would leave the accept-and-rollback paths untested.
  */
 import { replaceStepDrafts } from '../../../bench/decode/steer.ts';
-import { tensor } from '../../../inference/runtime/ort.ts';
 import type { SessionLike } from '../../../inference/onnx/forward.ts';
+import { tensor } from '../../../inference/runtime/ort.ts';
 
 export interface OracleOptions {
   /** Reference greedy ids per batch row (rows stay put when every page runs to the same budget). */
@@ -40,7 +40,12 @@ export function oracleDraft(options: Readonly<OracleOptions>): SessionLike {
         }
       }
       const present = () => tensor('float32', new Float32Array(B * kvHeads * (P + S) * headDim), [B, kvHeads, P + S, headDim]);
-      return { logits: tensor('float32', logits, [B, S, V]), hidden_states: tensor('float32', new Float32Array(B * S * H), [B, S, H]), 'present.mtp.key': present(), 'present.mtp.value': present() };
+      return {
+        logits: tensor('float32', logits, [B, S, V]),
+        hidden_states: tensor('float32', new Float32Array(B * S * H), [B, S, H]),
+        'present.mtp.key': present(),
+        'present.mtp.value': present(),
+      };
     },
   };
 }

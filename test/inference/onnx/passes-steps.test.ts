@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fakeModel } from './fake-model.ts';
-import { runFake } from './harness.ts';
 import { fakeSteps } from './fake-steps.ts';
+import { runFake } from './harness.ts';
 
 describe('generate on the step graphs (StepPasses)', () => {
   it('should decode greedily what the model computes, without the contract graphs', async () => {

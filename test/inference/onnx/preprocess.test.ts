@@ -1,14 +1,23 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { InferenceError } from '../../../core/errors.ts';
-import { parseModelConfig } from '../../../inference/onnx/config.ts';
-import { preprocessPage, tileGrid } from '../../../inference/onnx/preprocess.ts';
-import { loadPageImage } from '../../../inference/onnx/image-file.ts';
 import type { PageImage } from '../../../inference/engine.ts';
+import { parseModelConfig } from '../../../inference/onnx/config.ts';
+import { loadPageImage } from '../../../inference/onnx/image-file.ts';
+import { preprocessPage, tileGrid } from '../../../inference/onnx/preprocess.ts';
 import { MODEL_DIR, reference } from './fixture.ts';
 
 const config = parseModelConfig(JSON.parse(await readFile(`${MODEL_DIR}folio-model.json`, 'utf8')), 'folio-model.json');
-const page = (over: Partial<PageImage>): PageImage => ({ docId: 'd', source: 'scan.pdf', pageNumber: 2, data: new Uint8Array(4), width: 2, height: 2, channels: 1, ...over });
+const page = (over: Partial<PageImage>): PageImage => ({
+  docId: 'd',
+  source: 'scan.pdf',
+  pageNumber: 2,
+  data: new Uint8Array(4),
+  width: 2,
+  height: 2,
+  channels: 1,
+  ...over,
+});
 
 describe('preprocessPage', () => {
   it('should give the pixels PyTorch was given (grey page at view size, RGB page resized)', async () => {
@@ -28,7 +37,10 @@ describe('preprocessPage', () => {
     data.set(values);
     const views = preprocessPage(page({ width: 256, height: 64, data }), { image: config.image });
     const bits = new Uint32Array(views.data.buffer, 0, values.length);
-    assert.deepEqual([...bits], values.map((v) => expected[v]));
+    assert.deepEqual(
+      [...bits],
+      values.map((v) => expected[v]),
+    );
   });
 
   it('should composite transparent pixels on white', () => {
@@ -38,17 +50,27 @@ describe('preprocessPage', () => {
   });
 
   it('should name the page of a zero-size image', () => {
-    assert.throws(() => preprocessPage(page({ width: 0, height: 10, data: new Uint8Array(0) }), { image: config.image }), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_PAGE_EMPTY' && e.message.startsWith('page 2 of scan.pdf: the image is 0×10 px'));
+    assert.throws(
+      () => preprocessPage(page({ width: 0, height: 10, data: new Uint8Array(0) }), { image: config.image }),
+      (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_PAGE_EMPTY' && e.message.startsWith('page 2 of scan.pdf: the image is 0×10 px'),
+    );
   });
 
   it('should name the page of an image 20,000 px tall', () => {
     const tall = page({ width: 10, height: 20000, data: new Uint8Array(200000) });
-    assert.throws(() => preprocessPage(tall, { image: config.image }), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_PAGE_TOO_LARGE' && e.message.includes('page 2 of scan.pdf') && e.message.includes('10×20000'));
+    assert.throws(
+      () => preprocessPage(tall, { image: config.image }),
+      (e: unknown) =>
+        e instanceof InferenceError && e.code === 'FOLIO_PAGE_TOO_LARGE' && e.message.includes('page 2 of scan.pdf') && e.message.includes('10×20000'),
+    );
     assert.equal(preprocessPage(tall, { image: config.image, maxSide: 20000 }).count, 1);
   });
 
   it('should refuse pixels that do not match the size', () => {
-    assert.throws(() => preprocessPage(page({ width: 3, height: 3 }), { image: config.image }), /page 2 of scan\.pdf: expected 3×3×1 = 9 bytes of pixels, got 4/);
+    assert.throws(
+      () => preprocessPage(page({ width: 3, height: 3 }), { image: config.image }),
+      /page 2 of scan\.pdf: expected 3×3×1 = 9 bytes of pixels, got 4/,
+    );
   });
 });
 
@@ -64,6 +86,9 @@ describe('tileGrid', () => {
 
 describe('loadPageImage', () => {
   it('should name a file that is not an image', async () => {
-    await assert.rejects(loadPageImage({ path: `${MODEL_DIR}folio-model.json` }), (e: Error & { code?: string }) => e.code === 'FOLIO_IMAGE_UNREADABLE' && e.message.startsWith(`${MODEL_DIR}folio-model.json: cannot read the image`));
+    await assert.rejects(
+      loadPageImage({ path: `${MODEL_DIR}folio-model.json` }),
+      (e: Error & { code?: string }) => e.code === 'FOLIO_IMAGE_UNREADABLE' && e.message.startsWith(`${MODEL_DIR}folio-model.json: cannot read the image`),
+    );
   });
 });

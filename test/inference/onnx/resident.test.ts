@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decode } from '../../../inference/onnx/decode.ts';
-import type { GenerateOptions } from '../../../inference/onnx/generate.ts';
-import { KvBuffers } from '../../../inference/onnx/kv-buffer.ts';
-import type { RowGather } from '../../../inference/onnx/kv-buffer.ts';
-import { gatherRowsModel, rowGather } from '../../../inference/onnx/gather-rows.ts';
-import { encodePages } from '../../../inference/onnx/prompt.ts';
-import type { SessionLike } from '../../../inference/onnx/forward.ts';
-import { StepForward } from '../../../inference/onnx/step-forward.ts';
-import { OnnxSession, tensor } from '../../../inference/runtime/ort.ts';
-import type { Tensor } from '../../../inference/runtime/ort.ts';
 import type { PageImage } from '../../../inference/engine.ts';
-import { fakeModel } from './fake-model.ts';
+import { decode } from '../../../inference/onnx/decode.ts';
+import type { SessionLike } from '../../../inference/onnx/forward.ts';
+import { gatherRowsModel, rowGather } from '../../../inference/onnx/gather-rows.ts';
+import type { GenerateOptions } from '../../../inference/onnx/generate.ts';
+import type { RowGather } from '../../../inference/onnx/kv-buffer.ts';
+import { KvBuffers } from '../../../inference/onnx/kv-buffer.ts';
+import { encodePages } from '../../../inference/onnx/prompt.ts';
+import { StepForward } from '../../../inference/onnx/step-forward.ts';
+import type { Tensor } from '../../../inference/runtime/ort.ts';
+import { OnnxSession, tensor } from '../../../inference/runtime/ort.ts';
 import type { FakeModel } from './fake-model.ts';
+import { fakeModel } from './fake-model.ts';
 import { fakeSteps } from './fake-steps.ts';
 import { reference } from './fixture.ts';
 import { collect, runFake, useTinyModel } from './harness.ts';
@@ -20,7 +20,14 @@ import { collect, runFake, useTinyModel } from './harness.ts';
 const layers = [{ pastKey: 'pk', pastValue: 'pv', presentKey: 'k', presentValue: 'v' }];
 
 /** A `[B, 1, C, 1]` cache whose slot (b, c) holds 10·b + c (+ 0.5 for values). */
-const present = (B: number, C: number) => [0, 0.5].map((v) => tensor('float32', Float32Array.from({ length: B * C }, (_, i) => 10 * Math.floor(i / C) + (i % C) + v), [B, 1, C, 1]));
+const present = (B: number, C: number) =>
+  [0, 0.5].map((v) =>
+    tensor(
+      'float32',
+      Float32Array.from({ length: B * C }, (_, i) => 10 * Math.floor(i / C) + (i % C) + v),
+      [B, 1, C, 1],
+    ),
+  );
 
 const ids = async (model: FakeModel, prompts: readonly (readonly number[])[], options: GenerateOptions) => (await runFake(model, prompts, options)).ids;
 
@@ -46,7 +53,9 @@ describe('KvBuffers (resident)', () => {
     const gathered: number[][] = [];
     const gather: RowGather = async (tensors, rows) => {
       gathered.push([...rows]);
-      return tensors.map((t) => tensor('float32', Float32Array.from(rows.flatMap((r) => Array.from((t.data as Float32Array).subarray(r * 2, r * 2 + 2)))), [rows.length, 1, 2, 1]));
+      return tensors.map((t) =>
+        tensor('float32', Float32Array.from(rows.flatMap((r) => Array.from((t.data as Float32Array).subarray(r * 2, r * 2 + 2)))), [rows.length, 1, 2, 1]),
+      );
     };
     const cache = new KvBuffers({ batch: 3, capacity: 2, layers, kvHeads: 1, headDim: 1, resident: true, gather });
     // The prefilled rows go to the host arrays, which the first pass reads.
@@ -102,7 +111,14 @@ describe('StepPasses with resident caches', () => {
         },
       };
     };
-    const spied = new StepForward({ decoder: spy(steps.decoder, 'past_key_values.0.key', 'present.0.key'), draft: spy(steps.draft!, 'past_key_values.mtp.key', 'present.mtp.key'), hidden: steps.hidden, vocab: 30, maxPositions: 4096, resident: true });
+    const spied = new StepForward({
+      decoder: spy(steps.decoder, 'past_key_values.0.key', 'present.0.key'),
+      draft: spy(steps.draft!, 'past_key_values.mtp.key', 'present.mtp.key'),
+      hidden: steps.hidden,
+      vocab: 30,
+      maxPositions: 4096,
+      resident: true,
+    });
     const out = await ids(model, [[4, 2]], { eosId: -1, draftK: 2, maxTokens: 20, repetition: false, steps: spied });
     assert.deepEqual(out[0], model.expected([4, 2], 20));
     assert.ok(fed.length > 5 && fed.every(Boolean), `fed back: ${fed.join(',')}`);
@@ -111,15 +127,21 @@ describe('StepPasses with resident caches', () => {
   it('should prefill a resident batch in one decoder pass, and a host batch page by page', async () => {
     const model = fakeModel({ vocab: 30, wrongAt: () => false });
     const prompts = [[4, 2], [7, 1, 3, 9], [5]];
-    for (const [resident, passes] of [[true, 1], [false, prompts.length]] as const) {
+    for (const [resident, passes] of [
+      [true, 1],
+      [false, prompts.length],
+    ] as const) {
       const { steps, calls } = fakeSteps({ vocab: 30, wrongAt: () => false, resident });
       const out = await ids(model, prompts, { eosId: -1, draftK: 0, maxTokens: 1, repetition: false, steps });
-      assert.deepEqual(out, prompts.map((p) => model.expected(p, 1)));
+      assert.deepEqual(
+        out,
+        prompts.map((p) => model.expected(p, 1)),
+      );
       assert.equal(calls.decoder, passes, `resident: ${resident}`);
     }
   });
 
-  it('should fetch the decoder\'s hidden states only where a draft head reads them', async () => {
+  it("should fetch the decoder's hidden states only where a draft head reads them", async () => {
     const model = fakeModel({ vocab: 30, wrongAt: () => false });
     const { steps } = fakeSteps({ vocab: 30, wrongAt: () => false, resident: true });
     const fetchedHidden: boolean[] = [];
@@ -134,9 +156,19 @@ describe('StepPasses with resident caches', () => {
     for (const draft of [undefined, steps.draft]) {
       fetchedHidden.length = 0;
       const greedy = new StepForward({ ...options, decoder, ...(draft === undefined ? {} : { draft }) });
-      const out = await ids(model, [[4, 2], [7, 1, 3]], { eosId: -1, draftK: draft === undefined ? 0 : 2, maxTokens: 9, repetition: false, steps: greedy });
+      const out = await ids(
+        model,
+        [
+          [4, 2],
+          [7, 1, 3],
+        ],
+        { eosId: -1, draftK: draft === undefined ? 0 : 2, maxTokens: 9, repetition: false, steps: greedy },
+      );
       assert.deepEqual(out, [model.expected([4, 2], 9), model.expected([7, 1, 3], 9)]);
-      assert.ok(fetchedHidden.length > 3 && fetchedHidden.every((f) => f === (draft !== undefined)), `draft head: ${draft !== undefined}, fetched: ${fetchedHidden.join(',')}`);
+      assert.ok(
+        fetchedHidden.length > 3 && fetchedHidden.every((f) => f === (draft !== undefined)),
+        `draft head: ${draft !== undefined}, fetched: ${fetchedHidden.join(',')}`,
+      );
     }
   });
 
@@ -180,9 +212,23 @@ describe('loadModel({ residentKv: true }) on the CPU', () => {
     const eos = ids0.find((t) => !reference.cases[1]!.greedy_ids.includes(t))!;
     // An id page 0 reaches early and page 1 never stands in for EOS: sequences leave the batch
     // (a selection on resident caches) at different steps.
-    const byEos = async (batch: PageImage[], draftK: number) => (await collect(tiny.model, (await encodePages(tiny.model, batch)).prompts, { eosId: eos, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps! })).ids;
+    const byEos = async (batch: PageImage[], draftK: number) =>
+      (
+        await collect(tiny.model, (await encodePages(tiny.model, batch)).prompts, {
+          eosId: eos,
+          draftK,
+          maxTokens: reference.steps,
+          repetition: false,
+          steps: tiny.model.steps!,
+        })
+      ).ids;
     const alone = [(await byEos([tiny.pages[0]!], 0))[0]!, (await byEos([tiny.pages[1]!], 0))[0]!];
     assert.deepEqual(alone[0], ids0.slice(0, ids0.indexOf(eos) + 1));
-    for (const draftK of [0, 2, 3]) assert.deepEqual(await byEos([tiny.pages[0]!, tiny.pages[1]!, tiny.pages[1]!, tiny.pages[0]!], draftK), [alone[0], alone[1], alone[1], alone[0]], `K=${draftK}`);
+    for (const draftK of [0, 2, 3])
+      assert.deepEqual(
+        await byEos([tiny.pages[0]!, tiny.pages[1]!, tiny.pages[1]!, tiny.pages[0]!], draftK),
+        [alone[0], alone[1], alone[1], alone[0]],
+        `K=${draftK}`,
+      );
   });
 });

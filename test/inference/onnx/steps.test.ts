@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { decode } from '../../../inference/onnx/decode.ts';
-import { encodePages } from '../../../inference/onnx/prompt.ts';
 import { KvBuffers } from '../../../inference/onnx/kv-buffer.ts';
+import { encodePages } from '../../../inference/onnx/prompt.ts';
 import { reference } from './fixture.ts';
 import { collect, exact, useTinyModel, windowedLogits } from './harness.ts';
 import { oracleStepDraft } from './oracle-draft.ts';
@@ -33,8 +33,22 @@ describe('decode on the step graphs', () => {
       const answer = reference.cases[i]!.greedy_ids;
       for (const draftK of [1, 2, 3, 5]) {
         for (const [name, wrongAt] of patterns) {
-          const oracle = oracleStepDraft(tiny.model.steps!.draft!, { answers: [answer], promptLength: prompt.length, vocab: tiny.model.config.decoder.vocab, wrongAt });
-          const { ids: [ids], stats: [stats] } = await collect(tiny.model, [prompt], { eosId: -1, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps!.withDraft(oracle) });
+          const oracle = oracleStepDraft(tiny.model.steps!.draft!, {
+            answers: [answer],
+            promptLength: prompt.length,
+            vocab: tiny.model.config.decoder.vocab,
+            wrongAt,
+          });
+          const {
+            ids: [ids],
+            stats: [stats],
+          } = await collect(tiny.model, [prompt], {
+            eosId: -1,
+            draftK,
+            maxTokens: reference.steps,
+            repetition: false,
+            steps: tiny.model.steps!.withDraft(oracle),
+          });
           const tau = stats!.tau;
           assert.deepEqual(ids, answer, `page ${i}, K=${draftK}, ${name}`);
           // Right drafts are accepted up to the budget's end (the last step is cut short).
@@ -51,7 +65,8 @@ describe('decode on the step graphs', () => {
     const ids0 = reference.cases[0]!.greedy_ids;
     const eos = ids0.find((t) => !reference.cases[1]!.greedy_ids.includes(t))!;
     const { prompts } = await encodePages(tiny.model, [tiny.pages[0]!, tiny.pages[1]!, tiny.pages[1]!, tiny.pages[0]!]);
-    const run = async (batch: typeof prompts, draftK: number) => (await collect(tiny.model, batch, { eosId: eos, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps! })).ids;
+    const run = async (batch: typeof prompts, draftK: number) =>
+      (await collect(tiny.model, batch, { eosId: eos, draftK, maxTokens: reference.steps, repetition: false, steps: tiny.model.steps! })).ids;
     const alone = [(await run([prompts[0]!], 0))[0]!, (await run([prompts[1]!], 0))[0]!];
     assert.deepEqual(alone[0], ids0.slice(0, ids0.indexOf(eos) + 1));
     for (const draftK of [0, 2, 3]) assert.deepEqual(await run(prompts, draftK), [alone[0], alone[1], alone[1], alone[0]], `K=${draftK}`);

@@ -4,9 +4,15 @@ import { StopCondition } from '../../../inference/onnx/stop.ts';
 describe('StopCondition', () => {
   it('should stop on EOS and on the budget', () => {
     const eos = new StopCondition({ eosId: 2, maxTokens: 10 });
-    assert.deepEqual([5, 6, 2].map((t) => eos.push(t)), [undefined, undefined, 'eos']);
+    assert.deepEqual(
+      [5, 6, 2].map((t) => eos.push(t)),
+      [undefined, undefined, 'eos'],
+    );
     const budget = new StopCondition({ eosId: 2, maxTokens: 3 });
-    assert.deepEqual([5, 6, 7].map((t) => budget.push(t)), [undefined, undefined, 'max-tokens']);
+    assert.deepEqual(
+      [5, 6, 7].map((t) => budget.push(t)),
+      [undefined, undefined, 'max-tokens'],
+    );
   });
 
   it('should stop when a unit repeats long enough, not before', () => {

@@ -9,7 +9,11 @@ function fakeClassifier(answer: (k: number) => number): { session: OnnxSession; 
     async run(feeds: Record<string, { dims: readonly number[] }>) {
       const n = feeds.x!.dims[0]!;
       const data = new Float32Array(2 * n);
-      for (let i = 0; i < n; i++) { const p = answer(asked++); data[2 * i] = 1 - p; data[2 * i + 1] = p; }
+      for (let i = 0; i < n; i++) {
+        const p = answer(asked++);
+        data[2 * i] = 1 - p;
+        data[2 * i + 1] = p;
+      }
       return { out: { data, dims: [n, 2] } };
     },
   };

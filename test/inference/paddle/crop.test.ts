@@ -3,7 +3,13 @@ import { cropInto, walkBox } from '../../../inference/paddle/crop.ts';
 import { sample } from '../../../inference/paddle/raster.ts';
 
 /** The crop as the readable reference writes it: walkBox visiting `sample` per channel. */
-function reference(image: { data: Uint8Array; width: number; height: number }, box: Parameters<typeof walkBox>[0], flip: boolean, width: number, height: number): Float32Array {
+function reference(
+  image: { data: Uint8Array; width: number; height: number },
+  box: Parameters<typeof walkBox>[0],
+  flip: boolean,
+  width: number,
+  height: number,
+): Float32Array {
   const out = new Float32Array(3 * width * height);
   const plane = width * height;
   walkBox(box, flip, width, height, (u, v, x, y) => {
@@ -18,7 +24,10 @@ describe('cropInto', () => {
   const width = 97;
   const height = 61;
   let seed = 7;
-  const data = new Uint8Array(width * height * 3).map(() => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % 256; });
+  const data = new Uint8Array(width * height * 3).map(() => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % 256;
+  });
   const image = { data, width, height };
 
   for (const [name, box, flip] of [

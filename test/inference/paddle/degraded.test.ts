@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { characterErrorRate } from '../../../bench/ocr/cer.ts';
-import { degradePage, seededRandom } from '../../../bench/scans/index.ts';
 import type { Degradation } from '../../../bench/scans/index.ts';
+import { degradePage, seededRandom } from '../../../bench/scans/index.ts';
 import { InferenceError } from '../../../core/errors.ts';
 import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
 import { createPaddleEngine } from '../../../inference/paddle/index.ts';
@@ -12,7 +12,10 @@ import { OCR_SCANS, renderFirstPage } from '../../support/pages.ts';
 /** The scanned test page as grey pixels. */
 async function greyPage(): Promise<{ data: Uint8Array; width: number; height: number }> {
   const page = await renderFirstPage('ocr_test.pdf');
-  const { data, info } = await sharp(page.data, { raw: { width: page.width, height: page.height, channels: page.channels } }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(page.data, { raw: { width: page.width, height: page.height, channels: page.channels } })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
@@ -26,7 +29,13 @@ async function degraded(d: Partial<Degradation>, name: string, crop?: number): P
   const grey = await greyPage();
   const height = crop === undefined ? grey.height : Math.round(grey.height * crop);
   const random = seededRandom(`test/${name}`);
-  const scan = await degradePage(grey.data.subarray(0, grey.width * height), grey.width, height, { skewDeg: 0, blurSigma: 0.6, noiseSigma: 15, jpegQuality: 70, turn: 0, ...d }, random);
+  const scan = await degradePage(
+    grey.data.subarray(0, grey.width * height),
+    grey.width,
+    height,
+    { skewDeg: 0, blurSigma: 0.6, noiseSigma: 15, jpegQuality: 70, turn: 0, ...d },
+    random,
+  );
   return decode(scan.jpeg, name);
 }
 
@@ -92,6 +101,9 @@ describe('paddle on degraded scans', function () {
   it('should refuse a 30,000 × 30,000 page before allocating for it, naming the page', async () => {
     const side = 30_000;
     const page: PageImage = { docId: 'huge', source: 'huge.png', pageNumber: 2, data: new Uint8Array(side * side), width: side, height: side, channels: 1 };
-    await assert.rejects(engine.recognize([page]), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_OCR_IMAGE_TOO_LARGE' && /huge\.png page 2/.test(e.message));
+    await assert.rejects(
+      engine.recognize([page]),
+      (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_OCR_IMAGE_TOO_LARGE' && /huge\.png page 2/.test(e.message),
+    );
   });
 });

@@ -6,8 +6,6 @@ import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
 import { createPaddleEngine } from '../../../inference/paddle/index.ts';
 import { OCR_SCANS, renderFirstPage } from '../../support/pages.ts';
 
-
-
 function plain(width: number, height: number, value: number): PageImage {
   return { docId: 'd', source: 'synthetic.png', pageNumber: 3, data: new Uint8Array(width * height).fill(value), width, height, channels: 1 };
 }
@@ -42,7 +40,8 @@ describe('createPaddleEngine', function () {
     }
     assert.equal(result.stats.rotation, 0);
     // Each stage reports its time, and the recogniser its work.
-    for (const stage of ['detPreMs', 'detRunMs', 'dbMs', 'clsMs', 'cropMs', 'recRunMs', 'decodeMs', 'layoutMs']) assert.ok((result.stats[stage] ?? -1) >= 0, stage);
+    for (const stage of ['detPreMs', 'detRunMs', 'dbMs', 'clsMs', 'cropMs', 'recRunMs', 'decodeMs', 'layoutMs'])
+      assert.ok((result.stats[stage] ?? -1) >= 0, stage);
     assert.ok((result.stats.recColumns ?? 0) > 0 && (result.stats.recRuns ?? 0) > 0);
   });
 
@@ -93,7 +92,10 @@ describe('createPaddleEngine', function () {
   });
 
   it('should reject an all-black page with an error naming the page', async () => {
-    await assert.rejects(engine.recognize([plain(200, 300, 0)]), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_OCR_BLANK_IMAGE' && /synthetic\.png page 3/.test(e.message));
+    await assert.rejects(
+      engine.recognize([plain(200, 300, 0)]),
+      (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_OCR_BLANK_IMAGE' && /synthetic\.png page 3/.test(e.message),
+    );
   });
 
   it('should reject an image whose data is shorter than its size says', async () => {

@@ -7,7 +7,10 @@ const frag = (text: string): Fragment => ({ text, x1: 0, y1: 0, x2: 10, y2: 10, 
 describe('cleanLatinPage', () => {
   it('should drop Han noise and fold full-width punctuation on a Latin page', () => {
     const out = cleanLatinPage([frag('Results are shown in Table 1（left）：good。'), frag('口'), frag('a 一 b')]);
-    assert.deepEqual(out.map((f) => f.text), ['Results are shown in Table 1(left):good.', 'a b']);
+    assert.deepEqual(
+      out.map((f) => f.text),
+      ['Results are shown in Table 1(left):good.', 'a b'],
+    );
   });
 
   it('should leave a Chinese page alone', () => {

@@ -6,7 +6,12 @@ describe('minAreaRect', () => {
     const angle = (10 * Math.PI) / 180;
     const c = Math.cos(angle);
     const s = Math.sin(angle);
-    const corners = [[-50, -10], [50, -10], [50, 10], [-50, 10]].map(([u, v]) => [200 + u! * c - v! * s, 100 + u! * s + v! * c] as const);
+    const corners = [
+      [-50, -10],
+      [50, -10],
+      [50, 10],
+      [-50, 10],
+    ].map(([u, v]) => [200 + u! * c - v! * s, 100 + u! * s + v! * c] as const);
     const box = minAreaRect(corners);
     assert.ok(Math.abs(box.w - 100) < 1e-6 && Math.abs(box.h - 20) < 1e-6, JSON.stringify(box));
     assert.ok(Math.abs(box.angle - angle) < 1e-6);

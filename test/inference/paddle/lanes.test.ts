@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
+import type { RecRun } from '../../../inference/paddle/lanes.ts';
 import { createLanes } from '../../../inference/paddle/lanes.ts';
 import { paddleModelPaths } from '../../../inference/paddle/models.ts';
 import { recognizeLines } from '../../../inference/paddle/recognize.ts';
-import type { RecRun } from '../../../inference/paddle/lanes.ts';
 
 describe('createLanes', function () {
   this.timeout(120_000);
@@ -25,7 +25,7 @@ describe('createLanes', function () {
 });
 
 describe('recognizeLines with several lanes', () => {
-  it('should put every result back in its line\'s place whatever order the runs finish in', async () => {
+  it("should put every result back in its line's place whatever order the runs finish in", async () => {
     const image = { data: new Uint8Array(400 * 100 * 3).fill(255), width: 400, height: 100 };
     const lines = [30, 80, 50, 200, 120, 10].map((w, i) => ({ box: { cx: 200, cy: 50, w, h: 20, angle: 0 }, flip: false, marker: i }));
     // A recogniser that reads the batch's width back as a class id, finishing wide batches first.
@@ -35,12 +35,18 @@ describe('recognizeLines with several lanes', () => {
       const steps = 2;
       const classes = 400;
       const probs = new Float32Array(n * steps * classes);
-      for (let k = 0; k < n; k++) { probs[(k * steps) * classes + (w / 8)] = 0.9; probs[(k * steps + 1) * classes] = 1; }
+      for (let k = 0; k < n; k++) {
+        probs[k * steps * classes + w / 8] = 0.9;
+        probs[(k * steps + 1) * classes] = 1;
+      }
       return { probs, dims: [n, steps, classes] };
     };
     const dictionary = Array.from({ length: 400 }, (_, i) => (i === 0 ? '' : String(i)));
     const texts = await recognizeLines(run, image, lines, dictionary, { tighten: false, batchSize: 1, concurrency: 3 });
     // Each line's text is its own padded width in steps: 48·w/20 rounded up to 8, over 8.
-    assert.deepEqual(texts.map((t) => Number(t.text)), lines.map(({ box }) => Math.ceil(Math.max(32, Math.ceil((48 * box.w) / 20)) / 8)));
+    assert.deepEqual(
+      texts.map((t) => Number(t.text)),
+      lines.map(({ box }) => Math.ceil(Math.max(32, Math.ceil((48 * box.w) / 20)) / 8)),
+    );
   });
 });

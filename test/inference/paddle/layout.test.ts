@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { layoutPage, readingOrder } from '../../../inference/paddle/index.ts';
 import type { Fragment } from '../../../inference/paddle/index.ts';
+import { layoutPage, readingOrder } from '../../../inference/paddle/index.ts';
 
 function frag(text: string, x1: number, y1: number, x2: number, y2: number): Fragment {
   return { text, x1, y1, x2, y2, confidence: 0.99 };
@@ -16,12 +16,21 @@ describe('readingOrder', () => {
       { id: 'R2', x1: 520, y1: 270, x2: 950, y2: 600 },
       { id: 'footer', x1: 50, y1: 650, x2: 950, y2: 680 },
     ];
-    assert.deepEqual(readingOrder(blocks, 20).map((b) => b.id), ['title', 'L1', 'L2', 'R1', 'R2', 'footer']);
+    assert.deepEqual(
+      readingOrder(blocks, 20).map((b) => b.id),
+      ['title', 'L1', 'L2', 'R1', 'R2', 'footer'],
+    );
   });
 
   it('should keep a single column top to bottom', () => {
-    const blocks = [{ id: 'b', x1: 0, y1: 200, x2: 500, y2: 300 }, { id: 'a', x1: 0, y1: 0, x2: 500, y2: 100 }];
-    assert.deepEqual(readingOrder(blocks, 20).map((b) => b.id), ['a', 'b']);
+    const blocks = [
+      { id: 'b', x1: 0, y1: 200, x2: 500, y2: 300 },
+      { id: 'a', x1: 0, y1: 0, x2: 500, y2: 100 },
+    ];
+    assert.deepEqual(
+      readingOrder(blocks, 20).map((b) => b.id),
+      ['a', 'b'],
+    );
   });
 });
 
@@ -32,12 +41,20 @@ describe('layoutPage', () => {
       frag('first line of the body text that', 100, 150, 700, 180),
       frag('wraps onto a second line', 100, 185, 500, 215),
     ]);
-    assert.deepEqual(blocks.map((b) => b.label), ['title', 'text']);
+    assert.deepEqual(
+      blocks.map((b) => b.label),
+      ['title', 'text'],
+    );
     assert.deepEqual(blocks[1]?.lines, ['first line of the body text that', 'wraps onto a second line']);
   });
 
   it('should turn rows of aligned short cells into a table', () => {
-    const rows = [['Name', 'Qty', 'Price'], ['Apple', '3', '1.20'], ['Pear', '10', '0.80'], ['Plum', '7', '2.10']];
+    const rows = [
+      ['Name', 'Qty', 'Price'],
+      ['Apple', '3', '1.20'],
+      ['Pear', '10', '0.80'],
+      ['Plum', '7', '2.10'],
+    ];
     const fragments = rows.flatMap((cells, r) => cells.map((c, k) => frag(c, 100 + k * 250, 100 + r * 40, 100 + k * 250 + 80, 125 + r * 40)));
     const blocks = layoutPage(fragments);
     assert.equal(blocks.length, 1);
@@ -65,11 +82,17 @@ describe('layoutPage', () => {
       fragments.push(frag(`right ${r}`, 500, 104 + r * 36, 950, 144 + r * 36));
     }
     const blocks = layoutPage(fragments);
-    assert.deepEqual(blocks.map((b) => b.lines.join(' ')), ['left 0 left 1 left 2 left 3', 'right 0 right 1 right 2 right 3']);
+    assert.deepEqual(
+      blocks.map((b) => b.lines.join(' ')),
+      ['left 0 left 1 left 2 left 3', 'right 0 right 1 right 2 right 3'],
+    );
   });
 
   it('should join the pieces of a line DB broke at a wide space', () => {
     const blocks = layoutPage([frag('the first half', 50, 100, 400, 140), frag('and the rest', 395, 101, 700, 141)]);
-    assert.deepEqual(blocks.map((b) => b.lines), [['the first half and the rest']]);
+    assert.deepEqual(
+      blocks.map((b) => b.lines),
+      [['the first half and the rest']],
+    );
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { loadDictionary } from '../../../inference/paddle/models.ts';
 import { paddleModelPaths } from '../../../inference/paddle/index.ts';
+import { loadDictionary } from '../../../inference/paddle/models.ts';
 
 describe('paddleModelPaths', () => {
   it('should point at the shipped model files', async () => {

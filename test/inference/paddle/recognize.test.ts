@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { ctcPath } from '../../../inference/paddle/ctc.ts';
-import { batches, ctcGreedy, readLines, recWidth } from '../../../inference/paddle/recognize.ts';
 import type { RecRun } from '../../../inference/paddle/lanes.ts';
+import { batches, ctcGreedy, readLines, recWidth } from '../../../inference/paddle/recognize.ts';
 
 describe('ctcGreedy', () => {
   it('should merge repeats, drop blanks and keep a letter repeated across a blank', () => {
     const dictionary = ['', 'a', 'b', ' '];
     const steps = [1, 1, 0, 1, 2, 2, 0, 3, 2];
     const probs = new Float32Array(steps.length * 4);
-    steps.forEach((k, t) => { probs[t * 4 + k] = 0.9; });
+    steps.forEach((k, t) => {
+      probs[t * 4 + k] = 0.9;
+    });
     const line = ctcGreedy(probs, 0, steps.length, 4, dictionary);
     assert.equal(line.text, 'aab b');
     assert.ok(Math.abs(line.confidence - 0.9) < 1e-6);
@@ -19,8 +21,17 @@ describe('ctcPath', () => {
   it('should give each character the step it was first read at', () => {
     const steps = [0, 1, 1, 0, 0, 2, 0, 1];
     const probs = new Float32Array(steps.length * 3);
-    steps.forEach((k, t) => { probs[t * 3 + k] = 0.8; });
-    assert.deepEqual(ctcPath(probs, 0, steps.length, 3).map((c) => [c.id, c.step]), [[1, 1], [2, 5], [1, 7]]);
+    steps.forEach((k, t) => {
+      probs[t * 3 + k] = 0.8;
+    });
+    assert.deepEqual(
+      ctcPath(probs, 0, steps.length, 3).map((c) => [c.id, c.step]),
+      [
+        [1, 1],
+        [2, 5],
+        [1, 7],
+      ],
+    );
   });
 });
 
@@ -33,8 +44,14 @@ describe('batches', () => {
       const widest = Math.max(...run.map((i) => widths[i]!));
       assert.ok(run.length === 1 || run.length * widest <= 640, JSON.stringify(run));
     }
-    assert.deepEqual(runs.map((r) => r.map((i) => widths[i])), [[40, 60, 100, 150], [160], [700], [900]]);
-    assert.deepEqual(batches(order, widths, 2, 10_000).map((r) => r.length), [2, 2, 2, 1]);
+    assert.deepEqual(
+      runs.map((r) => r.map((i) => widths[i])),
+      [[40, 60, 100, 150], [160], [700], [900]],
+    );
+    assert.deepEqual(
+      batches(order, widths, 2, 10_000).map((r) => r.length),
+      [2, 2, 2, 1],
+    );
   });
 });
 

@@ -13,7 +13,13 @@ describe('estimateSkew', () => {
   });
 
   it('should say 0 when fewer than two long lines tell', () => {
-    assert.equal(estimateSkew([{ cx: 0, cy: 0, w: 800, h: 30, angle: deg(2) }, { cx: 0, cy: 50, w: 40, h: 30, angle: deg(2) }]), 0);
+    assert.equal(
+      estimateSkew([
+        { cx: 0, cy: 0, w: 800, h: 30, angle: deg(2) },
+        { cx: 0, cy: 50, w: 40, h: 30, angle: deg(2) },
+      ]),
+      0,
+    );
   });
 });
 
@@ -44,7 +50,7 @@ describe('deskewFrame', () => {
 });
 
 describe('splitAtGaps on a tilted line', () => {
-  it('should follow the line\'s slope and cut only at the real gutter', () => {
+  it("should follow the line's slope and cut only at the real gutter", () => {
     // A 900 px line tilted 2° (it drifts 31 px over its length, more than its ink is high),
     // with one 80 px gutter in the middle.
     const width = 1000;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { CtcChar } from '../../../inference/paddle/ctc.ts';
-import { paperColumns, spaceThreshold, STEP_COLUMNS, withSpaces } from '../../../inference/paddle/spaces.ts';
+import { paperColumns, STEP_COLUMNS, spaceThreshold, withSpaces } from '../../../inference/paddle/spaces.ts';
 
 const dictionary = ['', 'a', 'b', 'c', '1', '2', '中', '文', ' '];
 const SPACE = 8;

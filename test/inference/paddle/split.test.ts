@@ -14,16 +14,40 @@ describe('splitAtGaps', () => {
   const box = { cx: 300, cy: 50, w: 560, h: 40, angle: 0 };
 
   it('should cut a line at a gutter wider than the line is tall', () => {
-    const pieces = splitAtGaps(bars([[30, 250], [350, 570]]), box);
+    const pieces = splitAtGaps(
+      bars([
+        [30, 250],
+        [350, 570],
+      ]),
+      box,
+    );
     assert.equal(pieces.length, 2);
     assert.ok(pieces[0]!.cx + pieces[0]!.w / 2 < 300 && pieces[1]!.cx - pieces[1]!.w / 2 > 250, JSON.stringify(pieces));
   });
 
   it('should keep word spaces inside one line', () => {
-    assert.equal(splitAtGaps(bars([[30, 250], [265, 570]]), box).length, 1);
+    assert.equal(
+      splitAtGaps(
+        bars([
+          [30, 250],
+          [265, 570],
+        ]),
+        box,
+      ).length,
+      1,
+    );
   });
 
   it('should leave tilted boxes alone', () => {
-    assert.equal(splitAtGaps(bars([[30, 250], [350, 570]]), { ...box, angle: 0.2 }).length, 1);
+    assert.equal(
+      splitAtGaps(
+        bars([
+          [30, 250],
+          [350, 570],
+        ]),
+        { ...box, angle: 0.2 },
+      ).length,
+      1,
+    );
   });
 });

@@ -5,9 +5,15 @@ import { tightenBox } from '../../../inference/paddle/tighten.ts';
  * A white page with "text" in the given rectangles (x0, y0, x1, y1): vertical strokes three
  * pixels wide every five, as letters leave paper between them; `rule` rectangles are solid.
  */
-function page(rects: readonly (readonly [number, number, number, number])[], rules: readonly (readonly [number, number, number, number])[] = [], width = 400, height = 200): { data: Uint8Array; width: number; height: number } {
+function page(
+  rects: readonly (readonly [number, number, number, number])[],
+  rules: readonly (readonly [number, number, number, number])[] = [],
+  width = 400,
+  height = 200,
+): { data: Uint8Array; width: number; height: number } {
   const data = new Uint8Array(width * height * 3).fill(255);
-  for (const [x0, y0, x1, y1] of rects) for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if ((x - x0) % 5 < 3) data.fill(20, (y * width + x) * 3, (y * width + x) * 3 + 3);
+  for (const [x0, y0, x1, y1] of rects)
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if ((x - x0) % 5 < 3) data.fill(20, (y * width + x) * 3, (y * width + x) * 3 + 3);
   for (const [x0, y0, x1, y1] of rules) for (let y = y0; y < y1; y++) data.fill(20, (y * width + x0) * 3, (y * width + x1) * 3);
   return { data, width, height };
 }
@@ -32,7 +38,13 @@ describe('tightenBox', () => {
 
   it('should leave out a neighbour line beyond a blank row and a table rule', () => {
     // Own text rows 90–110; the line above reaches rows 70–76; a rule across at row 118.
-    const image = page([[100, 90, 300, 110], [100, 70, 300, 76]], [[60, 118, 340, 120]]);
+    const image = page(
+      [
+        [100, 90, 300, 110],
+        [100, 70, 300, 76],
+      ],
+      [[60, 118, 340, 120]],
+    );
     const box = tightenBox(image, { cx: 200, cy: 97, w: 280, h: 56, angle: 0 }, { margin: 0.4 });
     assert.ok(Math.abs(box.cy - 100) < 2 && Math.abs(box.h - 36) < 2, JSON.stringify(box));
   });

@@ -5,7 +5,15 @@ import { InferenceError } from '../../../core/errors.ts';
 import type { PageImage } from '../../../inference/engine.ts';
 import { backoffMs, createReaderEngine, createRemoteEngine, retryAfterMs } from '../../../inference/remote/index.ts';
 
-const page = (n = 1, source = 'file:///doc.pdf'): PageImage => ({ docId: 'd', source, pageNumber: n, data: new Uint8Array(8 * 8 * 3).fill(200), width: 8, height: 8, channels: 3 });
+const page = (n = 1, source = 'file:///doc.pdf'): PageImage => ({
+  docId: 'd',
+  source,
+  pageNumber: n,
+  data: new Uint8Array(8 * 8 * 3).fill(200),
+  width: 8,
+  height: 8,
+  channels: 3,
+});
 const FAST = { retries: 3, baseDelayMs: 5, maxDelayMs: 50 };
 
 /** A scripted server for fault injection: each request is answered by the next step. */
@@ -18,20 +26,24 @@ async function scripted(steps: ((req: IncomingMessage, res: ServerResponse) => v
       res.writeHead(404).end();
       return;
     }
-    req.on('end', () => (steps[Math.min(i++, steps.length - 1)]!)(req, res));
+    req.on('end', () => steps[Math.min(i++, steps.length - 1)]!(req, res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, requests: () => i };
 }
 
-const ok = (content: string) => (_req: IncomingMessage, res: ServerResponse): void => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ choices: [{ message: { content } }], usage: { completion_tokens: 7 } }));
-};
-const status = (code: number, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse): void => {
-  res.writeHead(code, headers);
-  res.end('{"error":"scripted"}');
-};
+const ok =
+  (content: string) =>
+  (_req: IncomingMessage, res: ServerResponse): void => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ choices: [{ message: { content } }], usage: { completion_tokens: 7 } }));
+  };
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  (_req: IncomingMessage, res: ServerResponse): void => {
+    res.writeHead(code, headers);
+    res.end('{"error":"scripted"}');
+  };
 const drop = (req: IncomingMessage): void => void req.socket.destroy();
 
 describe('createRemoteEngine', () => {
@@ -171,12 +183,14 @@ describe('createRemoteEngine', () => {
   });
 
   it('should assemble a streamed (SSE) answer', async () => {
-    const s = await scripted([(_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('data: {"choices":[{"delta":{"content":"# Ti"}}]}\n\n');
-      res.write('data: {"choices":[{"delta":{"content":"tle"}}]}\n\ndata: [DONE]\n\n');
-      res.end();
-    }]);
+    const s = await scripted([
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"choices":[{"delta":{"content":"# Ti"}}]}\n\n');
+        res.write('data: {"choices":[{"delta":{"content":"tle"}}]}\n\ndata: [DONE]\n\n');
+        res.end();
+      },
+    ]);
     servers.push(s.server);
     const engine = createRemoteEngine({ urls: [s.url], stream: true });
     const [result] = await engine.recognize([page()]);
@@ -212,14 +226,26 @@ describe('createReaderEngine', () => {
 describe('retry policy', () => {
   it('should read Retry-After as seconds or as a date', () => {
     assert.equal(retryAfterMs('2'), 2000);
-    assert.equal(retryAfterMs(new Date(Date.now() + 3000).toUTCString(), Date.now()) ! > 1000, true);
+    assert.equal(retryAfterMs(new Date(Date.now() + 3000).toUTCString(), Date.now())! > 1000, true);
     assert.equal(retryAfterMs('soon'), undefined);
   });
   it('should grow the backoff ceiling exponentially and never wait less than Retry-After', () => {
     const policy = { retries: 5, baseDelayMs: 100, maxDelayMs: 1000 };
-    assert.equal(backoffMs(policy, 1, undefined, () => 1), 100);
-    assert.equal(backoffMs(policy, 3, undefined, () => 1), 400);
-    assert.equal(backoffMs(policy, 10, undefined, () => 1), 1000);
-    assert.equal(backoffMs(policy, 1, 700, () => 0), 700);
+    assert.equal(
+      backoffMs(policy, 1, undefined, () => 1),
+      100,
+    );
+    assert.equal(
+      backoffMs(policy, 3, undefined, () => 1),
+      400,
+    );
+    assert.equal(
+      backoffMs(policy, 10, undefined, () => 1),
+      1000,
+    );
+    assert.equal(
+      backoffMs(policy, 1, 700, () => 0),
+      700,
+    );
   });
 });

@@ -24,7 +24,10 @@ describe('TextStreamer', () => {
     const ids = tok.encode('né € ok');
     const streamer = new TextStreamer(tok);
     const deltas = ids.map((id) => streamer.push([id]));
-    assert.ok(deltas.some((d) => d === ''), 'some token ends inside a character');
+    assert.ok(
+      deltas.some((d) => d === ''),
+      'some token ends inside a character',
+    );
     assert.ok(deltas.every((d) => !d.includes('\uFFFD')));
     assert.equal(deltas.join('') + streamer.flush(), 'né € ok');
   });

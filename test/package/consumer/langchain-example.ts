@@ -1,5 +1,5 @@
-import { FolioEmbeddings, FolioLoader, FolioRetriever } from '@folio-ocr/folio/langchain';
 import { createEngine } from '@folio-ocr/folio/engines';
+import { FolioEmbeddings, FolioLoader, FolioRetriever } from '@folio-ocr/folio/langchain';
 
 // One LangChain Document per chunk; OCR (the embedded paddle engine) only for pages without a good text layer.
 const loader = new FolioLoader({

@@ -3,4 +3,6 @@
 import { FolioLoader } from '@folio-ocr/folio/langchain';
 
 const docs = await new FolioLoader({ inputs: process.argv[2] }).load();
-process.stdout.write(JSON.stringify(docs.map((d) => ({ text: d.pageContent, source: d.metadata.source, page: d.metadata.loc?.pageNumber, kind: d.metadata.folio?.kind }))));
+process.stdout.write(
+  JSON.stringify(docs.map((d) => ({ text: d.pageContent, source: d.metadata.source, page: d.metadata.loc?.pageNumber, kind: d.metadata.folio?.kind }))),
+);

@@ -1,13 +1,14 @@
 // Type-checked inside the temporary project (tsc, moduleResolution nodenext): every subpath's
 // `types` entry resolves and the main names have the types a user writes against.
-import { convert, sourcesFrom, FolioError, ERROR_CODES } from '@folio-ocr/folio';
-import type { FolioErrorCode, RunSummary, Chunk } from '@folio-ocr/folio';
-import { FolioLoader, FolioEmbeddings, FolioRetriever } from '@folio-ocr/folio/langchain';
-import { installMappings, hybridSearch, createEsSink } from '@folio-ocr/folio/elasticsearch';
-import { createEngine, OCR_ENGINES } from '@folio-ocr/folio/engines';
-import type { OcrEngine } from '@folio-ocr/folio/engines';
-import { processDocument } from '@folio-ocr/folio/pipeline';
+
+import type { Chunk, FolioErrorCode, RunSummary } from '@folio-ocr/folio';
+import { convert, ERROR_CODES, FolioError, sourcesFrom } from '@folio-ocr/folio';
 import { fileSource } from '@folio-ocr/folio/connector';
+import { createEsSink, hybridSearch, installMappings } from '@folio-ocr/folio/elasticsearch';
+import type { OcrEngine } from '@folio-ocr/folio/engines';
+import { createEngine, OCR_ENGINES } from '@folio-ocr/folio/engines';
+import { FolioEmbeddings, FolioLoader, FolioRetriever } from '@folio-ocr/folio/langchain';
+import { processDocument } from '@folio-ocr/folio/pipeline';
 import { startOcrServer } from '@folio-ocr/folio/server';
 
 const code: FolioErrorCode = 'FOLIO_PDF_PASSWORD';
@@ -16,4 +17,19 @@ const summary: Promise<RunSummary> = convert(sourcesFrom(['a.pdf']), { outDir: '
 const engine: Promise<OcrEngine> = createEngine(OCR_ENGINES[0]);
 const loader = new FolioLoader({ inputs: 'a.pdf', mode: 'page' });
 const chunk = (c: Chunk): string => c.text;
-export const all = [meaning, summary, engine, loader, chunk, FolioError, FolioEmbeddings, FolioRetriever, installMappings, hybridSearch, createEsSink, processDocument, fileSource, startOcrServer];
+export const all = [
+  meaning,
+  summary,
+  engine,
+  loader,
+  chunk,
+  FolioError,
+  FolioEmbeddings,
+  FolioRetriever,
+  installMappings,
+  hybridSearch,
+  createEsSink,
+  processDocument,
+  fileSource,
+  startOcrServer,
+];

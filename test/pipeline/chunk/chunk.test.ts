@@ -25,10 +25,19 @@ describe('chunkDocument', () => {
   }
 
   it('should start chunk text with the heading path and keep headings in the path', () => {
-    const chunks = chunkDocument(elementsOf('# Guide\n\n## Install\n\nRun the installer.\n\n## Use\n\n' + Array.from({ length: 60 }, (_v, i) => `Open app ${i} and work.`).join(' ')), { ...base, maxTokens: 128 });
-    assert.ok(chunks.every((chunk) => chunk.text.startsWith('Guide')), chunks.map((chunk) => chunk.text.slice(0, 30)).join(' / '));
+    const chunks = chunkDocument(
+      elementsOf(`# Guide\n\n## Install\n\nRun the installer.\n\n## Use\n\n${Array.from({ length: 60 }, (_v, i) => `Open app ${i} and work.`).join(' ')}`),
+      { ...base, maxTokens: 128 },
+    );
+    assert.ok(
+      chunks.every((chunk) => chunk.text.startsWith('Guide')),
+      chunks.map((chunk) => chunk.text.slice(0, 30)).join(' / '),
+    );
     assert.deepEqual(chunks[chunks.length - 1]!.headingPath, ['Guide', 'Use']);
-    assert.ok(chunks.every((chunk) => chunk.tokens <= 128), chunks.map((chunk) => chunk.tokens).join(','));
+    assert.ok(
+      chunks.every((chunk) => chunk.tokens <= 128),
+      chunks.map((chunk) => chunk.tokens).join(','),
+    );
   });
 
   it('should merge a small section into its neighbour and write its heading inline', () => {
@@ -77,7 +86,11 @@ describe('chunkDocument', () => {
     const result = runFixture('table-continued');
     const markdown = result.markdown.split('\n');
     const table = result.chunks.find((chunk) => chunk.pages.includes(2) && chunk.kinds.includes('table'))!;
-    assert.deepEqual(table.bboxes.map((entry) => entry.page), [1, 1, 2, 2], 'intro paragraph, table on both pages, closing paragraph');
+    assert.deepEqual(
+      table.bboxes.map((entry) => entry.page),
+      [1, 1, 2, 2],
+      'intro paragraph, table on both pages, closing paragraph',
+    );
     assert.equal(table.quality?.passed, true);
     assert.ok(table.lines);
     const covered = markdown.slice(table.lines.from - 1, table.lines.to);
@@ -94,8 +107,15 @@ describe('chunkDocument', () => {
   it('should use the given token counter and reject bad options with the option named', () => {
     const chunks = chunkDocument(elementsOf('one two three four five six'), { ...base, maxTokens: 1000, countTokens: (text) => text.split(' ').length * 100 });
     assert.equal(chunks[0]!.tokens, 600);
-    for (const [options, name] of [[{ maxTokens: 4 }, 'maxTokens'], [{ overlapTokens: 400 }, 'overlapTokens'], [{ docId: 5 }, 'docId']] as const) {
-      assert.throws(() => chunkDocument([], { ...base, ...(options as object) }), (error: unknown) => error instanceof ConfigurationError && error.message.includes(`\`${name}\``));
+    for (const [options, name] of [
+      [{ maxTokens: 4 }, 'maxTokens'],
+      [{ overlapTokens: 400 }, 'overlapTokens'],
+      [{ docId: 5 }, 'docId'],
+    ] as const) {
+      assert.throws(
+        () => chunkDocument([], { ...base, ...(options as object) }),
+        (error: unknown) => error instanceof ConfigurationError && error.message.includes(`\`${name}\``),
+      );
     }
   });
 });

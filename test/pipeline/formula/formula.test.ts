@@ -4,20 +4,32 @@ import { join } from 'node:path';
 import { MATH_VIEWS, renderEqual } from '../../../bench/math/index.ts';
 import type { PageImage } from '../../../inference/engine.ts';
 import { loadPageImage } from '../../../inference/onnx/image-file.ts';
-import { checkReading, createFormulaReader, formulaView, inkContrast } from '../../../pipeline/formula/index.ts';
 import type { FormulaReader } from '../../../pipeline/formula/index.ts';
+import { checkReading, createFormulaReader, formulaView, inkContrast } from '../../../pipeline/formula/index.ts';
 
 const DIR = join(MATH_VIEWS, 'synthetic');
 
 /** The ink of a grey view, cut out with a few pixels of paper: what a layout box around a formula gives. */
 function cropInk(page: PageImage, pad = 3): PageImage {
   const { data, width, height } = page;
-  let x0 = width, y0 = height, x1 = -1, y1 = -1;
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (data[(y * width + x) * page.channels]! < 128) {
-    x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
-  }
-  x0 = Math.max(0, x0 - pad); y0 = Math.max(0, y0 - pad); x1 = Math.min(width - 1, x1 + pad); y1 = Math.min(height - 1, y1 + pad);
-  const w = x1 - x0 + 1, h = y1 - y0 + 1;
+  let x0 = width,
+    y0 = height,
+    x1 = -1,
+    y1 = -1;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (data[(y * width + x) * page.channels]! < 128) {
+        x0 = Math.min(x0, x);
+        x1 = Math.max(x1, x);
+        y0 = Math.min(y0, y);
+        y1 = Math.max(y1, y);
+      }
+  x0 = Math.max(0, x0 - pad);
+  y0 = Math.max(0, y0 - pad);
+  x1 = Math.min(width - 1, x1 + pad);
+  y1 = Math.min(height - 1, y1 + pad);
+  const w = x1 - x0 + 1,
+    h = y1 - y0 + 1;
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out[y * w + x] = data[((y + y0) * width + x + x0) * page.channels]!;
   return { ...page, data: out, width: w, height: h, channels: 1 };
@@ -73,8 +85,13 @@ describe('pipeline formula', () => {
     });
 
     it('should read cropped formulas to $$…$$ that KaTeX renders like the truth, recording engine and confidence', async () => {
-      const rows = (await readFile(join(DIR, 'truth.tsv'), 'utf8')).split('\n').slice(1, 13).map((l) => l.split('\t'));
-      const crops = await Promise.all(rows.map(async ([file]) => ({ image: cropInk(await loadPageImage({ path: join(DIR, file!), pageNumber: 1 })), display: true, fallback: 'TEXT ROUTE' })));
+      const rows = (await readFile(join(DIR, 'truth.tsv'), 'utf8'))
+        .split('\n')
+        .slice(1, 13)
+        .map((l) => l.split('\t'));
+      const crops = await Promise.all(
+        rows.map(async ([file]) => ({ image: cropInk(await loadPageImage({ path: join(DIR, file!), pageNumber: 1 })), display: true, fallback: 'TEXT ROUTE' })),
+      );
       const readings = await reader.read(crops);
       const kept = readings.filter((r) => r.engine === 'folio-ocr-math');
       assert.ok(kept.length >= 2, `kept ${kept.length}: ${readings.map((r) => r.reason ?? r.latex).join(' | ')}`);
@@ -87,13 +104,17 @@ describe('pipeline formula', () => {
       assert.ok(right >= 2, `${right} kept readings render like the truth`);
     });
 
-    it('should keep the text route\'s result for noise, a blank crop and an upside-down formula', async () => {
+    it("should keep the text route's result for noise, a blank crop and an upside-down formula", async () => {
       let seed = 11;
-      const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
       const page = await loadPageImage({ path: join(DIR, '001.png'), pageNumber: 1 });
       const formula = cropInk(page);
       const upsideDown = { ...formula, data: formula.data.slice().reverse() };
-      const crops = [grey(300, 60, () => Math.floor(random() * 256)), grey(200, 50, () => 250), upsideDown].map((image) => ({ image, display: false, fallback: 'kept' }));
+      const crops = [grey(300, 60, () => Math.floor(random() * 256)), grey(200, 50, () => 250), upsideDown].map((image) => ({
+        image,
+        display: false,
+        fallback: 'kept',
+      }));
       const readings = await reader.read(crops);
       for (const [i, r] of readings.entries()) {
         assert.equal(r.engine, 'text', `crop ${i} read as ${r.latex}`);

@@ -9,7 +9,10 @@ export const fixtureRoot = 'test/fixtures/markdown';
 
 /** Fixture folders: `input.md` (pages split by form feeds), optional `options.json` ({ maxTokens }). */
 export function fixtureNames(): string[] {
-  return readdirSync(fixtureRoot, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  return readdirSync(fixtureRoot, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 export interface FixtureResult {

@@ -7,7 +7,10 @@ describe('stripGrounding', () => {
     const { text, tags } = stripGrounding(source);
     assert.equal(text.length, source.length);
     assert.equal(text.trim(), 'Hello');
-    assert.deepEqual(tags.map((tag) => [tag.label, tag.box, tag.problem, tag.empty]), [['text', [10, 20, 30, 40], undefined, false]]);
+    assert.deepEqual(
+      tags.map((tag) => [tag.label, tag.box, tag.problem, tag.empty]),
+      [['text', [10, 20, 30, 40], undefined, false]],
+    );
   });
 
   it('should unite several boxes, order corners and clamp to the grid', () => {
@@ -17,11 +20,16 @@ describe('stripGrounding', () => {
   });
 
   it('should tolerate unclosed tags and bad numbers without eating text', () => {
-    const { text, tags } = stripGrounding('<|ref|>text<|det|>[[1, 2, 3, 4]]\nKeep me\n\n<|ref|>not a label at all, just words\n\n<|det|>[[1, x]]<|/det|>Also me');
+    const { text, tags } = stripGrounding(
+      '<|ref|>text<|det|>[[1, 2, 3, 4]]\nKeep me\n\n<|ref|>not a label at all, just words\n\n<|det|>[[1, x]]<|/det|>Also me',
+    );
     assert.match(text, /Keep me/u);
     assert.match(text, /not a label at all, just words/u);
     assert.match(text, /Also me/u);
-    assert.deepEqual(tags.map((tag) => tag.label), ['text', undefined, undefined]);
+    assert.deepEqual(
+      tags.map((tag) => tag.label),
+      ['text', undefined, undefined],
+    );
     assert.deepEqual(tags[0]!.box, [1, 2, 3, 4]);
     assert.ok(tags.every((tag) => tag.problem !== undefined));
     assert.equal(tags[2]!.box, undefined);

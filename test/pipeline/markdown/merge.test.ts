@@ -11,10 +11,20 @@ describe('mergeContinuedTables', () => {
     const tables = elements.filter((element) => element.kind === 'table');
     assert.equal(tables.length, 2);
     assert.deepEqual(tables[0]!.pages, [1, 2]);
-    assert.deepEqual(tables[0]!.table!.cells.map((row) => row[0]), ['Sample', 'A1', 'A2', 'A3', 'A4']);
-    assert.deepEqual(tables[0]!.bboxes?.map((entry) => entry.page), [1, 2]);
+    assert.deepEqual(
+      tables[0]!.table!.cells.map((row) => row[0]),
+      ['Sample', 'A1', 'A2', 'A3', 'A4'],
+    );
+    assert.deepEqual(
+      tables[0]!.bboxes?.map((entry) => entry.page),
+      [1, 2],
+    );
     assert.deepEqual(tables[1]!.pages, [2, 3]);
-    assert.deepEqual(tables[1]!.table!.cells.map((row) => row[0]), ['Sample', 'B1', 'B2'], 'the repeated header is dropped');
+    assert.deepEqual(
+      tables[1]!.table!.cells.map((row) => row[0]),
+      ['Sample', 'B1', 'B2'],
+      'the repeated header is dropped',
+    );
     assert.equal(tables[1]!.table!.rowsText[1], 'Sample: B2; Mass (g): 3; Volume (ml): 4');
     assert.match(tables[1]!.table!.html, /<td>B2<\/td><td>3<\/td><td>4<\/td><\/tr><\/tbody><\/table>$/u);
   });
@@ -35,7 +45,10 @@ describe('mergeContinuedTables', () => {
 
   it('should only merge across consecutive pages and recompute heading paths across pages', () => {
     const merged = mergeContinuedTables([parse('# One\n\ntext', 1), parse('more text\n\n## Two\n\nend', 2)]);
-    assert.deepEqual(merged.map((element) => element.headingPath), [[], ['One'], ['One'], ['One'], ['One', 'Two']]);
+    assert.deepEqual(
+      merged.map((element) => element.headingPath),
+      [[], ['One'], ['One'], ['One'], ['One', 'Two']],
+    );
     const skipped = mergeContinuedTables([parse(table('<tr><td>1</td></tr>'), 1), parse(table('<tr><td>2</td></tr>'), 3)]);
     assert.equal(skipped.length, 2);
   });
@@ -46,8 +59,9 @@ describe('assignHeadingPaths', () => {
     const { assignHeadingPaths } = await import('../../../pipeline/markdown/index.ts');
     const elements = parse('## A\n\n### B\n\ntext\n\n#### C\n\n### D\n\nmore\n\n# New part', 1);
     // The path carried in counts as level 1, 2, …: a level-1 heading replaces it.
-    assert.deepEqual(assignHeadingPaths(elements, ['Book']).map((element) => element.headingPath), [
-      ['Book'], ['Book', 'A'], ['Book', 'A', 'B'], ['Book', 'A', 'B'], ['Book', 'A'], ['Book', 'A', 'D'], [],
-    ]);
+    assert.deepEqual(
+      assignHeadingPaths(elements, ['Book']).map((element) => element.headingPath),
+      [['Book'], ['Book', 'A'], ['Book', 'A', 'B'], ['Book', 'A', 'B'], ['Book', 'A'], ['Book', 'A', 'D'], []],
+    );
   });
 });

@@ -21,7 +21,9 @@ function byKind(elements: readonly Element[], kind: Element['kind']): Element[] 
 
 describe('parsePage', () => {
   describe('DeepSeek-OCR Markdown against docling ground truth', () => {
-    for (const file of readdirSync(`${deepseek}/sources`).filter((name) => name.endsWith('.md')).sort()) {
+    for (const file of readdirSync(`${deepseek}/sources`)
+      .filter((name) => name.endsWith('.md'))
+      .sort()) {
       const name = file.replace(/\.md$/u, '');
       it(`should re-render ${file} close to the ground truth and attach every box`, () => {
         const source = readFileSync(`${deepseek}/sources/${file}`, 'utf8');
@@ -65,7 +67,10 @@ describe('parsePage', () => {
       assert.equal(byKind(elements, 'caption')[0]?.label, 'table_caption');
       assert.equal(table.table?.headerRows, 2);
       assert.equal(table.table?.cells[0]?.length, 8);
-      assert.equal(table.table?.rowsText[0], '# enc-layers: 6; # dec-layers: 6; Language: OTSL; TEDs simple: 0.965; TEDs complex: 0.934; TEDs all: 0.955; mAP (0.75): 0.88; Inference time (secs): 2.73');
+      assert.equal(
+        table.table?.rowsText[0],
+        '# enc-layers: 6; # dec-layers: 6; Language: OTSL; TEDs simple: 0.965; TEDs complex: 0.934; TEDs all: 0.955; mAP (0.75): 0.88; Inference time (secs): 2.73',
+      );
     });
   });
 
@@ -81,7 +86,10 @@ describe('parsePage', () => {
 
     it('should keep nested list items nested', () => {
       const list = byKind(runFixture('nested-lists').elements, 'list')[0]!;
-      assert.deepEqual(list.items?.map((item) => item.text), ['Hardware', 'Software', 'Network access to the index']);
+      assert.deepEqual(
+        list.items?.map((item) => item.text),
+        ['Hardware', 'Software', 'Network access to the index'],
+      );
       assert.equal(list.items?.[0]?.items?.[1]?.items?.[0]?.text, '32 GB for large models');
       assert.equal(list.items?.[1]?.items?.length, 2);
     });
@@ -104,13 +112,16 @@ describe('parsePage', () => {
     it('should read inline and display math in every delimiter, but not an escaped citation', () => {
       const elements = runFixture('math').elements;
       const formulas = elements.flatMap((element) => element.formulas ?? []);
-      assert.deepEqual(formulas.map((formula) => [formula.latex, formula.display, formula.valid]), [
-        ['E = mc^2', false, true],
-        ['a^2 + b^2 = c^2', false, true],
-        ['\\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}', true, true],
-        ['\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}', true, true],
-        ['x \\le y', true, true],
-      ]);
+      assert.deepEqual(
+        formulas.map((formula) => [formula.latex, formula.display, formula.valid]),
+        [
+          ['E = mc^2', false, true],
+          ['a^2 + b^2 = c^2', false, true],
+          ['\\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}', true, true],
+          ['\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}', true, true],
+          ['x \\le y', true, true],
+        ],
+      );
       assert.equal(byKind(elements, 'formula').length, 2);
       assert.match(runFixture('math').markdown, /citation \\\[12\\\] that/u);
     });
@@ -118,7 +129,10 @@ describe('parsePage', () => {
     it('should mark broken formulas invalid with the KaTeX error and keep the text after an unclosed one', () => {
       const elements = runFixture('formula-broken').elements;
       const formulas = elements.flatMap((element) => element.formulas ?? []);
-      assert.deepEqual(formulas.map((formula) => formula.valid), [false, true, false, false]);
+      assert.deepEqual(
+        formulas.map((formula) => formula.valid),
+        [false, true, false, false],
+      );
       assert.match(formulas[0]!.error!, /KaTeX parse error/u);
       assert.match(formulas[3]!.error!, /unclosed display math/u);
       assert.equal(elements[elements.length - 1]!.text, 'Text after a display formula that was never closed.');
@@ -131,7 +145,12 @@ describe('parsePage', () => {
 
     it('should keep the text of unclosed HTML', () => {
       const result = runFixture('unclosed-html');
-      assert.deepEqual(byKind(result.elements, 'table')[0]!.table!.cells, [['Key', 'Value'], ['alpha', '1'], ['beta', '2'], ['gamma', '']]);
+      assert.deepEqual(byKind(result.elements, 'table')[0]!.table!.cells, [
+        ['Key', 'Value'],
+        ['alpha', '1'],
+        ['beta', '2'],
+        ['gamma', ''],
+      ]);
       assert.ok(result.elements.some((element) => element.text === 'An unclosed div with bold'));
     });
 
@@ -145,7 +164,13 @@ describe('parsePage', () => {
     it('should survive malformed grounding tags without losing text', () => {
       const elements = runFixture('grounding-malformed').elements;
       const text = elements.map((element) => element.text).join('\n');
-      for (const phrase of ['A paragraph whose box has a bad number.', 'A paragraph after an unclosed ref and det.', 'Some text that is not a label', 'Short box, text on the same line.', 'inside a sentence and an end token']) {
+      for (const phrase of [
+        'A paragraph whose box has a bad number.',
+        'A paragraph after an unclosed ref and det.',
+        'Some text that is not a label',
+        'Short box, text on the same line.',
+        'inside a sentence and an end token',
+      ]) {
         assert.ok(text.includes(phrase), phrase);
       }
       assert.equal(elements[2]!.bbox?.[1], 158.56);
@@ -154,8 +179,15 @@ describe('parsePage', () => {
   });
 
   it('should make a labelled plain line a heading and furniture of page headers', () => {
-    const elements = parsePage(page('<|ref|>page_header<|/ref|><|det|>[[0,0,999,30]]<|/det|>\nACME annual report\n\n<|ref|>title<|/ref|><|det|>[[0,40,999,80]]<|/det|>\nResults\n\n<|ref|>text<|/ref|><|det|>[[0,90,999,200]]<|/det|>\nBody.'));
-    assert.deepEqual(elements.map((element) => element.kind), ['pageHeader', 'heading', 'paragraph']);
+    const elements = parsePage(
+      page(
+        '<|ref|>page_header<|/ref|><|det|>[[0,0,999,30]]<|/det|>\nACME annual report\n\n<|ref|>title<|/ref|><|det|>[[0,40,999,80]]<|/det|>\nResults\n\n<|ref|>text<|/ref|><|det|>[[0,90,999,200]]<|/det|>\nBody.',
+      ),
+    );
+    assert.deepEqual(
+      elements.map((element) => element.kind),
+      ['pageHeader', 'heading', 'paragraph'],
+    );
     assert.equal(elements[1]!.level, 1);
     assert.deepEqual(elements[2]!.headingPath, ['Results']);
     assert.equal(renderMarkdown(elements), '# Results\n\nBody.');
@@ -165,8 +197,14 @@ describe('parsePage', () => {
   it('should continue the heading path of earlier pages and keep source positions', () => {
     const markdown = 'Some text.\n\n## Part';
     const elements = parsePage(page(markdown, 2), { headingPath: ['Book'] });
-    assert.deepEqual(elements.map((element) => element.headingPath), [['Book'], ['Book']]);
-    assert.deepEqual(elements.map((element) => element.position && markdown.slice(...element.position)), ['Some text.', '## Part']);
+    assert.deepEqual(
+      elements.map((element) => element.headingPath),
+      [['Book'], ['Book']],
+    );
+    assert.deepEqual(
+      elements.map((element) => element.position && markdown.slice(...element.position)),
+      ['Some text.', '## Part'],
+    );
   });
 
   it('should keep labels but leave boxes out when the page size is unknown', () => {
@@ -187,7 +225,10 @@ describe('parsePage', () => {
     ].join('\n\n');
     const fast = parsePage(page(markdown));
     assert.deepEqual(fast, parsePage(page(markdown), { fastPath: false }));
-    assert.deepEqual(fast.map((e) => e.kind), ['paragraph', 'list', 'list', 'code']);
+    assert.deepEqual(
+      fast.map((e) => e.kind),
+      ['paragraph', 'list', 'list', 'code'],
+    );
     assert.equal(fast[0]!.text, 'As shown in [12] and [3, 4], costs fell from $5 to $3 when a < b <c> holds.');
     assert.deepEqual(fast[1]!.items, [{ text: 'first point of the list' }, { text: 'second point [7] of the list' }]);
     assert.equal(fast[1]!.bboxes?.length, 2, 'each item keeps its box');
@@ -197,7 +238,10 @@ describe('parsePage', () => {
 
   it('should return nothing for an empty page and reject a bad option', () => {
     assert.deepEqual(parsePage(page('  \n\n ')), []);
-    assert.throws(() => parsePage(page('x'), { gridSize: 0 }), (error: unknown) => error instanceof ConfigurationError && /gridSize/u.test(error.message));
+    assert.throws(
+      () => parsePage(page('x'), { gridSize: 0 }),
+      (error: unknown) => error instanceof ConfigurationError && /gridSize/u.test(error.message),
+    );
   });
 });
 

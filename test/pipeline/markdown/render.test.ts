@@ -7,7 +7,10 @@ const parse = (markdown: string) => parsePage({ markdown, pageNumber: 1, width: 
 describe('renderMarkdown', () => {
   it('should write clean Markdown: no tags, formulas in dollars, tables as HTML', () => {
     const elements = parse('<|ref|>text<|/ref|><|det|>[[1,2,3,4]]<|/det|>\nSee \\(x^2\\) and\n\\[\ny = 1\n\\]\n\n| a | b |\n|---|---|\n| 1 | 2 |');
-    assert.equal(renderMarkdown(elements), 'See $x^2$ and\n\n$$\ny = 1\n$$\n\n<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>');
+    assert.equal(
+      renderMarkdown(elements),
+      'See $x^2$ and\n\n$$\ny = 1\n$$\n\n<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>',
+    );
     assert.equal(renderMarkdown(elements, { tables: 'markdown' }).split('\n\n')[2], '| a | b |\n| --- | --- |\n| 1 | 2 |');
   });
 
@@ -21,7 +24,11 @@ describe('renderWithLines', () => {
     const elements = parse('# Title\n\nline one\nline two\n\n- a\n- b');
     const { markdown, lines } = renderWithLines(elements);
     const all = markdown.split('\n');
-    assert.deepEqual(lines, [{ from: 1, to: 1 }, { from: 3, to: 4 }, { from: 6, to: 7 }]);
+    assert.deepEqual(lines, [
+      { from: 1, to: 1 },
+      { from: 3, to: 4 },
+      { from: 6, to: 7 },
+    ]);
     assert.equal(all[lines[2]!.from - 1], '- a');
   });
 });

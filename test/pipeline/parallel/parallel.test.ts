@@ -1,20 +1,26 @@
-import { sourceFailure } from '../../../connector/index.ts';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { sourceFailure } from '../../../connector/index.ts';
 import { InferenceError } from '../../../core/errors.ts';
 import type { SourceDocument } from '../../../core/types.ts';
 import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
-import { isUnreadSource, processInParallel, resolveParallelOptions } from '../../../pipeline/parallel/index.ts';
 import type { ParallelOptions } from '../../../pipeline/parallel/index.ts';
+import { isUnreadSource, processInParallel, resolveParallelOptions } from '../../../pipeline/parallel/index.ts';
 import { WorkerPool } from '../../../pipeline/parallel/pool.ts';
-import { processDocument } from '../../../pipeline/run/index.ts';
 import type { ProcessedDocument, SourceItem } from '../../../pipeline/run/index.ts';
+import { processDocument } from '../../../pipeline/run/index.ts';
 import { makePdf, paragraph } from '../text-layer/make-pdf.ts';
 
 function docOf(name: string, bytes: Uint8Array, mime = 'application/pdf'): SourceDocument {
   const uri = `file:///test/${name}`;
-  return { id: createHash('sha256').update(uri).digest('hex').slice(0, 16), uri, relativePath: name, mime, bytes, contentHash: createHash('sha256').update(bytes).digest('hex') };
+  return {
+    id: createHash('sha256').update(uri).digest('hex').slice(0, 16),
+    uri,
+    relativePath: name,
+    mime,
+    bytes,
+    contentHash: createHash('sha256').update(bytes).digest('hex'),
+  };
 }
 
 function reportPdf(title: string, pages: number): Uint8Array {
@@ -22,7 +28,15 @@ function reportPdf(title: string, pages: number): Uint8Array {
     Array.from({ length: pages }, (_, i) => ({
       texts: [
         { text: `${title} ${i + 1}`, x: 72, y: 90, size: 16, bold: true },
-        ...paragraph([`Page ${i + 1} of the ${title} document has a paragraph of`, 'ordinary body text that goes on for a few lines', 'so that the text layer is judged usable and kept.'], 72, 130),
+        ...paragraph(
+          [
+            `Page ${i + 1} of the ${title} document has a paragraph of`,
+            'ordinary body text that goes on for a few lines',
+            'so that the text layer is judged usable and kept.',
+          ],
+          72,
+          130,
+        ),
       ],
     })),
   );
@@ -32,7 +46,10 @@ async function* from(items: readonly SourceItem[]): AsyncGenerator<SourceItem> {
   for (const item of items) yield item;
 }
 
-async function collect(items: readonly SourceItem[], options: ParallelOptions): Promise<(ProcessedDocument | import('../../../pipeline/parallel/index.ts').UnreadSource)[]> {
+async function collect(
+  items: readonly SourceItem[],
+  options: ParallelOptions,
+): Promise<(ProcessedDocument | import('../../../pipeline/parallel/index.ts').UnreadSource)[]> {
   const out = [];
   for await (const result of processInParallel(from(items), options)) out.push(result);
   return out;
@@ -61,21 +78,27 @@ describe('processInParallel', () => {
       const got = byUri.get(want.doc.uri);
       assert.ok(got, `missing ${want.doc.uri}`);
       // The caller's document object comes back, bytes untouched.
-      assert.equal(got.doc, docs.find((d) => d.uri === want.doc.uri));
+      assert.equal(
+        got.doc,
+        docs.find((d) => d.uri === want.doc.uri),
+      );
       assert.deepEqual(comparable(got), comparable(want));
     }
     assert.equal(pages.length, 3 + 1 + 1 + 2);
   });
 
   it('should pass source problems through as failures', async () => {
-    const results = await collect([sourceFailure('missing.pdf', 'FOLIO_NOT_FOUND', 'missing.pdf: no such file'), docOf('b.pdf', reportPdf('Beta', 1))], { engine: 'text', workers: 1 });
+    const results = await collect([sourceFailure('missing.pdf', 'FOLIO_NOT_FOUND', 'missing.pdf: no such file'), docOf('b.pdf', reportPdf('Beta', 1))], {
+      engine: 'text',
+      workers: 1,
+    });
     const failures = results.filter(isUnreadSource);
     assert.equal(failures.length, 1);
     assert.equal(failures[0]?.failure.code, 'FOLIO_NOT_FOUND');
     assert.equal(results.filter((r) => !isUnreadSource(r) && r.ok).length, 1);
   });
 
-  it('should record a worker that runs out of memory as that document\'s failure, not end the run', async () => {
+  it("should record a worker that runs out of memory as that document's failure, not end the run", async () => {
     // A heap too small to load the pipeline: every worker dies, every document is recorded.
     const results = await collect([docOf('a.pdf', reportPdf('Alpha', 1)), docOf('b.pdf', reportPdf('Beta', 1))], {
       engine: 'text',
@@ -104,7 +127,7 @@ describe('processInParallel', () => {
     assert.ok(read <= 4, `read ${read} documents ahead`);
   });
 
-  it('should send pages that need OCR to the calling thread\'s engine, one engine for every worker', async () => {
+  it("should send pages that need OCR to the calling thread's engine, one engine for every worker", async () => {
     const seen: string[] = [];
     const engine: OcrEngine = {
       name: 'stub',
@@ -113,7 +136,11 @@ describe('processInParallel', () => {
         for (const page of pages) assert.ok(page.data.length >= page.width * page.height, 'pixels crossed');
         seen.push(...pages.map((p) => `${p.source}#${p.pageNumber}`));
         if (pages.some((p) => p.source.endsWith('broken.pdf'))) throw new InferenceError('FOLIO_REMOTE_UNAVAILABLE', 'stub engine is down');
-        return pages.map((p) => ({ markdown: `# Scanned ${p.pageNumber}\n\nText the stub read on page ${p.pageNumber} of ${p.source}.`, engine: 'stub', stats: {} }));
+        return pages.map((p) => ({
+          markdown: `# Scanned ${p.pageNumber}\n\nText the stub read on page ${p.pageNumber} of ${p.source}.`,
+          engine: 'stub',
+          stats: {},
+        }));
       },
       close: async () => undefined,
     };
@@ -135,13 +162,16 @@ describe('processInParallel', () => {
       assert.deepEqual(comparable(got), comparable(want));
     }
     const broken = results.find((r) => r.doc.uri.endsWith('broken.pdf'));
-    assert.equal(broken?.failures[0]?.code, 'FOLIO_REMOTE_UNAVAILABLE', 'the engine\'s error code comes back with the page');
+    assert.equal(broken?.failures[0]?.code, 'FOLIO_REMOTE_UNAVAILABLE', "the engine's error code comes back with the page");
     assert.match(broken?.failures[0]?.reason ?? '', /stub engine is down/);
     assert.ok(results.find((r) => r.doc.uri.endsWith('a.pdf'))?.chunks.some((c) => c.engine === 'stub'));
   });
 
   it('should chunk on the calling thread with its token counter', async () => {
-    const docs = [docOf('a.pdf', reportPdf('Alpha', 3)), docOf('c.md', new TextEncoder().encode('# Notes\n\nSome markdown text that is long enough.\n'), 'text/markdown')];
+    const docs = [
+      docOf('a.pdf', reportPdf('Alpha', 3)),
+      docOf('c.md', new TextEncoder().encode('# Notes\n\nSome markdown text that is long enough.\n'), 'text/markdown'),
+    ];
     // A counter the workers cannot have: it lives in this thread's memory.
     let calls = 0;
     const countTokens = (text: string): number => {
@@ -172,10 +202,32 @@ describe('processInParallel', () => {
 
   it('should name what is wrong with options', () => {
     assert.throws(() => resolveParallelOptions({ workers: 0 }), /Expected `workers` to be an integer from 1 and up, got `0` \(number\)/);
-    assert.throws(() => resolveParallelOptions({ ocr: async () => { throw new Error('x'); }, ocrEngine: 'paddle' }), /Expected one of `ocr` .* and `ocrEngine` .*, got both/);
-    assert.throws(() => resolveParallelOptions({ countTokens: 5 } as unknown as ParallelOptions), /Expected `countTokens` to be a function, got `5` \(number\)/);
-    assert.throws(() => resolveParallelOptions({ onStarted: 'now' } as unknown as ParallelOptions), /Expected `onStarted` to be a function, got `now` \(string\)/);
-    assert.doesNotThrow(() => resolveParallelOptions({ ocr: async () => { throw new Error('x'); }, countTokens: (t) => t.length }));
+    assert.throws(
+      () =>
+        resolveParallelOptions({
+          ocr: async () => {
+            throw new Error('x');
+          },
+          ocrEngine: 'paddle',
+        }),
+      /Expected one of `ocr` .* and `ocrEngine` .*, got both/,
+    );
+    assert.throws(
+      () => resolveParallelOptions({ countTokens: 5 } as unknown as ParallelOptions),
+      /Expected `countTokens` to be a function, got `5` \(number\)/,
+    );
+    assert.throws(
+      () => resolveParallelOptions({ onStarted: 'now' } as unknown as ParallelOptions),
+      /Expected `onStarted` to be a function, got `now` \(string\)/,
+    );
+    assert.doesNotThrow(() =>
+      resolveParallelOptions({
+        ocr: async () => {
+          throw new Error('x');
+        },
+        countTokens: (t) => t.length,
+      }),
+    );
     assert.equal(resolveParallelOptions({}).workers >= 1, true);
   });
 });
@@ -200,7 +252,7 @@ describe('WorkerPool', () => {
     }
   });
 
-  it('should record a crashed worker as that job\'s failure and go on with a fresh worker', async () => {
+  it("should record a crashed worker as that job's failure and go on with a fresh worker", async () => {
     const pool = new WorkerPool({
       size: 1,
       setup: { process: {}, ocrEngine: undefined, ocrEngineOptions: {}, pageEvents: false },

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { SourceError } from '../../../core/errors.ts';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
 import { makePdf, paragraph } from '../text-layer/make-pdf.ts';
@@ -56,7 +56,10 @@ describe('openPdf', () => {
 
   it('needs the password of an encrypted PDF', async () => {
     const bytes = await readFile(LOCKED);
-    await assert.rejects(openPdf(bytes, { source: 'locked.pdf' }), (error: SourceError) => error.code === 'FOLIO_PDF_PASSWORD' && /locked\.pdf.*--password/.test(error.message));
+    await assert.rejects(
+      openPdf(bytes, { source: 'locked.pdf' }),
+      (error: SourceError) => error.code === 'FOLIO_PDF_PASSWORD' && /locked\.pdf.*--password/.test(error.message),
+    );
     assert.equal(await codeOf(openPdf(bytes, { source: 'locked.pdf', password: 'wrong' })), 'FOLIO_PDF_BAD_PASSWORD');
     const pdf = await openPdf(bytes, { source: 'locked.pdf', password: '1234' });
     try {
@@ -73,11 +76,18 @@ describe('openPdf', () => {
     const pdf = await openPdf(bytes, { source: 'rotated.pdf' });
     try {
       const sizes = [1, 2, 3].map((n) => pdf.readPage(n, (page) => [page.width, page.height]));
-      assert.deepEqual(sizes, [[612, 792], [792, 612], [300, 500]]);
+      assert.deepEqual(sizes, [
+        [612, 792],
+        [792, 612],
+        [300, 500],
+      ]);
       // The page handed to the renderer agrees.
       const page = await pdf.page(2);
       assert.deepEqual([page.width, page.height, page.pageNumber], [792, 612, 2]);
-      assert.throws(() => pdf.readPage(4, () => 0), (error: SourceError) => error.code === 'FOLIO_PDF_PAGE_RANGE' && /rotated\.pdf: page 4/.test(error.message));
+      assert.throws(
+        () => pdf.readPage(4, () => 0),
+        (error: SourceError) => error.code === 'FOLIO_PDF_PAGE_RANGE' && /rotated\.pdf: page 4/.test(error.message),
+      );
     } finally {
       await pdf.close();
     }
@@ -89,8 +99,14 @@ describe('openPdf', () => {
     const broken = new Uint8Array(Buffer.from(Buffer.from(bytes).toString('latin1').replace('/Kids [5 0 R 7 0 R]', '/Kids [5 0 R 99 0 R]'), 'latin1'));
     const pdf = await openPdf(broken, { source: 'broken.pdf' });
     try {
-      assert.equal(pdf.readPage(1, (page) => page.width), 612);
-      assert.throws(() => pdf.readPage(2, () => 0), (error: SourceError) => error.code === 'FOLIO_PDF_CORRUPT' && /^broken\.pdf: page 2/.test(error.message));
+      assert.equal(
+        pdf.readPage(1, (page) => page.width),
+        612,
+      );
+      assert.throws(
+        () => pdf.readPage(2, () => 0),
+        (error: SourceError) => error.code === 'FOLIO_PDF_CORRUPT' && /^broken\.pdf: page 2/.test(error.message),
+      );
     } finally {
       await pdf.close();
     }
@@ -136,6 +152,9 @@ describe('openPdf', () => {
     }
     assert.ok(outcomes.size >= 30);
     assert.equal(outcomes.get('password_protected_2206.01062_pg3.pdf'), 'FOLIO_PDF_PASSWORD');
-    assert.deepEqual([...outcomes].filter(([, o]) => o !== 'opened' && o !== 'FOLIO_PDF_PASSWORD'), []);
+    assert.deepEqual(
+      [...outcomes].filter(([, o]) => o !== 'opened' && o !== 'FOLIO_PDF_PASSWORD'),
+      [],
+    );
   });
 });

@@ -16,12 +16,12 @@ function check(markdown: string, hasInk?: boolean) {
 
 // What the gate says of each fixture page: [passed, the terms below 1].
 const verdicts: Readonly<Record<string, readonly [boolean, readonly string[]]>> = {
-  'chinese': [true, []],
+  chinese: [true, []],
   'empty-page': [false, ['format']],
   'formula-broken': [false, ['formulas']],
   'grounding-malformed': [true, ['format']],
   'image-only': [true, []],
-  'math': [true, []],
+  math: [true, []],
   'nested-lists': [true, []],
   'repetition-loop': [false, ['repetition']],
   'table-continued': [true, []],
@@ -37,7 +37,11 @@ describe('checkPage', () => {
       assert.ok(want, `add ${name} to the verdicts`);
       for (const report of runFixture(name).quality.values()) {
         assert.equal(report.passed, want[0], JSON.stringify(report.reasons));
-        assert.deepEqual(report.terms.filter((term) => term.score < 1).map((term) => term.name), want[1], JSON.stringify(report.terms));
+        assert.deepEqual(
+          report.terms.filter((term) => term.score < 1).map((term) => term.name),
+          want[1],
+          JSON.stringify(report.terms),
+        );
         assert.ok(report.score >= 0 && report.score <= 1);
       }
     });
@@ -74,6 +78,9 @@ describe('checkPage', () => {
   });
 
   it('should reject bad options with the option named', () => {
-    assert.throws(() => checkPage(pageOf('x'), [], { minScore: 2 }), (error: unknown) => error instanceof ConfigurationError && /minScore/u.test(error.message));
+    assert.throws(
+      () => checkPage(pageOf('x'), [], { minScore: 2 }),
+      (error: unknown) => error instanceof ConfigurationError && /minScore/u.test(error.message),
+    );
   });
 });

@@ -12,7 +12,8 @@ describe('findLoops', () => {
   });
 
   it('should not report ordinary prose', () => {
-    const prose = 'We have chosen the PubTabNet data set to perform HPO, since it includes a highly diverse set of tables. Also we report TED scores separately for simple and complex tables.';
+    const prose =
+      'We have chosen the PubTabNet data set to perform HPO, since it includes a highly diverse set of tables. Also we report TED scores separately for simple and complex tables.';
     assert.deepEqual(findLoops(prose).loops, []);
   });
 });

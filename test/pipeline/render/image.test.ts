@@ -10,7 +10,11 @@ const opts = { source: 'in.img', docId: 'doc' };
 
 /** A PNG whose header declares `width × height` (the pixel data stays tiny: a bomb's shape). */
 async function pngDeclaring(width: number, height: number): Promise<Uint8Array> {
-  const png = new Uint8Array(await sharp({ create: { width: 16, height: 16, channels: 3, background: '#fff' } }).png().toBuffer());
+  const png = new Uint8Array(
+    await sharp({ create: { width: 16, height: 16, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer(),
+  );
   const view = new DataView(png.buffer, png.byteOffset);
   // IHDR data starts at byte 16 (8 signature + 4 length + 4 type); its CRC covers type + data.
   view.setUint32(16, width);
@@ -36,27 +40,45 @@ describe('loadImagePages', function () {
   });
 
   it('should flatten transparency on white', async () => {
-    const bytes = new Uint8Array(await sharp({ create: { width: 2000, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer());
+    const bytes = new Uint8Array(
+      await sharp({ create: { width: 2000, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+        .png()
+        .toBuffer(),
+    );
     const [page] = await loadImagePages(bytes, opts);
     assert.equal(page?.data[0], 255);
   });
 
   it('should read every page of a multi-page TIFF', async () => {
     const pages = await loadImagePages(await readFile(TIFF), { source: TIFF, docId: 'tif' });
-    assert.deepEqual(pages.map((p) => p.pageNumber), [1, 2]);
+    assert.deepEqual(
+      pages.map((p) => p.pageNumber),
+      [1, 2],
+    );
     // 612×792 at 72 DPI is scaled up for the recogniser.
-    assert.ok(pages.every((p) => Math.max(p.width, p.height) >= 1800), `${pages[0]?.width}×${pages[0]?.height}`);
+    assert.ok(
+      pages.every((p) => Math.max(p.width, p.height) >= 1800),
+      `${pages[0]?.width}×${pages[0]?.height}`,
+    );
   });
 
   it('should honour the EXIF orientation', async () => {
-    const bytes = new Uint8Array(await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#808080' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer());
+    const bytes = new Uint8Array(
+      await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#808080' } })
+        .jpeg()
+        .withMetadata({ orientation: 6 })
+        .toBuffer(),
+    );
     const [page] = await loadImagePages(bytes, opts);
     assert.equal(page?.width, 1000);
     assert.equal(page?.height, 2000);
   });
 
   it('should refuse corrupt bytes, naming the source', async () => {
-    await assert.rejects(loadImagePages(new TextEncoder().encode('not an image at all'), opts), (e: unknown) => e instanceof SourceError && e.code === 'FOLIO_IMAGE_CORRUPT' && e.message.startsWith('in.img'));
+    await assert.rejects(
+      loadImagePages(new TextEncoder().encode('not an image at all'), opts),
+      (e: unknown) => e instanceof SourceError && e.code === 'FOLIO_IMAGE_CORRUPT' && e.message.startsWith('in.img'),
+    );
   });
 
   it('should refuse an empty file', async () => {
@@ -64,13 +86,20 @@ describe('loadImagePages', function () {
   });
 
   it('should refuse a 1×1 image as too small', async () => {
-    const bytes = new Uint8Array(await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer());
+    const bytes = new Uint8Array(
+      await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+        .png()
+        .toBuffer(),
+    );
     await assert.rejects(loadImagePages(bytes, opts), (e: unknown) => e instanceof SourceError && e.code === 'FOLIO_IMAGE_TOO_SMALL' && /1×1/.test(e.message));
   });
 
   it('should refuse a 30,000 × 30,000 image before decoding it', async () => {
     const bytes = await pngDeclaring(30_000, 30_000);
-    await assert.rejects(loadImagePages(bytes, opts), (e: unknown) => e instanceof SourceError && e.code === 'FOLIO_IMAGE_TOO_LARGE' && /30000×30000/.test(e.message) && /maxPixels/.test(e.message));
+    await assert.rejects(
+      loadImagePages(bytes, opts),
+      (e: unknown) => e instanceof SourceError && e.code === 'FOLIO_IMAGE_TOO_LARGE' && /30000×30000/.test(e.message) && /maxPixels/.test(e.message),
+    );
   });
 
   it('should report a truncated TIFF page as a page error and keep the pages that decode', async () => {
@@ -86,7 +115,10 @@ describe('loadImagePages', function () {
       return;
     }
     assert.ok(errors.length >= 1, `pages ${pages.length}, errors ${errors.length}`);
-    assert.ok(errors.every((e) => /^cut\.tif( page \d+)?: /.test(e.message)), errors.map((e) => e.message).join('\n'));
+    assert.ok(
+      errors.every((e) => /^cut\.tif( page \d+)?: /.test(e.message)),
+      errors.map((e) => e.message).join('\n'),
+    );
     // A cut TIFF loses the directories of its later pages, so fewer pages may be declared.
     assert.ok(pages.length + errors.length >= 1 && pages.length < 2);
   });

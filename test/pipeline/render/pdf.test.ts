@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { SourceError } from '../../../core/errors.ts';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
 import type { PdfHandle, PdfPage } from '../../../pipeline/pdf/index.ts';
+import { openPdf } from '../../../pipeline/pdf/index.ts';
 import { chooseDpi, renderPdfPage } from '../../../pipeline/render/index.ts';
 
 const SCAN = '../shared/data/docling-dev/ocr/ocr_test.pdf';
@@ -18,7 +18,9 @@ describe('chooseDpi', () => {
 describe('renderPdfPage', function () {
   this.timeout(60_000);
   let pdf: PdfHandle;
-  before(async () => { pdf = await openPdf(await readFile(SCAN), { source: SCAN }); });
+  before(async () => {
+    pdf = await openPdf(await readFile(SCAN), { source: SCAN });
+  });
   after(async () => pdf.close());
 
   it('should render a page to RGB at the chosen DPI', async () => {
@@ -32,7 +34,7 @@ describe('renderPdfPage', function () {
     // A scan of black text on white: both must be there.
     let dark = 0;
     let light = 0;
-    for (let i = 0; i < image.data.length; i += 3) (image.data[i]! < 80 ? dark++ : image.data[i]! > 200 ? light++ : 0);
+    for (let i = 0; i < image.data.length; i += 3) image.data[i]! < 80 ? dark++ : image.data[i]! > 200 ? light++ : 0;
     assert.ok(dark > 1000 && light > image.width * image.height * 0.5, `dark ${dark}, light ${light}`);
   });
 
@@ -46,10 +48,19 @@ describe('renderPdfPage', function () {
 
   it('should turn a page that fails to render into a SourceError naming the page', async () => {
     const broken: PdfPage = {
-      source: 'x.pdf', pageNumber: 7, width: 100, height: 100, view: [0, 0, 100, 100],
-      read: () => { throw new Error('bad XObject'); },
+      source: 'x.pdf',
+      pageNumber: 7,
+      width: 100,
+      height: 100,
+      view: [0, 0, 100, 100],
+      read: () => {
+        throw new Error('bad XObject');
+      },
     };
-    await assert.rejects(renderPdfPage(broken, { source: 'x.pdf', docId: 'd', pageNumber: 7 }), (e: unknown) => e instanceof SourceError && e.code === 'FOLIO_RENDER_FAILED' && /^x\.pdf page 7: .*bad XObject/.test(e.message));
+    await assert.rejects(
+      renderPdfPage(broken, { source: 'x.pdf', docId: 'd', pageNumber: 7 }),
+      (e: unknown) => e instanceof SourceError && e.code === 'FOLIO_RENDER_FAILED' && /^x\.pdf page 7: .*bad XObject/.test(e.message),
+    );
   });
 
   it('should render a page as displayed, /Rotate applied: the turned scan comes out turned, with the same ink', async () => {

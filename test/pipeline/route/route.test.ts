@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { ConfigurationError } from '../../../core/errors.ts';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
 import type { PdfHandle } from '../../../pipeline/pdf/index.ts';
+import { openPdf } from '../../../pipeline/pdf/index.ts';
 import { imageCoverage, routePage } from '../../../pipeline/route/index.ts';
 
 const SCAN = '../shared/data/docling-dev/ocr/ocr_test.pdf';
@@ -46,7 +46,11 @@ describe('routePage', function () {
   });
 
   it('should keep the text layer’s own reason when it is unusable, and use the chosen OCR engine', async () => {
-    const route = await routePage({ engine: 'auto', ocrEngine: 'onnx', textLayer: { assessment: { usable: false, reason: 'invisible-text', details: { invisibleRatio: 1 } } } });
+    const route = await routePage({
+      engine: 'auto',
+      ocrEngine: 'onnx',
+      textLayer: { assessment: { usable: false, reason: 'invisible-text', details: { invisibleRatio: 1 } } },
+    });
     assert.deepEqual(route, { engine: 'onnx', reason: 'invisible-text', details: { invisibleRatio: 1 } });
   });
 
@@ -65,7 +69,12 @@ describe('routePage', function () {
   it('should keep a good text layer on a born-digital page and record the image coverage', async () => {
     const pdf = await open(DIGITAL);
     try {
-      const route = await routePage({ engine: 'auto', textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 3000 } } }, page: await pdf.page(1), coverage: 'always' });
+      const route = await routePage({
+        engine: 'auto',
+        textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 3000 } } },
+        page: await pdf.page(1),
+        coverage: 'always',
+      });
       assert.equal(route.engine, 'text');
       assert.equal(route.reason, 'text-layer-good');
       assert.equal(typeof route.details?.imageCoverage, 'number');
@@ -78,10 +87,19 @@ describe('routePage', function () {
   it('should keep the text layer of a picture-heavy page with plenty of text', async () => {
     const pdf = await open(SCAN);
     try {
-      const route = await routePage({ engine: 'auto', textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 5000 } } }, page: await pdf.page(1), coverage: 'always' });
+      const route = await routePage({
+        engine: 'auto',
+        textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 5000 } } },
+        page: await pdf.page(1),
+        coverage: 'always',
+      });
       assert.equal(route.engine, 'text');
       assert.equal(route.details?.mixed, true);
-      const quick = await routePage({ engine: 'auto', textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 5000 } } }, page: await pdf.page(1) });
+      const quick = await routePage({
+        engine: 'auto',
+        textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 5000 } } },
+        page: await pdf.page(1),
+      });
       assert.equal(quick.engine, 'text');
       assert.equal(quick.details?.imageCoverage, undefined, 'a text-rich page skips the operator list by default');
     } finally {
@@ -95,19 +113,35 @@ describe('routePage', function () {
       opened.push(1);
       throw new Error('page opened');
     };
-    const scan = await routePage({ engine: 'auto', page, textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 40, imageCoverage: 0.98, images: 1, largestImage: 0.98 } } } });
+    const scan = await routePage({
+      engine: 'auto',
+      page,
+      textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 40, imageCoverage: 0.98, images: 1, largestImage: 0.98 } } },
+    });
     assert.equal(scan.engine, 'paddle');
     assert.equal(scan.reason, 'mostly-image');
     assert.equal(scan.details?.imageCoverage, 0.98);
     assert.equal(scan.details?.images, 1);
-    const figures = await routePage({ engine: 'auto', page, textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 3000, imageCoverage: 0.3, images: 2, largestImage: 0.2 } } } });
+    const figures = await routePage({
+      engine: 'auto',
+      page,
+      textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 3000, imageCoverage: 0.3, images: 2, largestImage: 0.2 } } },
+    });
     assert.equal(figures.engine, 'text');
     assert.equal(figures.reason, 'text-layer-good');
     assert.equal(figures.details?.mixed, true);
-    const plain = await routePage({ engine: 'auto', page, textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 3000, imageCoverage: 0, images: 0 } } } });
+    const plain = await routePage({
+      engine: 'auto',
+      page,
+      textLayer: { assessment: { usable: true, reason: 'text-layer-good', details: { chars: 3000, imageCoverage: 0, images: 0 } } },
+    });
     assert.equal(plain.engine, 'text');
     assert.equal(plain.details?.mixed, undefined);
-    const none = await routePage({ engine: 'auto', page, textLayer: { assessment: { usable: false, reason: 'no-text-layer', details: { chars: 0, imageCoverage: 1 } } } });
+    const none = await routePage({
+      engine: 'auto',
+      page,
+      textLayer: { assessment: { usable: false, reason: 'no-text-layer', details: { chars: 0, imageCoverage: 1 } } },
+    });
     assert.equal(none.reason, 'no-text-layer');
     assert.deepEqual(opened, [], 'the page was opened although the assessment carried the coverage');
   });

@@ -1,23 +1,40 @@
-import { sourceFailure } from '../../../connector/index.ts';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { sourceFailure } from '../../../connector/index.ts';
 import type { Chunk, FailureRecord, SourceDocument } from '../../../core/types.ts';
-import { ingest, convert, processSources, isUnreadSource } from '../../../pipeline/run/index.ts';
 import type { ChunkSink, SourceItem } from '../../../pipeline/run/index.ts';
+import { convert, ingest, isUnreadSource, processSources } from '../../../pipeline/run/index.ts';
 import { makePdf, paragraph } from '../text-layer/make-pdf.ts';
 
 function docOf(name: string, bytes: Uint8Array, mime = 'application/pdf'): SourceDocument {
   const uri = `file:///test/${name}`;
-  return { id: createHash('sha256').update(uri).digest('hex').slice(0, 16), uri, relativePath: name, mime, bytes, contentHash: createHash('sha256').update(bytes).digest('hex') };
+  return {
+    id: createHash('sha256').update(uri).digest('hex').slice(0, 16),
+    uri,
+    relativePath: name,
+    mime,
+    bytes,
+    contentHash: createHash('sha256').update(bytes).digest('hex'),
+  };
 }
 
 function reportPdf(title: string, pages: number): Uint8Array {
-  return makePdf(Array.from({ length: pages }, (_, i) => ({
-    texts: [
-      { text: `${title} ${i + 1}`, x: 72, y: 90, size: 16, bold: true },
-      ...paragraph([`Page ${i + 1} of the ${title} report has a paragraph of`, 'ordinary body text that goes on for a few lines', 'so that the text layer is judged usable and kept.'], 72, 130),
-    ],
-  })));
+  return makePdf(
+    Array.from({ length: pages }, (_, i) => ({
+      texts: [
+        { text: `${title} ${i + 1}`, x: 72, y: 90, size: 16, bold: true },
+        ...paragraph(
+          [
+            `Page ${i + 1} of the ${title} report has a paragraph of`,
+            'ordinary body text that goes on for a few lines',
+            'so that the text layer is judged usable and kept.',
+          ],
+          72,
+          130,
+        ),
+      ],
+    })),
+  );
 }
 
 /** An in-memory sink recording every call; `unchanged` lists document ids it already holds. */
@@ -151,7 +168,11 @@ describe('processSources', () => {
       for await (const item of processSources(from(inputs()), { engine: 'text', workers })) {
         out.push(isUnreadSource(item) ? `failed ${item.problem.source}` : `${item.ok ? 'read' : 'failed'} ${item.doc.relativePath}`);
       }
-      assert.deepEqual(out.toSorted(), ['failed missing.pdf', 'failed truncated.pdf', 'read a.pdf', 'read b.pdf', 'read c.md', 'read d.pdf'], `workers ${workers}`);
+      assert.deepEqual(
+        out.toSorted(),
+        ['failed missing.pdf', 'failed truncated.pdf', 'read a.pdf', 'read b.pdf', 'read c.md', 'read d.pdf'],
+        `workers ${workers}`,
+      );
     }
   });
 });
@@ -163,7 +184,10 @@ describe('convert', () => {
     const { join } = await import('node:path');
     const dirs = [await mkdtemp(join(tmpdir(), 'folio-convert-0-')), await mkdtemp(join(tmpdir(), 'folio-convert-2-'))];
     try {
-      const [one, two] = [await convert(from(inputs()), { outDir: dirs[0]!, engine: 'text', workers: 0 }), await convert(from(inputs()), { outDir: dirs[1]!, engine: 'text', workers: 2 })];
+      const [one, two] = [
+        await convert(from(inputs()), { outDir: dirs[0]!, engine: 'text', workers: 0 }),
+        await convert(from(inputs()), { outDir: dirs[1]!, engine: 'text', workers: 2 }),
+      ];
       assert.equal(two.documents, one.documents);
       const names = (await readdir(dirs[0]!)).toSorted();
       assert.deepEqual((await readdir(dirs[1]!)).toSorted(), names);

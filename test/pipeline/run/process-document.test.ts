@@ -18,18 +18,27 @@ describe('processDocument', () => {
     const result = await processDocument(doc, { engine: 'text' });
     assert.equal(result.ok, true);
     assert.deepEqual(result.failures, []);
-    assert.deepEqual(result.pages.map((p) => p.pageNumber), [1, 2, 3]);
+    assert.deepEqual(
+      result.pages.map((p) => p.pageNumber),
+      [1, 2, 3],
+    );
     assert.ok(result.pages.every((p) => p.engine === 'text'));
     const headings = result.elements.filter((e) => e.kind === 'heading').map((e) => e.text);
     assert.ok(headings.includes('Folio Handbook'), `headings: ${headings.join(' | ')}`);
-    assert.ok(headings.some((h) => h.includes('Speculative decoding')), `headings: ${headings.join(' | ')}`);
+    assert.ok(
+      headings.some((h) => h.includes('Speculative decoding')),
+      `headings: ${headings.join(' | ')}`,
+    );
     assert.ok(result.chunks.length >= 3);
     for (const chunk of result.chunks) {
       assert.ok(chunk.pages.length > 0 && chunk.pages.every((p) => p >= 1 && p <= 3));
       assert.equal(chunk.docId, doc.id);
       assert.equal(chunk.contentHash, doc.contentHash);
     }
-    assert.ok(result.chunks.some((c) => c.bboxes.length > 0), 'text-layer chunks carry boxes');
+    assert.ok(
+      result.chunks.some((c) => c.bboxes.length > 0),
+      'text-layer chunks carry boxes',
+    );
     // Page headers and footers are marked, not mixed into the body Markdown.
     assert.ok(!/Page 2/.test(result.markdown), 'footer text left in the Markdown');
     assert.match(result.markdown, /Speculative decoding/);
@@ -51,7 +60,14 @@ describe('processDocument', () => {
 
   it('should record an unsupported document as a failure instead of throwing', async () => {
     const bytes = new TextEncoder().encode('PK\u0003\u0004 not a document Folio reads');
-    const doc: SourceDocument = { id: 'x', uri: 'file:///tmp/archive.zip', relativePath: 'archive.zip', mime: 'application/zip', bytes, contentHash: sha256(bytes) };
+    const doc: SourceDocument = {
+      id: 'x',
+      uri: 'file:///tmp/archive.zip',
+      relativePath: 'archive.zip',
+      mime: 'application/zip',
+      bytes,
+      contentHash: sha256(bytes),
+    };
     const result = await processDocument(doc);
     assert.equal(result.ok, false);
     assert.equal(result.failures[0]?.code, 'FOLIO_UNSUPPORTED_TYPE');

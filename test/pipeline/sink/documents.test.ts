@@ -3,16 +3,29 @@ import { chunkToDocument, documentRecord, documentRecordId, failureId, failureTo
 import { makeChunk } from '../../support/chunks.ts';
 
 describe('chunkToDocument', () => {
-  it('should map every chunk field to the mapping\'s snake_case name', () => {
+  it("should map every chunk field to the mapping's snake_case name", () => {
     const chunk = makeChunk({ docId: 'd', index: 2, vector: new Float32Array([0.5, 1]) as unknown as number[] });
     const doc = chunkToDocument(chunk, { ingestedAt: '2026-01-01T00:00:00.000Z' });
     assert.deepEqual(doc, {
-      id: chunk.id, doc_id: 'd', source: 'file:///data/d.pdf', title: 'Report d', text: chunk.text, vector: [0.5, 1],
-      heading_path: ['Results', 'Table 2'], pages: [3], kind: ['heading', 'table', 'formula'],
+      id: chunk.id,
+      doc_id: 'd',
+      source: 'file:///data/d.pdf',
+      title: 'Report d',
+      text: chunk.text,
+      vector: [0.5, 1],
+      heading_path: ['Results', 'Table 2'],
+      pages: [3],
+      kind: ['heading', 'table', 'formula'],
       table: { html: chunk.table!.html, rows_text: ['Unit: A; Growth: 3%'], header: ['Unit', 'Growth'] },
-      formulas: [{ latex: 'E = mc^2', valid: true }], bboxes: [{ page: 3, bbox: [10, 20, 300, 400] }],
-      lines: { from: 21, to: 29 }, content_hash: 'hash-d', ingested_at: '2026-01-01T00:00:00.000Z', engine: 'text',
-      quality: { score: 0.93, passed: true, reasons: [] }, chunk_index: 2, tokens: 24,
+      formulas: [{ latex: 'E = mc^2', valid: true }],
+      bboxes: [{ page: 3, bbox: [10, 20, 300, 400] }],
+      lines: { from: 21, to: 29 },
+      content_hash: 'hash-d',
+      ingested_at: '2026-01-01T00:00:00.000Z',
+      engine: 'text',
+      quality: { score: 0.93, passed: true, reasons: [] },
+      chunk_index: 2,
+      tokens: 24,
     });
     assert.deepEqual(JSON.parse(JSON.stringify(doc)).vector, [0.5, 1]);
   });

@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FailureRecord } from '../../../core/types.ts';
 import { installMappings } from '../../../mappings/index.ts';
-import { createEsSink } from '../../../pipeline/sink/index.ts';
 import type { EsSinkOptions } from '../../../pipeline/sink/index.ts';
+import { createEsSink } from '../../../pipeline/sink/index.ts';
 import { makeChunks } from '../../support/chunks.ts';
 import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../../support/elasticsearch.ts';
-import { startFaultProxy } from '../../support/fault-proxy.ts';
 import type { FaultProxy } from '../../support/fault-proxy.ts';
+import { startFaultProxy } from '../../support/fault-proxy.ts';
 
 describe('createEsSink under transport faults', () => {
   let index = '';
@@ -23,9 +23,19 @@ describe('createEsSink under transport faults', () => {
   let docSeq = 0;
   let docId = '';
   const options = (url: string, extra: Partial<EsSinkOptions> = {}): EsSinkOptions => ({
-    url, index, documentsIndex: `${index}-documents`, failuresIndex: `${index}-failures`, dims: 3,
-    fallbackFile: join(outDir, 'failures.jsonl'), retryDelayMs: 5, maxRetryDelayMs: 20, requestTimeoutMs: 5000,
-    flushBytes: 3000, concurrency: 2, retries: 2, ...extra,
+    url,
+    index,
+    documentsIndex: `${index}-documents`,
+    failuresIndex: `${index}-failures`,
+    dims: 3,
+    fallbackFile: join(outDir, 'failures.jsonl'),
+    retryDelayMs: 5,
+    maxRetryDelayMs: 20,
+    requestTimeoutMs: 5000,
+    flushBytes: 3000,
+    concurrency: 2,
+    retries: 2,
+    ...extra,
   });
   /** Bulk requests that carry chunks (not dead letters or sync records). */
   const isChunkBulk = (path: string, body: string): boolean => path.startsWith('/_bulk') && body.includes(`"_index":"${index}"`);
@@ -77,7 +87,11 @@ describe('createEsSink under transport faults', () => {
     assert.equal((stats.failures['FOLIO_ES_TRANSPORT'] ?? 0) + (stats.failures['FOLIO_ES_LOST'] ?? 0), stats.failed);
     assert.match(stats.lost ?? '', /Elasticsearch at .* was lost/);
     assert.equal(sink.lost, stats.lost);
-    assert.equal(Object.values(stats.failuresAt[join(outDir, 'failures.jsonl')] ?? {}).reduce((a, b) => a + b, 0) >= stats.failed, true, JSON.stringify(stats.failuresAt));
+    assert.equal(
+      Object.values(stats.failuresAt[join(outDir, 'failures.jsonl')] ?? {}).reduce((a, b) => a + b, 0) >= stats.failed,
+      true,
+      JSON.stringify(stats.failuresAt),
+    );
     assert.equal(await countDoc(), stats.indexed);
     // The failures index was unreachable too: the records are in the local file.
     const lines = (await readFile(join(outDir, 'failures.jsonl'), 'utf8')).trim().split('\n');

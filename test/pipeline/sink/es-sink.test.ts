@@ -4,12 +4,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../../core/errors.ts';
+import { chunkRefreshInterval, installMappings } from '../../../mappings/index.ts';
+import type { EsSinkOptions } from '../../../pipeline/sink/index.ts';
 import { createEsSink } from '../../../pipeline/sink/index.ts';
-import type { EsSinkOptions, Sink } from '../../../pipeline/sink/index.ts';
 import { makeChunk, makeChunks } from '../../support/chunks.ts';
 import { deleteIndices, esClient, esUrl, throwawayIndex, uniqueIndexName } from '../../support/elasticsearch.ts';
 import { startFaultProxy } from '../../support/fault-proxy.ts';
-import { chunkRefreshInterval, installMappings } from '../../../mappings/index.ts';
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -30,8 +30,15 @@ describe('createEsSink', () => {
   let shared = '';
   let outDir = '';
   const sinkOptions = (extra: Partial<EsSinkOptions> = {}, index = shared): EsSinkOptions => ({
-    url: esUrl(), index, documentsIndex: `${index}-documents`, failuresIndex: `${index}-failures`, dims: 3,
-    fallbackFile: join(outDir, 'failures.jsonl'), retryDelayMs: 5, maxRetryDelayMs: 20, ...extra,
+    url: esUrl(),
+    index,
+    documentsIndex: `${index}-documents`,
+    failuresIndex: `${index}-failures`,
+    dims: 3,
+    fallbackFile: join(outDir, 'failures.jsonl'),
+    retryDelayMs: 5,
+    maxRetryDelayMs: 20,
+    ...extra,
   });
   const byDoc = (docId: string): object => ({ term: { doc_id: docId } });
 
@@ -65,7 +72,10 @@ describe('createEsSink', () => {
     // Vectors are stored, but left out of `_source` unless asked for (Elasticsearch ≥ 9.2).
     const stored = await esClient().get<{ vector: number[] }>({ index: shared, id: chunks[1]!.id, _source_exclude_vectors: false });
     assert.deepEqual(stored._source?.vector, [1, 1, 0.5]);
-    const knn = await esClient().search({ index: shared, knn: { field: 'vector', query_vector: [1, 2, 0.5], k: 1, num_candidates: 10, filter: byDoc('doc-s') } });
+    const knn = await esClient().search({
+      index: shared,
+      knn: { field: 'vector', query_vector: [1, 2, 0.5], k: 1, num_candidates: 10, filter: byDoc('doc-s') },
+    });
     assert.equal(knn.hits.hits[0]?._id, chunks[2]?.id);
     const exact = await esClient().count({ index: shared, query: { bool: { filter: [byDoc('doc-s'), { term: { 'heading_path.exact': 'Table 3' } }] } } });
     assert.equal(exact.count, 1);
@@ -86,7 +96,10 @@ describe('createEsSink', () => {
     assert.equal((await second.close()).indexed, 4);
     assert.equal(await count(shared, byDoc('doc-r')), 4);
     const versions = await esClient().mget({ index: shared, ids: chunks.map((c) => c.id) });
-    assert.deepEqual(versions.docs.map((doc) => ('_version' in doc ? doc._version : 0)), [2, 2, 2, 2]);
+    assert.deepEqual(
+      versions.docs.map((doc) => ('_version' in doc ? doc._version : 0)),
+      [2, 2, 2, 2],
+    );
   });
 
   it('should delete the chunks a changed document no longer has', async () => {
@@ -110,7 +123,14 @@ describe('createEsSink', () => {
     await sink.write(makeChunk({ docId: 'doc-f', index: 0, vector: [1, 2, 3] }));
     await sink.write(makeChunk({ docId: 'doc-f', index: 1, vector: [1, 2] }));
     await sink.markDocument({ docId: 'doc-f', source: 'file:///data/doc-f.pdf', contentHash: 'hf', pages: 2, chunks: 2, status: 'indexed' });
-    await sink.fail({ source: 'file:///data/bad.pdf', docId: 'doc-bad', stage: 'open', code: 'FOLIO_PDF_PASSWORD', reason: 'bad.pdf: encrypted', at: new Date().toISOString() });
+    await sink.fail({
+      source: 'file:///data/bad.pdf',
+      docId: 'doc-bad',
+      stage: 'open',
+      code: 'FOLIO_PDF_PASSWORD',
+      reason: 'bad.pdf: encrypted',
+      at: new Date().toISOString(),
+    });
     const stats = await sink.close();
     assert.equal(stats.indexed, 1);
     assert.equal(stats.failed, 1);
@@ -154,7 +174,7 @@ describe('createEsSink', () => {
     let found = false;
     // Bounded polling: the document must become visible before close() is called.
     for (let i = 0; i < 100 && !found; i += 1) {
-      found = (await esClient().exists({ index: shared, id: chunk.id, realtime: true }));
+      found = await esClient().exists({ index: shared, id: chunk.id, realtime: true });
       if (!found) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.equal(found, true);
@@ -170,7 +190,15 @@ describe('createEsSink', () => {
 
   it('should stop retrying when aborted and record what was not stored', async () => {
     const controller = new AbortController();
-    const sink = await createEsSink({ url: esUrl(), index: shared, documentsIndex: `${shared}-documents`, failuresIndex: `${shared}-failures`, dims: 3, fallbackFile: join(outDir, 'failures.jsonl'), signal: controller.signal });
+    const sink = await createEsSink({
+      url: esUrl(),
+      index: shared,
+      documentsIndex: `${shared}-documents`,
+      failuresIndex: `${shared}-failures`,
+      dims: 3,
+      fallbackFile: join(outDir, 'failures.jsonl'),
+      signal: controller.signal,
+    });
     await sink.write(makeChunk({ docId: 'doc-abort' }));
     controller.abort(new Error('user pressed ^C'));
     await assert.rejects(sink.write(makeChunk({ docId: 'doc-abort', index: 1 })), /user pressed/);
@@ -187,7 +215,7 @@ describe('createEsSink', () => {
       assert.equal((await sink.close()).indexed, 3);
       assert.equal(await count(index.name), 3);
       const mapping = await esClient().indices.getMapping({ index: index.name });
-      assert.equal((mapping[index.name]?.mappings.properties?.['vector'] as { dims: number }).dims, 384);
+      assert.equal((mapping[index.name]?.mappings.properties?.['vector'] as { dims: number } | undefined)?.dims, 384);
     });
 
     it('should keep refresh on while it loads a new chunk index: chunks are searchable before close', async () => {
@@ -198,7 +226,12 @@ describe('createEsSink', () => {
       for (let waited = 0; waited < 10_000 && seen < 3; waited += 250) {
         await new Promise((resolve) => setTimeout(resolve, 250));
         // The index may still be starting its shard: that counts as nothing seen yet.
-        seen = await esClient().count({ index: index.name }).then((answer) => answer.count, () => 0);
+        seen = await esClient()
+          .count({ index: index.name })
+          .then(
+            (answer) => answer.count,
+            () => 0,
+          );
       }
       assert.equal(seen, 3, 'searchable while the writer is still open');
       const settings = await esClient().indices.getSettings({ index: index.name, flat_settings: true });
@@ -207,7 +240,13 @@ describe('createEsSink', () => {
     });
 
     it('should turn refresh back on for an index a killed writer left it off on', async () => {
-      await installMappings(esClient(), { index: index.name, documentsIndex: `${index.name}-documents`, failuresIndex: `${index.name}-failures`, dims: 3, bulkLoad: true });
+      await installMappings(esClient(), {
+        index: index.name,
+        documentsIndex: `${index.name}-documents`,
+        failuresIndex: `${index.name}-failures`,
+        dims: 3,
+        bulkLoad: true,
+      });
       const sink = await createEsSink(sinkOptions({}, index.name));
       const settings = await esClient().indices.getSettings({ index: index.name, flat_settings: true });
       assert.equal(settings[index.name]?.settings?.['index.refresh_interval'], chunkRefreshInterval());
@@ -225,7 +264,10 @@ describe('createEsSink', () => {
         const sink = await Promise.race([createEsSink(sinkOptions({ url: proxy.url }, index.name)), timeout]);
         assert.equal(await sink.isUnchanged('doc-new', 'h1'), false);
         for (const chunk of makeChunks(3, { docId: 'doc-new', vector: [1, 0, 0] })) await sink.write(chunk);
-        assert.ok(!proxy.log.some((line) => line.startsWith('GET') && line.includes('-documents')), `a new documents index is not asked: ${proxy.log.join('; ')}`);
+        assert.ok(
+          !proxy.log.some((line) => line.startsWith('GET') && line.includes('-documents')),
+          `a new documents index is not asked: ${proxy.log.join('; ')}`,
+        );
         assert.ok(!proxy.log.some((line) => line.startsWith('POST /_bulk')), 'nothing is sent before the index exists');
         release();
         const stats = await sink.close();
@@ -238,7 +280,9 @@ describe('createEsSink', () => {
     });
 
     it('should record the chunks and refuse further writes when a new index cannot be created', async () => {
-      const proxy = await startFaultProxy(esUrl(), ({ method, path }) => (method === 'PUT' && !path.startsWith('/_index_template') ? { status: 400 } : 'forward'));
+      const proxy = await startFaultProxy(esUrl(), ({ method, path }) =>
+        method === 'PUT' && !path.startsWith('/_index_template') ? { status: 400 } : 'forward',
+      );
       try {
         const sink = await createEsSink(sinkOptions({ url: proxy.url, flushBytes: 1 }, index.name));
         let written = 0;
@@ -257,7 +301,10 @@ describe('createEsSink', () => {
         const stats = await sink.close();
         assert.equal(stats.indexed, 0);
         assert.equal(stats.failed, written, 'every chunk written before the stop is recorded');
-        const fallback = (await readFile(join(outDir, 'failures.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { code: string; chunkId?: string });
+        const fallback = (await readFile(join(outDir, 'failures.jsonl'), 'utf8'))
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { code: string; chunkId?: string });
         assert.equal(fallback.filter((r) => r.chunkId !== undefined && r.code === 'FOLIO_ES_MAPPING').length, written);
       } finally {
         await proxy.close();
@@ -266,7 +313,13 @@ describe('createEsSink', () => {
 
     it('should take the vector size from the first chunk when dims is not given, even after failures were recorded', async () => {
       const sink = await createEsSink(sinkOptions({ dims: undefined, flushIntervalMs: 20 }, index.name));
-      await sink.fail({ source: 'file:///data/early.pdf', stage: 'source', code: 'FOLIO_SOURCE_MISSING', reason: 'early.pdf: not found', at: new Date().toISOString() });
+      await sink.fail({
+        source: 'file:///data/early.pdf',
+        stage: 'source',
+        code: 'FOLIO_SOURCE_MISSING',
+        reason: 'early.pdf: not found',
+        at: new Date().toISOString(),
+      });
       // Let the timer store the failure first (bounded polling), before any chunk says its size.
       for (let i = 0; i < 100 && !(await esClient().indices.exists({ index: index.failures })); i += 1) {
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -275,7 +328,7 @@ describe('createEsSink', () => {
       await sink.write(makeChunk({ vector: [0.1, 0.2, 0.3, 0.4, 0.5] }));
       assert.equal((await sink.close()).indexed, 1);
       const mapping = await esClient().indices.getMapping({ index: index.name });
-      assert.equal((mapping[index.name]?.mappings.properties?.['vector'] as { dims: number }).dims, 5);
+      assert.equal((mapping[index.name]?.mappings.properties?.['vector'] as { dims: number } | undefined)?.dims, 5);
     });
   });
 });

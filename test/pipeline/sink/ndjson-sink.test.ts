@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Chunk, FailureRecord } from '../../../core/types.ts';
 import { installMappings } from '../../../mappings/index.ts';
-import { NDJSON_FILES, createNdjsonSink } from '../../../pipeline/sink/index.ts';
+import { createNdjsonSink, NDJSON_FILES } from '../../../pipeline/sink/index.ts';
 import { makeChunks } from '../../support/chunks.ts';
 import { esClient, throwawayIndex } from '../../support/elasticsearch.ts';
 
@@ -17,14 +17,21 @@ describe('createNdjsonSink', () => {
     await rm(outDir, { recursive: true, force: true });
   });
 
-  const lines = async (name: string): Promise<string[]> =>
-    (await readFile(join(outDir, name), 'utf8')).split('\n').filter((line) => line !== '');
+  const lines = async (name: string): Promise<string[]> => (await readFile(join(outDir, name), 'utf8')).split('\n').filter((line) => line !== '');
 
   it('should write bulk actions, chunks, failures and documents', async () => {
     const sink = await createNdjsonSink({ outDir, index: 'my-chunks' });
     const chunks = makeChunks(3, { docId: 'doc-n', vector: [0.5, 0.25, 1] });
     for (const chunk of chunks) await sink.write(chunk);
-    const failure: FailureRecord = { source: 'file:///x.pdf', docId: 'x', pageNumber: 2, stage: 'ocr', code: 'FOLIO_OCR_FAILED', reason: 'x.pdf page 2: engine timed out', at: '2026-01-01T00:00:00.000Z' };
+    const failure: FailureRecord = {
+      source: 'file:///x.pdf',
+      docId: 'x',
+      pageNumber: 2,
+      stage: 'ocr',
+      code: 'FOLIO_OCR_FAILED',
+      reason: 'x.pdf page 2: engine timed out',
+      at: '2026-01-01T00:00:00.000Z',
+    };
     await sink.fail(failure);
     await sink.markDocument({ docId: 'doc-n', source: chunks[0]!.source, contentHash: 'h', pages: 3, chunks: 3, status: 'indexed' });
     assert.equal(await sink.isUnchanged('doc-n', 'h'), false);
@@ -40,7 +47,10 @@ describe('createNdjsonSink', () => {
     assert.equal(stats.bytes, Buffer.byteLength(`${bulk.join('\n')}\n`));
     const written = (await lines(NDJSON_FILES.chunks)).map((line) => JSON.parse(line) as Chunk);
     assert.deepEqual(written, chunks);
-    assert.deepEqual((await lines(NDJSON_FILES.failures)).map((line) => JSON.parse(line) as FailureRecord), [failure]);
+    assert.deepEqual(
+      (await lines(NDJSON_FILES.failures)).map((line) => JSON.parse(line) as FailureRecord),
+      [failure],
+    );
     const [document] = (await lines(NDJSON_FILES.documents)).map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.equal(document?.['docId'], 'doc-n');
     assert.equal(document?.['status'], 'indexed');
@@ -60,7 +70,10 @@ describe('createNdjsonSink', () => {
       const stats = await sink.close();
       assert.equal(stats.indexed, 15);
       await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(warnings.filter((w) => /MaxListeners|listener/i.test(w)), []);
+      assert.deepEqual(
+        warnings.filter((w) => /MaxListeners|listener/i.test(w)),
+        [],
+      );
       assert.equal((await lines(NDJSON_FILES.chunks)).length, 15);
     } finally {
       process.off('warning', onWarning);
@@ -97,7 +110,9 @@ describe('createNdjsonSink', () => {
       await sink.close();
       const body = await readFile(join(outDir, NDJSON_FILES.bulk), 'utf8');
       const response = await fetch(new URL('/_bulk?refresh=true', process.env['ELASTICSEARCH_URL']), {
-        method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body,
       });
       const result = (await response.json()) as { errors: boolean; items: unknown[] };
       assert.equal(response.status, 200);

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
-import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
-import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
 import { formulaLatex, formulaLike } from '../../../pipeline/text-layer/formula.ts';
+import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
+import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
 import type { Line } from '../../../pipeline/text-layer/types.ts';
-import { makePdf, paragraph } from './make-pdf.ts';
 import type { PageSpec } from './make-pdf.ts';
+import { makePdf, paragraph } from './make-pdf.ts';
 
 const TAG = /^<\|ref\|>(\w+)<\|\/ref\|>/;
 
@@ -22,23 +22,48 @@ async function pages(bytes: Uint8Array): Promise<TextLayerPage[]> {
 }
 
 const labelled = (markdown: string, label: string): string[] =>
-  markdown.split('\n\n').filter((b) => TAG.exec(b)?.[1] === label).map((b) => b.split('\n').slice(1).join('\n'));
+  markdown
+    .split('\n\n')
+    .filter((b) => TAG.exec(b)?.[1] === label)
+    .map((b) => b.split('\n').slice(1).join('\n'));
 
 /** A line made of pieces `[text, baseline y, size, x0]`, as `toLines` builds it. */
 function line(pieces: readonly [string, number, number, number][], y = 200, size = 14): Line {
-  const fragment = { text: pieces.map((p) => p[0]).join(' '), x0: pieces[0]![3], x1: pieces.at(-1)![3] + 8, y, top: y - 11, bottom: y + 3, size, font: 'F', pieces: pieces.map(([text, py, ps, x0]) => ({ text, y: py, size: ps, x0, x1: x0 + 6 * text.length })) };
+  const fragment = {
+    text: pieces.map((p) => p[0]).join(' '),
+    x0: pieces[0]![3],
+    x1: pieces.at(-1)![3] + 8,
+    y,
+    top: y - 11,
+    bottom: y + 3,
+    size,
+    font: 'F',
+    pieces: pieces.map(([text, py, ps, x0]) => ({ text, y: py, size: ps, x0, x1: x0 + 6 * text.length })),
+  };
   return { fragments: [fragment], text: fragment.text, x0: fragment.x0, x1: fragment.x1, y, top: fragment.top, bottom: fragment.bottom, size, font: 'F' };
 }
 
 describe('text layer: formulas from glyph geometry', () => {
   it('writes raised small pieces as superscripts and lowered ones as subscripts', () => {
-    const l = line([['e', 200, 14, 100], ['iπ', 194, 10, 108], ['+', 200, 14, 124], ['x', 200, 14, 136], ['0', 203, 10, 143], ['= 1', 200, 14, 152]]);
+    const l = line([
+      ['e', 200, 14, 100],
+      ['iπ', 194, 10, 108],
+      ['+', 200, 14, 124],
+      ['x', 200, 14, 136],
+      ['0', 203, 10, 143],
+      ['= 1', 200, 14, 152],
+    ]);
     assert.ok(formulaLike(l));
     assert.equal(formulaLatex(l)?.latex, 'e^{i\\pi} + x_0 = 1');
   });
 
   it('stacks a fraction and takes integral limits from the lines over and under the sign', () => {
-    const l = line([['∫', 200, 14, 100], ['f(x) dx = −', 200, 14, 112], ['∂B', 193, 14, 190], ['∂t', 207, 14, 190]]);
+    const l = line([
+      ['∫', 200, 14, 100],
+      ['f(x) dx = −', 200, 14, 112],
+      ['∂B', 193, 14, 190],
+      ['∂t', 207, 14, 190],
+    ]);
     const above = line([['b', 188, 10, 104]], 188, 10);
     const below = line([['a', 214, 10, 102]], 214, 10);
     const found = formulaLatex(l, above, below);
@@ -51,13 +76,28 @@ describe('text layer: formulas from glyph geometry', () => {
 
   it('keeps the text when KaTeX rejects what comes out', () => {
     // A stray superscript `^` with nothing to raise cannot parse.
-    assert.equal(formulaLatex(line([['=', 200, 14, 100], ['^', 194, 10, 108]])), undefined);
+    assert.equal(
+      formulaLatex(
+        line([
+          ['=', 200, 14, 100],
+          ['^', 194, 10, 108],
+        ]),
+      ),
+      undefined,
+    );
   });
 
   it('writes a display formula on a synthetic page as $$…$$', async () => {
     const spec: PageSpec = {
       texts: [
-        ...paragraph(['The theorem of Pythagoras says that the squares of the legs add up to the', 'square of the hypotenuse in every right triangle we care to draw here.'], 72, 100),
+        ...paragraph(
+          [
+            'The theorem of Pythagoras says that the squares of the legs add up to the',
+            'square of the hypotenuse in every right triangle we care to draw here.',
+          ],
+          72,
+          100,
+        ),
         { text: 'a', x: 250, y: 160, size: 14 },
         { text: '2', x: 258, y: 154, size: 9 },
         { text: '+ b', x: 266, y: 160, size: 14 },
@@ -77,7 +117,11 @@ describe('text layer: page furniture on one page', () => {
     const spec: PageSpec = {
       texts: [
         { text: 'A Study of Things', x: 72, y: 80, size: 16, bold: true },
-        ...paragraph(Array.from({ length: 20 }, (_, i) => `Body line ${i + 1} of the article says something worth reading here.`), 72, 120),
+        ...paragraph(
+          Array.from({ length: 20 }, (_, i) => `Body line ${i + 1} of the article says something worth reading here.`),
+          72,
+          120,
+        ),
         { text: 'Corresponding author: jane.doe@example.org', x: 72, y: 600, size: 8 },
       ],
     };
@@ -87,7 +131,15 @@ describe('text layer: page furniture on one page', () => {
   });
 
   it('keeps a body line with an address in it that is not set apart', async () => {
-    const spec: PageSpec = { texts: paragraph(Array.from({ length: 40 }, (_, i) => (i === 39 ? 'Write to us at office@example.org with questions.' : `Line ${i + 1} of plain body text on this page goes on.`)), 72, 100) };
+    const spec: PageSpec = {
+      texts: paragraph(
+        Array.from({ length: 40 }, (_, i) =>
+          i === 39 ? 'Write to us at office@example.org with questions.' : `Line ${i + 1} of plain body text on this page goes on.`,
+        ),
+        72,
+        100,
+      ),
+    };
     const [page] = await pages(makePdf([spec]));
     assert.deepEqual(labelled(page!.markdown, 'page_footer'), []);
   });
@@ -114,7 +166,10 @@ describe('text layer: right-to-left documents', () => {
  * no ToUnicode: PDFium can only hand out the codes (as with a subset font that lost its map).
  */
 function unmappedFontPdf(): Uint8Array {
-  const ops = Array.from({ length: 30 }, (_, i) => `BT /F1 10 Tf 1 0 0 1 72 ${700 - i * 14} Tm (\\001\\002\\003\\001\\002\\003\\001 \\002\\003\\001\\002 \\003\\001) Tj ET`).join('\n');
+  const ops = Array.from(
+    { length: 30 },
+    (_, i) => `BT /F1 10 Tf 1 0 0 1 72 ${700 - i * 14} Tm (\\001\\002\\003\\001\\002\\003\\001 \\002\\003\\001\\002 \\003\\001) Tj ET`,
+  ).join('\n');
   const objects = [
     '',
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -130,7 +185,10 @@ function unmappedFontPdf(): Uint8Array {
     out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
   }
   const xref = out.length;
-  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n${offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n${offsets
+    .slice(1)
+    .map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)
+    .join('')}trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new Uint8Array(Buffer.from(out, 'latin1'));
 }
 
@@ -151,7 +209,12 @@ describe('text layer: bad inputs end in output or a clear verdict', function () 
   });
 
   it('reads a page of 5,000 tiny glyphs without hanging', async () => {
-    const texts = Array.from({ length: 5000 }, (_, i) => ({ text: String.fromCharCode(97 + (i % 26)), x: 20 + (i % 100) * 5.7, y: 20 + Math.floor(i / 100) * 15, size: 2 }));
+    const texts = Array.from({ length: 5000 }, (_, i) => ({
+      text: String.fromCharCode(97 + (i % 26)),
+      x: 20 + (i % 100) * 5.7,
+      y: 20 + Math.floor(i / 100) * 15,
+      size: 2,
+    }));
     const started = performance.now();
     const [page] = await pages(makePdf([{ texts }]));
     assert.ok(page!.assessment.reason.length > 0);
@@ -179,11 +242,34 @@ describe('text layer: tables from alignment', () => {
   it('spans a header over its columns, merges wrapped header lines and drops dot leaders', async () => {
     const texts = [
       ...row(100, [['Threshold for releases of listed pollutants', 210]]),
-      ...row(114, [['to air', 200], ['to water', 280], ['to land', 360]]),
-      ...row(123, [['kg/year', 200], ['kg/year', 280], ['kg/year', 360]]),
-      ...row(140, [['Methane ..........', 72], ['100', 200], ['10', 280], ['1', 360]]),
-      ...row(154, [['Ammonia', 72], ['200', 200], ['20', 280], ['2', 360]]),
-      ...row(168, [['Benzene', 72], ['300', 200], ['30', 280], ['3', 360]]),
+      ...row(114, [
+        ['to air', 200],
+        ['to water', 280],
+        ['to land', 360],
+      ]),
+      ...row(123, [
+        ['kg/year', 200],
+        ['kg/year', 280],
+        ['kg/year', 360],
+      ]),
+      ...row(140, [
+        ['Methane ..........', 72],
+        ['100', 200],
+        ['10', 280],
+        ['1', 360],
+      ]),
+      ...row(154, [
+        ['Ammonia', 72],
+        ['200', 200],
+        ['20', 280],
+        ['2', 360],
+      ]),
+      ...row(168, [
+        ['Benzene', 72],
+        ['300', 200],
+        ['30', 280],
+        ['3', 360],
+      ]),
     ];
     const [page] = await pages(makePdf([{ texts }]));
     const [table] = labelled(page!.markdown, 'table');
@@ -194,7 +280,14 @@ describe('text layer: tables from alignment', () => {
   });
 
   it('ends a table at the caption of the next one', async () => {
-    const body = (y0: number, tag: string) => [0, 1, 2, 3].flatMap((i) => row(y0 + i * 14, [[`${tag} ${i}`, 72], [String(i * 10), 200], [String(i * 7), 300]]));
+    const body = (y0: number, tag: string) =>
+      [0, 1, 2, 3].flatMap((i) =>
+        row(y0 + i * 14, [
+          [`${tag} ${i}`, 72],
+          [String(i * 10), 200],
+          [String(i * 7), 300],
+        ]),
+      );
     const texts = [...body(100, 'alpha'), ...row(160, [['Table 2. The second table', 72]]), ...body(176, 'beta')];
     const [page] = await pages(makePdf([{ texts }]));
     const tables = labelled(page!.markdown, 'table');

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
 import type { PdfHandle } from '../../../pipeline/pdf/index.ts';
-import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
+import { openPdf } from '../../../pipeline/pdf/index.ts';
 import type { ExtractTextLayerOptions, TextLayerPage } from '../../../pipeline/text-layer/index.ts';
-import { makePdf, paragraph } from './make-pdf.ts';
+import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
 import type { TextSpec } from './make-pdf.ts';
+import { makePdf, paragraph } from './make-pdf.ts';
 
 const DOCLING = '../shared/data/docling-dev/pdf/';
 const OLMOCR = '../shared/data/olmocr-bench-dev/pdfs/';
@@ -55,8 +55,24 @@ function reportPage(n: number): TextSpec[] {
   return [
     { text: 'Annual Report of the Widget Company', x: 72, y: 40, size: 8 },
     { text: `Results for page ${n}`, x: 72, y: 100, size: 16, bold: true },
-    ...paragraph(['Left column starts here and the text goes on for', 'a while in the left column of this page until it', 'reaches the end of the left column text block.'], 72, 130),
-    ...paragraph(['Right column begins after the left one is done and', 'continues for some lines in the right column too,', 'ending the right column here at the last line.'], 330, 130),
+    ...paragraph(
+      [
+        'Left column starts here and the text goes on for',
+        'a while in the left column of this page until it',
+        'reaches the end of the left column text block.',
+      ],
+      72,
+      130,
+    ),
+    ...paragraph(
+      [
+        'Right column begins after the left one is done and',
+        'continues for some lines in the right column too,',
+        'ending the right column here at the last line.',
+      ],
+      330,
+      130,
+    ),
     { text: 'Region', x: 72, y: 220, bold: true },
     { text: 'Sales', x: 200, y: 220, bold: true },
     { text: 'Growth', x: 300, y: 220, bold: true },
@@ -109,7 +125,9 @@ describe('extractTextLayer', () => {
   });
 
   it('writes bullet and numbered lists', () => {
-    const lists = blocks(report[0]?.markdown ?? '').filter(([label]) => label === 'list').map(([, text]) => text);
+    const lists = blocks(report[0]?.markdown ?? '')
+      .filter(([label]) => label === 'list')
+      .map(([, text]) => text);
     assert.deepEqual(lists, ['- first point of the list', '- second point of the list', '1. numbered item one', '2. numbered item two']);
   });
 
@@ -120,8 +138,14 @@ describe('extractTextLayer', () => {
   it('marks running heads and page numbers as headers and footers, out of the body', () => {
     for (const page of report) {
       const all = blocks(page.markdown);
-      assert.deepEqual(all.filter(([label]) => label === 'page_header'), [['page_header', 'Annual Report of the Widget Company']]);
-      assert.deepEqual(all.filter(([label]) => label === 'page_footer'), [['page_footer', String(page.pageNumber)]]);
+      assert.deepEqual(
+        all.filter(([label]) => label === 'page_header'),
+        [['page_header', 'Annual Report of the Widget Company']],
+      );
+      assert.deepEqual(
+        all.filter(([label]) => label === 'page_footer'),
+        [['page_footer', String(page.pageNumber)]],
+      );
       assert.doesNotMatch(body(page.markdown), /Annual Report/);
     }
   });
@@ -145,7 +169,10 @@ describe('extractTextLayer', () => {
   it('extracts only the pages asked for and validates options', async () => {
     const bytes = makePdf([1, 2, 3].map((n) => ({ texts: reportPage(n) })));
     const pages = await pagesOf(bytes, { pages: [3, 1] });
-    assert.deepEqual(pages.map((p) => p.pageNumber), [3, 1]);
+    assert.deepEqual(
+      pages.map((p) => p.pageNumber),
+      [3, 1],
+    );
     await assert.rejects(pagesOf(bytes, { pages: [4] }), /`pages`.*`4`/);
     await assert.rejects(pagesOf(bytes, { lookahead: -1 }), /`lookahead`.*`-1`/);
   });
@@ -173,14 +200,19 @@ describe('extractTextLayer', () => {
 
   it('finds section headings in 2305.03393v1-pg9.pdf', async () => {
     const markdown = await fileMarkdown(`${DOCLING}2305.03393v1-pg9.pdf`);
-    const headings = blocks(markdown).filter(([label]) => label === 'sub_title').map(([, text]) => text);
+    const headings = blocks(markdown)
+      .filter(([label]) => label === 'sub_title')
+      .map(([, text]) => text);
     assert.deepEqual(headings, ['### 5.1 Hyper Parameter Optimization', '### 5.2 Quantitative Results']);
     assert.match(body(markdown), /We have chosen the PubTabNet data set to perform HPO, since it includes a highly diverse set of tables\./);
   });
 
   it('reads a two-column article in order, with its drop cap and without its running head', async () => {
     const text = body(await fileMarkdown(`${OLMOCR}multi_column_miss.pdf`));
-    assert.ok(isBefore(text, 'Corporate social responsibility and the tobacco industry: hope or hype?', 'The unprecedented expansion of power and influence of TNCs'), text);
+    assert.ok(
+      isBefore(text, 'Corporate social responsibility and the tobacco industry: hope or hype?', 'The unprecedented expansion of power and influence of TNCs'),
+      text,
+    );
     assert.match(text, /Over the past three decades increasing pressure from non-governmental organisations/);
     assert.match(text, /The term “corporate social responsibility” is in vogue/);
     assert.doesNotMatch(text, /Downloaded from http:\/\/tobaccocontrol\.bmj\.com/);
@@ -188,7 +220,10 @@ describe('extractTextLayer', () => {
 
   it('detects headers and footers on single pages', async () => {
     const plos = await fileMarkdown(`${OLMOCR}headers_footers/ff0f0b22c55d8b90dd77d153f48e144fc9db_pg2.pdf`);
-    const footers = blocks(plos).filter(([label]) => label === 'page_footer').map(([, text]) => text).join(' ');
+    const footers = blocks(plos)
+      .filter(([label]) => label === 'page_footer')
+      .map(([, text]) => text)
+      .join(' ');
     assert.match(footers, /PLOS Neglected Tropical Diseases \| www\.plosntds\.org/);
     assert.doesNotMatch(body(plos), /Volume 8 \| Issue 3/);
     const book = body(await fileMarkdown(`${OLMOCR}small_page_size.pdf`));
@@ -196,7 +231,9 @@ describe('extractTextLayer', () => {
   });
 
   it('keeps a wide table with group rows whole', async () => {
-    const tables = blocks(await fileMarkdown(`${OLMOCR}discoverworld_crazy_table4.pdf`)).filter(([label]) => label === 'table').map(([, html]) => html);
+    const tables = blocks(await fileMarkdown(`${OLMOCR}discoverworld_crazy_table4.pdf`))
+      .filter(([label]) => label === 'table')
+      .map(([, html]) => html);
     const big = tables.find((html) => html.includes('Quadratic regression'));
     assert.ok(big, tables.join('\n'));
     assert.match(big, /<td>12<\/td><td>Challenge<\/td><td>Quadratic regression<\/td><td>0\.43<\/td><td>0\.00<\/td><td>0\.20<\/td>/);
@@ -230,7 +267,10 @@ describe('extractTextLayer', () => {
   });
 
   it('catches an invisible layer set in several fonts, which the pdfjs check let through', async () => {
-    const texts = paragraph(['This hidden line is set in the regular font of the', 'page and nobody can see it, but it is searchable.'], 72, 100).map((t) => ({ ...t, mode: 3 }));
+    const texts = paragraph(['This hidden line is set in the regular font of the', 'page and nobody can see it, but it is searchable.'], 72, 100).map((t) => ({
+      ...t,
+      mode: 3,
+    }));
     texts.push({ text: 'And a hidden bold line follows it here', x: 72, y: 140, size: 10, bold: true, mode: 3 });
     const [page] = await pagesOf(makePdf([{ texts }]));
     assert.equal(page?.assessment.reason, 'invisible-text');
@@ -252,7 +292,15 @@ describe('extractTextLayer', () => {
       ...paragraph(['Right column first line goes here too', 'and the right column second line'], 340, 120),
     ];
     const pages = await pagesOf(makePdf(([0, 90, 180, 270] as const).map((rotate) => ({ texts, rotate, width: 612, height: 500 }))));
-    assert.deepEqual(pages.map((p) => [p.width, p.height]), [[612, 500], [612, 500], [612, 500], [612, 500]]);
+    assert.deepEqual(
+      pages.map((p) => [p.width, p.height]),
+      [
+        [612, 500],
+        [612, 500],
+        [612, 500],
+        [612, 500],
+      ],
+    );
     const upright = pages[0]?.markdown ?? '';
     assert.match(upright, /^<\|ref\|>title<\|\/ref\|><\|det\|>\[\[118, 1\d\d, 398, 1\d\d\]\]<\|\/det\|>\n# Rotated Report Title\n/);
     assert.ok(isBefore(body(upright), 'second line of the left column', 'Right column first line'), upright);
@@ -267,7 +315,9 @@ describe('extractTextLayer', () => {
     ];
     const [upright] = await pagesOf(makePdf([{ texts, width: 612, height: 500 }]));
     // The same page with its /Rotate taken away: shown as stored, its text runs bottom to top.
-    const turned = Buffer.from(makePdf([{ texts, width: 612, height: 500, rotate: 90 }])).toString('latin1').replace(' /Rotate 90', '           ');
+    const turned = Buffer.from(makePdf([{ texts, width: 612, height: 500, rotate: 90 }]))
+      .toString('latin1')
+      .replace(' /Rotate 90', '           ');
     const [sideways] = await pagesOf(new Uint8Array(Buffer.from(turned, 'latin1')));
     assert.deepEqual([sideways?.width, sideways?.height, sideways?.assessment.details.sideways], [500, 612, 270]);
     const strip = (markdown: string): string => markdown.replace(/<\|det\|>.*<\|\/det\|>/g, '');
@@ -281,9 +331,14 @@ describe('extractTextLayer', () => {
 
   it('a page PDFium cannot load comes out as a page error, the others as usual', async () => {
     const bytes = makePdf([1, 2, 3].map((n) => ({ texts: paragraph([`Page ${n} has a line of text on it for the test`], 72, 100) })));
-    const broken = new Uint8Array(Buffer.from(Buffer.from(bytes).toString('latin1').replace('/Kids [5 0 R 7 0 R 9 0 R]', '/Kids [5 0 R 99 0 R 9 0 R]'), 'latin1'));
+    const broken = new Uint8Array(
+      Buffer.from(Buffer.from(bytes).toString('latin1').replace('/Kids [5 0 R 7 0 R 9 0 R]', '/Kids [5 0 R 99 0 R 9 0 R]'), 'latin1'),
+    );
     const pages = await pagesOf(broken);
-    assert.deepEqual(pages.map((p) => p.assessment.reason), ['text-layer-good', 'page-error', 'text-layer-good']);
+    assert.deepEqual(
+      pages.map((p) => p.assessment.reason),
+      ['text-layer-good', 'page-error', 'text-layer-good'],
+    );
     assert.equal(pages[1]?.assessment.details.code, 'FOLIO_PDF_CORRUPT');
     assert.match(String(pages[1]?.assessment.details.error), /^test\.pdf: page 2 cannot be read/);
   });
@@ -303,7 +358,10 @@ describe('extractTextLayer', () => {
   });
 
   it('judges a synthetic invisible layer and a scan', async () => {
-    const texts = paragraph(['This line is drawn with text render mode three so', 'nobody can see it on the page but it is searchable.'], 72, 100).map((t) => ({ ...t, mode: 3 }));
+    const texts = paragraph(['This line is drawn with text render mode three so', 'nobody can see it on the page but it is searchable.'], 72, 100).map((t) => ({
+      ...t,
+      mode: 3,
+    }));
     const [hidden] = await pagesOf(makePdf([{ texts }]));
     assert.equal(hidden?.assessment.reason, 'invisible-text');
     const [scan] = await pagesOf(await readFile(`${OLMOCR}lincoln_letter.pdf`));

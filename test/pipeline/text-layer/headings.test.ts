@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
 import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
-import { makePdf } from './make-pdf.ts';
 import type { TextSpec } from './make-pdf.ts';
+import { makePdf } from './make-pdf.ts';
 
 const TAG = /^<\|ref\|>(\w+)<\|\/ref\|><\|det\|>\[\[[\d, ]+\]\]<\|\/det\|>$/;
 
@@ -20,9 +20,18 @@ function handbook(): Uint8Array {
       texts: [
         header,
         { text: 'Folio Handbook', x: 72, y: 88, size: 22, bold: true },
-        ...body(['Folio turns documents into structured knowledge that a search engine and a', 'language model can trust. This handbook describes how a page travels.'], 112),
+        ...body(
+          [
+            'Folio turns documents into structured knowledge that a search engine and a',
+            'language model can trust. This handbook describes how a page travels.',
+          ],
+          112,
+        ),
         { text: '1. How a page travels', x: 72, y: 166, size: 15, bold: true },
-        ...body(['A connector finds the documents. The pipeline opens each one and reads the', 'text layer of born-digital pages, or renders scanned pages for OCR.'], 188),
+        ...body(
+          ['A connector finds the documents. The pipeline opens each one and reads the', 'text layer of born-digital pages, or renders scanned pages for OCR.'],
+          188,
+        ),
         { text: '1.1 Routing rules', x: 72, y: 240, size: 12.5, bold: true },
         { text: '\u2022', x: 66, y: 258, size: 10.5 },
         ...body(['The text layer is used when it is present and readable.'], 258, 78),
@@ -38,7 +47,10 @@ function handbook(): Uint8Array {
       texts: [
         header,
         { text: '2. Glossary', x: 72, y: 88, size: 15, bold: true },
-        ...body(['Chunk: a piece of a document small enough to embed, with its heading path.', 'Grounding: the box of an element on its page, on a 0 to 999 grid.'], 110),
+        ...body(
+          ['Chunk: a piece of a document small enough to embed, with its heading path.', 'Grounding: the box of an element on its page, on a 0 to 999 grid.'],
+          110,
+        ),
         footer(2),
       ],
     },
@@ -50,10 +62,12 @@ async function blocksOf(bytes: Uint8Array): Promise<[string, string][][]> {
   try {
     const pages: [string, string][][] = [];
     for await (const page of extractTextLayer(pdf)) {
-      pages.push(page.markdown.split('\n\n').map((block) => {
-        const [tag = '', ...rest] = block.split('\n');
-        return [TAG.exec(tag)?.[1] ?? 'untagged', rest.join('\n')];
-      }));
+      pages.push(
+        page.markdown.split('\n\n').map((block) => {
+          const [tag = '', ...rest] = block.split('\n');
+          return [TAG.exec(tag)?.[1] ?? 'untagged', rest.join('\n')];
+        }),
+      );
     }
     return pages;
   } finally {
@@ -69,9 +83,15 @@ describe('extractTextLayer headings', () => {
 
   it('reads big numbered section titles as headings, not list items', () => {
     const [first = [], second = []] = pages;
-    assert.ok(first.some(([label, text]) => label === 'sub_title' && text === '## 1. How a page travels'), JSON.stringify(first));
+    assert.ok(
+      first.some(([label, text]) => label === 'sub_title' && text === '## 1. How a page travels'),
+      JSON.stringify(first),
+    );
     assert.ok(first.some(([label, text]) => label === 'sub_title' && text === '### 1.1 Routing rules'));
-    assert.ok(second.some(([label, text]) => label === 'sub_title' && text === '## 2. Glossary'), JSON.stringify(second));
+    assert.ok(
+      second.some(([label, text]) => label === 'sub_title' && text === '## 2. Glossary'),
+      JSON.stringify(second),
+    );
     assert.ok(!first.some(([label, text]) => label === 'list' && text.includes('How a page travels')));
   });
 

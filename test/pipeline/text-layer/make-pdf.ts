@@ -36,7 +36,11 @@ export interface PageSpec {
 const WIN_ANSI: Readonly<Record<string, string>> = { '\u2022': '\x95', '\u2013': '\x96', '\u2014': '\x97', '\u201c': '\x93', '\u201d': '\x94' };
 
 function escapePdf(text: string): string {
-  return text.replace(/[\u2022\u2013\u2014\u201c\u201d]/g, (c) => WIN_ANSI[c] ?? '?').replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
+  return text
+    .replace(/[\u2022\u2013\u2014\u201c\u201d]/g, (c) => WIN_ANSI[c] ?? '?')
+    .replace(/\\/g, '\\\\')
+    .replace(/\(/g, '\\(')
+    .replace(/\)/g, '\\)');
 }
 
 /**
@@ -72,10 +76,14 @@ export function makePdf(pages: readonly PageSpec[]): Uint8Array {
     // The media box is the unrotated page: for a quarter turn the displayed width is its height.
     const [mediaWidth, mediaHeight] = rotate % 180 === 0 ? [width, height] : [height, width];
     const ops = page.texts
-      .map((t) => `BT /${t.bold === true ? 'F2' : 'F1'} ${t.size ?? 10} Tf ${t.mode ?? 0} Tr ${textMatrix(rotate, t.x, t.y, mediaWidth, mediaHeight)} Tm (${escapePdf(t.text)}) Tj ET`)
+      .map(
+        (t) =>
+          `BT /${t.bold === true ? 'F2' : 'F1'} ${t.size ?? 10} Tf ${t.mode ?? 0} Tr ${textMatrix(rotate, t.x, t.y, mediaWidth, mediaHeight)} Tm (${escapePdf(t.text)}) Tj ET`,
+      )
       .join('\n');
     const pageId = pageIds[i] as number;
-    objects[pageId] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${mediaWidth} ${mediaHeight}]${rotate === 0 ? '' : ` /Rotate ${rotate}`} /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
+    objects[pageId] =
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${mediaWidth} ${mediaHeight}]${rotate === 0 ? '' : ` /Rotate ${rotate}`} /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
     objects[pageId + 1] = `<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`;
   });
   let out = '%PDF-1.4\n';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { parsePage } from '../../../pipeline/markdown/index.ts';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
 import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Embeddings } from '@langchain/core/embeddings';
-import { FolioEmbeddings } from '../../../retrieval/index.ts';
 import type { Embedder } from '../../../inference/embed/index.ts';
+import { FolioEmbeddings } from '../../../retrieval/index.ts';
 
 describe('FolioEmbeddings', () => {
   it('should be LangChain Embeddings backed by the local model', async () => {
@@ -22,9 +22,14 @@ describe('FolioEmbeddings', () => {
   it('should use a given embedder and leave it open', async () => {
     let closed = false;
     const embedder: Embedder = {
-      model: 'fake', dims: 2, maxTokens: 8, countTokens: () => 1,
+      model: 'fake',
+      dims: 2,
+      maxTokens: 8,
+      countTokens: () => 1,
       embed: async (texts) => texts.map((t) => new Float32Array([t.length, 0])),
-      close: async () => { closed = true; },
+      close: async () => {
+        closed = true;
+      },
     };
     const embeddings = new FolioEmbeddings({ embedder });
     assert.deepEqual(await embeddings.embedDocuments(['abc']), [[3, 0]]);

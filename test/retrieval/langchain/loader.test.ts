@@ -1,13 +1,25 @@
 import assert from 'node:assert/strict';
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import type { Chunk, FailureRecord } from '../../../core/types.ts';
-import { FolioLoader } from '../../../retrieval/index.ts';
 import type { ChunkSource } from '../../../retrieval/index.ts';
+import { FolioLoader } from '../../../retrieval/index.ts';
 
 const PDF_DIR = '../shared/data/docling-dev/pdf';
 
 const chunk = (over: Partial<Chunk>): Chunk => ({
-  id: 'c', docId: 'd', source: 's.pdf', text: 't', headingPath: [], pages: [1], bboxes: [], kinds: ['paragraph'], tokens: 3, index: 0, contentHash: 'h', engine: 'text', ...over,
+  id: 'c',
+  docId: 'd',
+  source: 's.pdf',
+  text: 't',
+  headingPath: [],
+  pages: [1],
+  bboxes: [],
+  kinds: ['paragraph'],
+  tokens: 3,
+  index: 0,
+  contentHash: 'h',
+  engine: 'text',
+  ...over,
 });
 
 describe('FolioLoader', () => {
@@ -17,7 +29,15 @@ describe('FolioLoader', () => {
 
   it('should give one Document per chunk with LangChain and Folio metadata', async () => {
     const source: ChunkSource = async function* () {
-      yield chunk({ id: 'a', pages: [2, 3], lines: { from: 4, to: 9 }, headingPath: ['H'], bboxes: [{ page: 2, bbox: [1, 2, 3, 4] }], quality: { score: 0.9, passed: true, reasons: [] }, text: 'alpha' });
+      yield chunk({
+        id: 'a',
+        pages: [2, 3],
+        lines: { from: 4, to: 9 },
+        headingPath: ['H'],
+        bboxes: [{ page: 2, bbox: [1, 2, 3, 4] }],
+        quality: { score: 0.9, passed: true, reasons: [] },
+        text: 'alpha',
+      });
     };
     const [doc, ...rest] = await new FolioLoader({ inputs: 'x', chunks: source }).load();
     assert.equal(rest.length, 0);
@@ -39,11 +59,14 @@ describe('FolioLoader', () => {
       yield chunk({ id: '4', docId: 'e', source: 'e.pdf', pages: [1], text: 'other' });
     };
     const docs = await new FolioLoader({ inputs: 'x', chunks: source, mode: 'page' }).load();
-    assert.deepEqual(docs.map((d) => [d.metadata.source, d.metadata.loc.pageNumber, d.pageContent]), [
-      ['s.pdf', 1, 'one\n\ntwo'],
-      ['s.pdf', 2, 'three'],
-      ['e.pdf', 1, 'other'],
-    ]);
+    assert.deepEqual(
+      docs.map((d) => [d.metadata.source, d.metadata.loc.pageNumber, d.pageContent]),
+      [
+        ['s.pdf', 1, 'one\n\ntwo'],
+        ['s.pdf', 2, 'three'],
+        ['e.pdf', 1, 'other'],
+      ],
+    );
     assert.deepEqual(docs[0]!.metadata.loc.lines, { from: 1, to: 8 });
     assert.deepEqual(docs[0]!.metadata.folio.kind, ['paragraph', 'table']);
   });
@@ -83,6 +106,9 @@ describe('FolioLoader', () => {
     // The closing paragraph may share a chunk with the end of page 4; its pages still list 5.
     assert.ok(lastPage?.metadata.folio.pages.includes(5), JSON.stringify(lastPage?.metadata.folio.pages));
     // The encrypted PDF has no password here: reported, not thrown.
-    assert.ok(failures.some((f) => f.source.includes('password_protected')), JSON.stringify(failures.map((f) => f.source)));
+    assert.ok(
+      failures.some((f) => f.source.includes('password_protected')),
+      JSON.stringify(failures.map((f) => f.source)),
+    );
   });
 });

@@ -48,9 +48,7 @@ describe('the README LangChain snippet', function () {
 
   it('should load, warn about the failed input and exit by itself', async () => {
     const root = pathToFileURL(resolve('.')).href;
-    const code = (await readmeSnippet())
-      .replaceAll("from './", `from '${root}/`)
-      .replace("'reports/'", JSON.stringify(dir));
+    const code = (await readmeSnippet()).replaceAll("from './", `from '${root}/`).replace("'reports/'", JSON.stringify(dir));
     const script = join(dir, 'snippet.ts');
     await writeFile(script, `${code}\nconsole.log('documents', docs.length);\n`);
     const run = await runScript(script, 150_000);

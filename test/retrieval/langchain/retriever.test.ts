@@ -29,7 +29,10 @@ describe('FolioRetriever', () => {
   it('should pass filters and mode through', async () => {
     const retriever = new FolioRetriever({ client: esClient(), index: index.name, k: 5, mode: 'bm25', filters: { kind: 'table' }, embeddings });
     const docs = await retriever.invoke('OTSL HTML inference time');
-    assert.deepEqual(docs.map((d) => d.id), ['table']);
+    assert.deepEqual(
+      docs.map((d) => d.id),
+      ['table'],
+    );
     assert.deepEqual(docs[0]!.metadata.folio.ranks, { bm25: 1 });
   });
 });

@@ -11,7 +11,11 @@ describe('queryTerms', () => {
 describe('snippet', () => {
   it('should mark whole words that match, case-insensitively', () => {
     assert.deepEqual(snippet('Stop nuts stay tight.\nA NUT holds.', 'tight nut'), [
-      { text: 'Stop nuts stay ' }, { text: 'tight', hit: true }, { text: '. A ' }, { text: 'NUT', hit: true }, { text: ' holds.' },
+      { text: 'Stop nuts stay ' },
+      { text: 'tight', hit: true },
+      { text: '. A ' },
+      { text: 'NUT', hit: true },
+      { text: ' holds.' },
     ]);
   });
 
@@ -20,8 +24,14 @@ describe('snippet', () => {
     const parts = snippet(text, 'elastic', { maxChars: 120 });
     assert.equal(parts[0]!.text, '… ');
     assert.equal(parts.at(-1)!.text, ' …');
-    assert.deepEqual(parts.filter((p) => p.hit).map((p) => p.text), ['elastic']);
-    const body = parts.slice(1, -1).map((p) => p.text).join('');
+    assert.deepEqual(
+      parts.filter((p) => p.hit).map((p) => p.text),
+      ['elastic'],
+    );
+    const body = parts
+      .slice(1, -1)
+      .map((p) => p.text)
+      .join('');
     assert.ok(body.length <= 120, `${body.length} characters`);
     assert.ok(!body.startsWith(' ') && !body.endsWith(' '), `cut at word boundaries: «${body}»`);
   });

@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import type { ConvertEvent, DocumentView } from '../../../server/routes/index.ts';
 import type { OcrEngine } from '../../../inference/engine.ts';
 import { createPaddleEngine } from '../../../inference/paddle/index.ts';
-import { silentLogger, startOcrServer, type OcrServer } from '../../../server/index.ts';
+import { type OcrServer, silentLogger, startOcrServer } from '../../../server/index.ts';
+import type { ConvertEvent, DocumentView } from '../../../server/routes/index.ts';
 
 const auth = { authorization: 'Bearer k' };
 
@@ -15,7 +15,10 @@ async function convert(url: string, name: string, body: Uint8Array | string): Pr
   const response = await fetch(`${url}/api/convert?name=${encodeURIComponent(name)}`, { method: 'POST', headers: auth, body });
   assert.equal(response.status, 200, await response.clone().text());
   assert.match(response.headers.get('content-type') ?? '', /application\/x-ndjson/);
-  return (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as ConvertEvent);
+  return (await response.text())
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ConvertEvent);
 }
 
 describe('createWebApp (the API, no Elasticsearch)', function () {
@@ -37,19 +40,22 @@ describe('createWebApp (the API, no Elasticsearch)', function () {
     assert.equal(events[0]!.type, 'started');
     const pages = events.filter((e) => e.type === 'page');
     assert.ok(pages.length >= 1);
-    assert.deepEqual(pages.map((e) => e.type === 'page' && e.done), pages.map((_, i) => i + 1));
+    assert.deepEqual(
+      pages.map((e) => e.type === 'page' && e.done),
+      pages.map((_, i) => i + 1),
+    );
     const done = events.at(-1)!;
     assert.equal(done.type, 'done');
     const view = (done as { document: DocumentView }).document;
     assert.equal(view.origin, 'converted');
     assert.equal(view.mime, 'text/markdown');
     assert.ok(view.pages.flatMap((p) => p.elements).some((e) => e.kind === 'table'));
-    const again = await (await fetch(`${server.url}/api/documents/${view.id}`, { headers: auth })).json() as DocumentView;
+    const again = (await (await fetch(`${server.url}/api/documents/${view.id}`, { headers: auth })).json()) as DocumentView;
     assert.deepEqual(again, view);
     const markdown = await fetch(`${server.url}${view.downloads!.markdown}`, { headers: auth });
     assert.match(markdown.headers.get('content-disposition') ?? '', /filename="invoice\.md"/);
     assert.match(await markdown.text(), /Atlas Print/);
-    const json = await (await fetch(`${server.url}${view.downloads!.json}`, { headers: auth })).json() as { source: string; elements: unknown[] };
+    const json = (await (await fetch(`${server.url}${view.downloads!.json}`, { headers: auth })).json()) as { source: string; elements: unknown[] };
     assert.equal(json.source, 'invoice.md');
     assert.ok(json.elements.length > 0);
   });
@@ -81,7 +87,13 @@ describe('createWebApp (the API, no Elasticsearch)', function () {
       assert.equal(response.status, status, `${path}: ${text}`);
       assert.match(text, message, path);
     }
-    assert.deepEqual(await (await fetch(`${server.url}/api/info`, { headers: auth })).json(), { index: 'folio-chunks', search: false, knn: false, llm: false, engine: 'paddle' });
+    assert.deepEqual(await (await fetch(`${server.url}/api/info`, { headers: auth })).json(), {
+      index: 'folio-chunks',
+      search: false,
+      knn: false,
+      llm: false,
+      engine: 'paddle',
+    });
   });
 
   it('should render a page of a converted PDF and say which pages do not exist', async () => {

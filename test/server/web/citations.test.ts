@@ -4,7 +4,13 @@ import { splitCitations } from '../../../server/web/citations.ts';
 describe('splitCitations', () => {
   it('should turn [n] and [n, m] into citations of the passages there are', () => {
     assert.deepEqual(splitCitations('Stop nuts hold [1, 2]. See [3][1].', 3), [
-      { text: 'Stop nuts hold ' }, { cite: 1 }, { cite: 2 }, { text: '. See ' }, { cite: 3 }, { cite: 1 }, { text: '.' },
+      { text: 'Stop nuts hold ' },
+      { cite: 1 },
+      { cite: 2 },
+      { text: '. See ' },
+      { cite: 3 },
+      { cite: 1 },
+      { text: '.' },
     ]);
   });
 
