@@ -144,12 +144,16 @@ describe('folio ingest killed with SIGKILL during a first load', function () {
     }
     child.kill('SIGKILL');
     assert.equal(await exited, 'SIGKILL', 'the run was killed mid-load, not finished');
-    const total = await indexedTotal();
+    let total = await indexedTotal();
     assert.ok(total > 0);
+    // Bulk requests in flight at the kill may still land, so the total is read again each time. The
+    // refresh interval is 1 s; the bound is generous for a loaded 2-core machine, and a refresh left
+    // switched off (the bug this guards against) would never catch up however long it waited.
     let count = 0;
-    for (let waited = 0; waited < 5000 && count < total; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; waited < 30_000 && count < total; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
       count = (await client.count({ index })).count;
+      total = await indexedTotal();
     }
     assert.equal(count, total, 'every chunk indexed before the kill is found');
   });
