@@ -16,6 +16,10 @@ const SAME_LINE = 3;
 const COVER = 0.8;
 /** Fewest rows and columns of cells for a grid to be a table. */
 const MIN_CELLS = 2;
+/** Baselines this close (points) are one line of text. */
+const SAME_BASELINE = 2;
+/** Mean characters per filled cell above which a grid frames prose (a boxed page, a form), as `tables.ts` judges aligned grids. */
+const MAX_MEAN_CELL = 60;
 
 interface Grid {
   /** Column boundaries, left to right; row boundaries, top to bottom. */
@@ -40,7 +44,7 @@ export function findRuledTables(fragments: readonly Fragment[], rules: PageRules
   const tables: Fragment[] = [];
   for (const grid of grids(rules)) {
     const inside = fragments.filter((f) => !taken.has(f) && within(grid, f));
-    const cells = cellsOf(grid, inside);
+    const cells = cellsOf(splitRows(grid, inside), inside);
     if (cells === undefined) continue;
     for (const f of inside) taken.add(f);
     const first = inside.reduce((a, b) => (b.top < a.top ? b : a));
@@ -199,6 +203,9 @@ function cellsOf(grid: Grid, inside: readonly Fragment[]): string[][] | undefine
     filledCols.add(g.c0);
   }
   if (filledRows.size < MIN_CELLS || filledCols.size < MIN_CELLS) return undefined;
+  let letters = 0;
+  for (const list of texts.values()) for (const t of list) letters += t.text.length;
+  if (letters / texts.size > MAX_MEAN_CELL) return undefined;
   const cells = Array.from({ length: rows }, () => new Array<string>(cols).fill(''));
   for (const [root, g] of regions) {
     const list = texts.get(root) ?? [];
@@ -213,6 +220,53 @@ function cellsOf(grid: Grid, inside: readonly Fragment[]): string[][] | undefine
   }
   return cells;
 }
+
+/**
+ * Rows the table sets apart by space inside one ruled band (rules only under the header and
+ * around the body): where two or more text lines of the band each reach into two or more
+ * columns, the band is cut between those lines, as if the rules were drawn.
+ */
+function splitRows(grid: Grid, inside: readonly Fragment[]): Grid {
+  const { xs, ys } = grid;
+  const cuts: number[] = [];
+  for (let r = 0; r + 1 < ys.length; r++) {
+    const band = inside.filter((f) => slot(ys, (f.top + f.bottom) / 2) === r).sort((a, b) => a.y - b.y);
+    const lines: { y: number; top: number; bottom: number; cols: Map<number, string> }[] = [];
+    for (const f of band) {
+      let last = lines.at(-1);
+      if (last === undefined || f.y - last.y > SAME_BASELINE) {
+        last = { y: f.y, top: f.top, bottom: f.bottom, cols: new Map() };
+        lines.push(last);
+      }
+      last.top = Math.min(last.top, f.top);
+      last.bottom = Math.max(last.bottom, f.bottom);
+      for (const p of f.pieces !== undefined && f.pieces.length > 1 ? f.pieces : [f]) {
+        const c = slot(xs, (p.x0 + p.x1) / 2);
+        last.cols.set(c, `${last.cols.get(c) ?? ''} ${p.text}`.trim());
+      }
+    }
+    // A wrapped cell carries words onto its next line, never a lone figure: two lines that both
+    // hold a figure in one column are two rows.
+    for (let k = 1; k < lines.length; k++) {
+      const above = lines[k - 1]!;
+      const below = lines[k]!;
+      if (above.cols.size < 2 || below.cols.size < 2) continue;
+      if ([...above.cols].some(([c, text]) => FIGURE.test(text) && FIGURE.test(below.cols.get(c) ?? ''))) cuts.push((above.bottom + below.top) / 2);
+    }
+  }
+  if (cuts.length === 0) return grid;
+  const from = xs[0]!;
+  const to = xs.at(-1)!;
+  return {
+    xs,
+    ys: [...ys, ...cuts].sort((a, b) => a - b),
+    vertical: grid.vertical,
+    horizontal: [...grid.horizontal, ...cuts.map((at) => ({ at, from, to }))],
+  };
+}
+
+/** A cell that is one figure: `1,530`, `-0.4`, `(12)`, `85.1%`, `$ 3.2`. */
+const FIGURE = /^[-+\u2212\u2013(]?[$€£]?\s?\d[\d.,\s]*%?\)?$/;
 
 /** The cell index (between boundaries) that `v` falls in. */
 function slot(bounds: readonly number[], v: number): number {
