@@ -92,6 +92,27 @@ describe('text layer: ruled tables', () => {
     assert.ok(blocks(page.markdown, 'text').some((b) => b.includes('A table of two columns follows.')));
   });
 
+  it('reads rows set apart by space inside one ruled band as rows, where they hold figures', async () => {
+    const segments: Segment[] = [];
+    // Rules around the header and the body only: the body rows have none between them.
+    for (const y of [300, 320, 370]) segments.push([72, y, 312, y]);
+    for (const x of [72, 192, 312]) segments.push([x, 300, x, 370]);
+    const texts: [string, number, number][] = [
+      ['Cohort', 76, 314],
+      ['Count', 196, 314],
+      ['Three', 76, 334],
+      ['1,530', 196, 334],
+      ['Four', 76, 348],
+      ['1,253', 196, 348],
+      ['Total', 76, 362],
+      ['2,783', 196, 362],
+    ];
+    const page = await firstPage(await ruledPdf(texts, segments));
+    assert.deepEqual(blocks(page.markdown, 'table'), [
+      '<table><thead><tr><th>Cohort</th><th>Count</th></tr></thead><tbody><tr><td>Three</td><td>1,530</td></tr><tr><td>Four</td><td>1,253</td></tr><tr><td>Total</td><td>2,783</td></tr></tbody></table>',
+    ]);
+  });
+
   it('invents no table from underlines and a box around a paragraph', async () => {
     const texts: [string, number, number][] = [
       ['A heading with a rule under it', 72, 100],
