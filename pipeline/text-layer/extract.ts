@@ -212,9 +212,11 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   }
   const body = furniture.size === 0 ? fragments : fragments.filter((f) => !furniture.has(f));
   const blocks: Block[] = [...headers];
-  // Ruled grids first: where the page draws a table's cells, they beat alignment.
-  const ruled = findRuledTables(body, rules);
-  const { tables, rest } = findPageTables(ruled.rest);
+  // Where the page draws a table's cells they beat alignment, unless the aligned table reaches
+  // out of the grid (rules around part of a table only: its body, its group rows).
+  const aligned = findPageTables(body);
+  const ruled = findRuledTables(body, rules, aligned.tables);
+  const { tables, rest } = ruled.tables.length === 0 ? aligned : findPageTables(ruled.rest);
   for (const region of readingOrder([...rest, ...ruled.tables, ...tables], { bodySize: style.bodySize })) {
     blocks.push(...toBlocks(toLines(region), style));
   }

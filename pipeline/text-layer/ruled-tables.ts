@@ -36,13 +36,18 @@ interface Grid {
  * @example
  * const { tables, rest } = findRuledTables(fragments, pdf.readPage(1, pageRules));
  */
-export function findRuledTables(fragments: readonly Fragment[], rules: PageRules | undefined): { tables: Fragment[]; rest: Fragment[] } {
+export function findRuledTables(
+  fragments: readonly Fragment[],
+  rules: PageRules | undefined,
+  aligned: readonly Fragment[] = [],
+): { tables: Fragment[]; rest: Fragment[] } {
   if (rules === undefined || rules.horizontal.length < MIN_CELLS + 1 || rules.vertical.length < MIN_CELLS + 1) {
     return { tables: [], rest: [...fragments] };
   }
   const taken = new Set<Fragment>();
   const tables: Fragment[] = [];
   for (const grid of grids(rules)) {
+    if (aligned.some((t) => reachesOut(grid, t))) continue;
     const inside = fragments.filter((f) => !taken.has(f) && within(grid, f));
     const cells = cellsOf(splitRows(grid, inside), inside);
     if (cells === undefined) continue;
@@ -93,6 +98,13 @@ function grids(rules: PageRules): Grid[] {
     if (ys.length >= MIN_CELLS + 1 && xs.length >= MIN_CELLS + 1) out.push({ xs, ys, horizontal, vertical });
   }
   return out;
+}
+
+/** Whether a table found by alignment overlaps the grid and runs a line or more beyond it. */
+function reachesOut(grid: Grid, table: Fragment): boolean {
+  const [x0, x1, top, bottom] = [grid.xs[0]!, grid.xs.at(-1)!, grid.ys[0]!, grid.ys.at(-1)!];
+  if (Math.min(x1, table.x1) <= Math.max(x0, table.x0) || Math.min(bottom, table.bottom) <= Math.max(top, table.top)) return false;
+  return table.top < top - table.size || table.bottom > bottom + table.size;
 }
 
 function crosses(h: Rule, v: Rule): boolean {
