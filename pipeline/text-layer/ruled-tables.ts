@@ -20,6 +20,8 @@ const MIN_CELLS = 2;
 const SAME_BASELINE = 2;
 /** Mean characters per filled cell above which a grid frames prose (a boxed page, a form), as `tables.ts` judges aligned grids. */
 const MAX_MEAN_CELL = 60;
+/** Horizontal × vertical rules tried for crossings, at most: more is a map or a drawing, left to alignment. */
+const MAX_PAIRS = 4_000_000;
 
 interface Grid {
   /** Column boundaries, left to right; row boundaries, top to bottom. */
@@ -31,7 +33,11 @@ interface Grid {
 
 /**
  * Ruled tables among a page's fragments: each becomes one stand-in fragment carrying its cells
- * (as `findPageTables` makes them); the fragments not in any table are returned apart.
+ * (as `findPageTables` makes them); the fragments not in any table are returned apart. A grid
+ * is left to alignment where a table found by alignment (`aligned`) reaches a line or more above
+ * or below it (rules around part of a table only), where words run through its rules (a chart),
+ * where a joined cell holds text of several grid rows or columns (ruling of some lines only),
+ * and where its cells hold prose.
  *
  * @example
  * const { tables, rest } = findRuledTables(fragments, pdf.readPage(1, pageRules));
@@ -41,7 +47,12 @@ export function findRuledTables(
   rules: PageRules | undefined,
   aligned: readonly Fragment[] = [],
 ): { tables: Fragment[]; rest: Fragment[] } {
-  if (rules === undefined || rules.horizontal.length < MIN_CELLS + 1 || rules.vertical.length < MIN_CELLS + 1) {
+  if (
+    rules === undefined ||
+    rules.horizontal.length < MIN_CELLS + 1 ||
+    rules.vertical.length < MIN_CELLS + 1 ||
+    rules.horizontal.length * rules.vertical.length > MAX_PAIRS
+  ) {
     return { tables: [], rest: [...fragments] };
   }
   const taken = new Set<Fragment>();

@@ -1,7 +1,7 @@
 /**
  * Simple tables from aligned text: consecutive lines that split into two or more fragments
- * (cells) at consistent column positions. Ruling lines are not read (that needs the operator
- * list); alignment alone finds the common born-digital grid.
+ * (cells) at consistent column positions: the common born-digital grid. Tables whose cells
+ * are drawn with rules are read from the rules first (`ruled-tables.ts`); this is the rest.
  */
 import { toLines } from './order.ts';
 import { isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
