@@ -113,6 +113,25 @@ describe('text layer: ruled tables', () => {
     ]);
   });
 
+  it('leaves a chart to alignment whose labels run through its grid lines', async () => {
+    const segments: Segment[] = [];
+    for (const y of [400, 430, 460, 490]) segments.push([72, y, 372, y]);
+    for (const x of [72, 172, 272, 372]) segments.push([x, 400, x, 490]);
+    const texts: [string, number, number][] = [
+      ['300', 76, 418],
+      ['Czech Republic share', 130, 418],
+      ['200', 76, 448],
+      ['United Kingdom share', 230, 448],
+      ['100', 76, 478],
+      ['Slovakia', 180, 478],
+    ];
+    // The grid is refused: the page reads as it does without its lines (alignment alone).
+    const page = await firstPage(await ruledPdf(texts, segments));
+    const unruled = await firstPage(await ruledPdf(texts, []));
+    assert.equal(page.markdown, unruled.markdown);
+    assert.match(page.markdown, /Czech Republic share/);
+  });
+
   it('invents no table from underlines and a box around a paragraph', async () => {
     const texts: [string, number, number][] = [
       ['A heading with a rule under it', 72, 100],
