@@ -50,6 +50,14 @@ export interface PdfiumExports {
   FPDFPageObj_GetBounds(object: Ptr, left: Ptr, bottom: Ptr, right: Ptr, top: Ptr): number;
   /** `FS_MATRIX` out: a, b, c, d, e, f (floats). */
   FPDFPageObj_GetMatrix(object: Ptr, matrix: Ptr): number;
+  FPDFPath_CountSegments(path: Ptr): number;
+  FPDFPath_GetPathSegment(path: Ptr, index: number): Ptr;
+  /** Two `float*` outs: the segment's end point in the path's own space. */
+  FPDFPathSegment_GetPoint(segment: Ptr, x: Ptr, y: Ptr): number;
+  /** 0 line to, 1 Bézier to, 2 move to, -1 unknown. */
+  FPDFPathSegment_GetType(segment: Ptr): number;
+  /** Whether the segment closes its subpath. */
+  FPDFPathSegment_GetClose(segment: Ptr): number;
   FPDFFormObj_CountObjects(form: Ptr): number;
   FPDFFormObj_GetObject(form: Ptr, index: number): Ptr;
   FPDFText_LoadPage(page: Ptr): Ptr;

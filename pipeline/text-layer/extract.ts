@@ -21,6 +21,9 @@ import { pageImages } from './images.ts';
 import { pageMarkdown } from './markdown.ts';
 import { readingOrder, toLines } from './order.ts';
 import { readPageText, turnPage, unturnBox } from './page-text.ts';
+import { findRuledTables } from './ruled-tables.ts';
+import type { PageRules } from './rules.ts';
+import { pageRules } from './rules.ts';
 import { argmax, toFragments } from './runs.ts';
 import { findPageTables } from './tables.ts';
 import type { Block, Fragment, TextLayerPage } from './types.ts';
@@ -63,6 +66,8 @@ interface Analysed {
   readonly style: PageStyle;
   readonly margin: MarginRow[];
   readonly assessment: TextLayerPage['assessment'];
+  /** The page's horizontal and vertical rules, for ruled tables. */
+  readonly rules: PageRules;
 }
 
 /**
@@ -160,6 +165,7 @@ function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, 
         style,
         margin: marginRows(fragments, page.height, style.bodySize),
         assessment,
+        rules: pageRules(page),
       };
     });
   } catch (error) {
@@ -189,7 +195,7 @@ function pageStyle(fragments: readonly Fragment[], mono: ReadonlySet<string>): P
 
 function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLayerPage {
   if (!('fragments' in item)) return item;
-  const { pageNumber, width, height, turn, fragments, style, margin, assessment } = item;
+  const { pageNumber, width, height, turn, fragments, style, margin, assessment, rules } = item;
   const furniture = new Set<Fragment>();
   const headers: Block[] = [];
   const footers: Block[] = [];
@@ -206,8 +212,12 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   }
   const body = furniture.size === 0 ? fragments : fragments.filter((f) => !furniture.has(f));
   const blocks: Block[] = [...headers];
-  const { tables, rest } = findPageTables(body);
-  for (const region of readingOrder([...rest, ...tables], { bodySize: style.bodySize })) {
+  // Where the page draws a table's cells they beat alignment, unless the aligned table reaches
+  // out of the grid (rules around part of a table only: its body, its group rows).
+  const aligned = findPageTables(body);
+  const ruled = findRuledTables(body, rules, aligned.tables);
+  const { tables, rest } = ruled.tables.length === 0 ? aligned : findPageTables(ruled.rest);
+  for (const region of readingOrder([...rest, ...ruled.tables, ...tables], { bodySize: style.bodySize })) {
     blocks.push(...toBlocks(toLines(region), style));
   }
   blocks.push(...footers);

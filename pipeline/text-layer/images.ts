@@ -82,7 +82,7 @@ export function pageImages(page: PdfiumPage): ImageFigures {
 }
 
 /** `m` then `n`: a point in `m`'s input space mapped through both. */
-function multiply(m: Matrix, n: Matrix): Matrix {
+export function multiply(m: Matrix, n: Matrix): Matrix {
   return [
     m[0] * n[0] + m[1] * n[2],
     m[0] * n[1] + m[1] * n[3],

@@ -1,6 +1,6 @@
 /**
  * Born-digital PDF text layers as Markdown with DeepSeek-style grounding tags: reading order
- * across columns (XY-cut), headings, paragraphs, lists, code, simple tables as HTML, page
+ * across columns (XY-cut), headings, paragraphs, lists, code, tables as HTML (from drawn rules or alignment), page
  * headers/footers marked apart, and a verdict on whether the text layer can replace OCR.
  *
  * @example
@@ -21,4 +21,7 @@ export { pageImages } from './images.ts';
 export { groundingTag } from './markdown.ts';
 export type { PageText } from './page-text.ts';
 export { readPageText } from './page-text.ts';
+export { findRuledTables } from './ruled-tables.ts';
+export type { PageRules, Rule } from './rules.ts';
+export { pageRules } from './rules.ts';
 export type { TextLayerAssessment, TextLayerPage } from './types.ts';

@@ -1,7 +1,7 @@
 /**
  * Simple tables from aligned text: consecutive lines that split into two or more fragments
- * (cells) at consistent column positions. Ruling lines are not read (that needs the operator
- * list); alignment alone finds the common born-digital grid.
+ * (cells) at consistent column positions: the common born-digital grid. Tables whose cells
+ * are drawn with rules are read from the rules first (`ruled-tables.ts`); this is the rest.
  */
 import { toLines } from './order.ts';
 import { isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
@@ -301,21 +301,33 @@ function columnOf(columns: readonly Column[], x0: number, x1: number): number {
 
 /** A cell held by the cell to its left: that one spans it (`colspan`). */
 export const SPANNED = '\u0000';
+/** A cell held by the cell above it (`rowspan`); ruled tables make them (`ruled-tables.ts`). */
+export const ROW_SPANNED = '\u0001';
 
-/** Cells as an HTML table; the first row as header cells, {@link SPANNED} cells as colspans. */
+/** Cells as an HTML table; the first row as header cells, {@link SPANNED} and {@link ROW_SPANNED} cells as spans. */
 export function tableHtml(cells: readonly (readonly string[])[]): string {
   const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  // A header cell reaching down (rowspan) takes the rows it covers into the head with it.
+  let headRows = 1;
+  (cells[0] ?? []).forEach((cell, c) => {
+    if (cell === SPANNED || cell === ROW_SPANNED) return;
+    let down = 1;
+    while (cells[down]?.[c] === ROW_SPANNED) down++;
+    headRows = Math.max(headRows, down);
+  });
   const rows = cells.map((row, r) => {
-    const tag = r === 0 ? 'th' : 'td';
+    const tag = r < headRows ? 'th' : 'td';
     let html = '';
     for (let c = 0; c < row.length; c++) {
-      if (row[c] === SPANNED) continue;
+      if (row[c] === SPANNED || row[c] === ROW_SPANNED) continue;
       let span = 1;
       while (row[c + span] === SPANNED) span++;
-      html += `<${tag}${span > 1 ? ` colspan="${span}"` : ''}>${esc(row[c]!)}</${tag}>`;
+      let down = 1;
+      while (cells[r + down]?.[c] === ROW_SPANNED) down++;
+      const attrs = `${span > 1 ? ` colspan="${span}"` : ''}${down > 1 ? ` rowspan="${down}"` : ''}`;
+      html += `<${tag}${attrs}>${esc(row[c]!)}</${tag}>`;
     }
     return `<tr>${html}</tr>`;
   });
-  const [head, ...body] = rows;
-  return `<table><thead>${head ?? ''}</thead><tbody>${body.join('')}</tbody></table>`;
+  return `<table><thead>${rows.slice(0, headRows).join('')}</thead><tbody>${rows.slice(headRows).join('')}</tbody></table>`;
 }
