@@ -1,5 +1,6 @@
 export type { ProcessMeter } from './es-process.ts';
 export { elasticsearchMeter } from './es-process.ts';
+export { startFolioServe } from './folio-serve.ts';
 export type { MachineInfo } from './machine.ts';
 export { machineInfo, machineMarkdown, toolVersion } from './machine.ts';
 export { markdownTable, percent } from './markdown-table.ts';

@@ -4,6 +4,7 @@
  * [--graphs steps,contract] [--steer RATE] [--inexact]`
  */
 import { parseArgs } from 'node:util';
+import { integer } from '../../cli/options.ts';
 import { ConfigurationError, describeError } from '../../core/errors.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
 import { DEVICES } from '../../inference/runtime/ort.ts';
@@ -42,14 +43,6 @@ function list(flag: string, value: string | undefined): number[] | undefined {
 function onOff(flag: string, value: string): boolean {
   if (value !== 'on' && value !== 'off') throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be on or off, got \`${value}\``);
   return value === 'on';
-}
-
-function int(flag: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be an integer from ${min} and up, got \`${value}\``);
-  return n;
 }
 
 /**
@@ -111,13 +104,13 @@ export async function runDecodeBench(options: Readonly<DecodeBenchOptions> = {})
     ...(values.device !== undefined ? { device } : {}),
     ...(values.k !== undefined ? { ks: list('k', values.k) } : {}),
     ...(values.batch !== undefined ? { batches: list('batch', values.batch) } : {}),
-    ...(values.runs !== undefined ? { runs: int('runs', values.runs, 1) } : {}),
-    ...(values.tokens !== undefined ? { tokens: int('tokens', values.tokens, 2) } : {}),
+    ...(values.runs !== undefined ? { runs: integer('runs', values.runs, 1) } : {}),
+    ...(values.tokens !== undefined ? { tokens: integer('tokens', values.tokens, 2) } : {}),
     ...(values['ignore-eos'] ? { eos: false } : {}),
     ...(values.pages !== undefined ? { pagesDir: values.pages } : {}),
-    ...(values.limit !== undefined ? { limit: int('limit', values.limit, 1) } : {}),
+    ...(values.limit !== undefined ? { limit: integer('limit', values.limit, 1) } : {}),
     ...(graphs !== undefined ? { graphs: graphs as Graphs[] } : {}),
-    ...(values.threads !== undefined ? { threads: int('threads', values.threads, 0) } : {}),
+    ...(values.threads !== undefined ? { threads: integer('threads', values.threads, 0) } : {}),
     ...(steer !== undefined ? { steerRate: steer } : {}),
     ...(values.inexact ? { exact: false } : {}),
     ...(values.reference !== undefined ? { reference: values.reference } : {}),

@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { integer } from '../../cli/options.ts';
 import { ConfigurationError, describeError } from '../../core/errors.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
 import { DEVICES } from '../../inference/runtime/ort.ts';
@@ -26,14 +27,6 @@ export interface MathBenchOptions {
   readonly resultsDir?: string;
   /** @default console.log */
   readonly log?: (line: string) => void;
-}
-
-function int(flag: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--${flag}\` to be an integer from ${min} and up, got \`${value}\``);
-  return n;
 }
 
 /**
@@ -75,18 +68,18 @@ export async function runMathBench(options: Readonly<MathBenchOptions> = {}): Pr
   const device = (values.device ?? 'cpu') as Device;
   if (!DEVICES.includes(device))
     throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--device\` to be one of ${DEVICES.join(', ')}, got \`${device}\``);
-  const batches = values.batch?.split(',').map((b) => int('batch', b, 1)!);
+  const batches = values.batch?.split(',').map((b) => integer('batch', b, 1)!);
   const config: MathBenchConfig = {
     device,
     ...(values.quick ? { limit: 16, speedViews: 8, batches: [1], runs: 1 } : {}),
     ...(values.model !== undefined ? { modelDir: values.model } : {}),
     ...(values.views !== undefined ? { viewsDir: values.views } : {}),
-    ...(values.threads !== undefined ? { threads: int('threads', values.threads, 0) } : {}),
-    ...(values.limit !== undefined ? { limit: int('limit', values.limit, 1) } : {}),
-    ...(values['speed-views'] !== undefined ? { speedViews: int('speed-views', values['speed-views'], 1) } : {}),
+    ...(values.threads !== undefined ? { threads: integer('threads', values.threads, 0) } : {}),
+    ...(values.limit !== undefined ? { limit: integer('limit', values.limit, 1) } : {}),
+    ...(values['speed-views'] !== undefined ? { speedViews: integer('speed-views', values['speed-views'], 1) } : {}),
     ...(batches !== undefined ? { batches } : {}),
-    ...(values.k !== undefined ? { k: int('k', values.k, 1) } : {}),
-    ...(values.runs !== undefined ? { runs: int('runs', values.runs, 1) } : {}),
+    ...(values.k !== undefined ? { k: integer('k', values.k, 1) } : {}),
+    ...(values.runs !== undefined ? { runs: integer('runs', values.runs, 1) } : {}),
   };
   const result = await measureMath(config, log);
   if (!values.quick) {

@@ -5,13 +5,13 @@
  * text-layer documents and scans measured separately; with `--nodes 3` the pipeline path again on
  * a 3-node cluster. Pages/s from start to refreshed index; medians over the rounds.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@elastic/elasticsearch';
 import { folioPipeline, installIngestedTemplate } from '../../mappings/index.ts';
 import { clusterLayout, esLayout, startElasticsearch, stopElasticsearch } from '../../scripts/elasticsearch/index.ts';
+import { startFolioServe } from '../common/folio-serve.ts';
 import { machineInfo, machineMarkdown, markdownTable, median, round } from '../common/index.ts';
 import { ingestOnce } from '../textlayer/ingest.ts';
 
@@ -37,20 +37,6 @@ async function files(dir: string): Promise<string[]> {
     .filter((name) => /\.(pdf|png|jpe?g|tiff?)$/i.test(name))
     .sort()
     .map((name) => join(dir, name));
-}
-
-async function startServe(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--engine', 'paddle', '--port', '0', '--queue', '256'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      const match = /http:\/\/\S+/.exec(d.toString());
-      if (match) resolve(match[0]);
-    });
-    child.once('exit', (code) => reject(new Error(`folio serve exited with ${code}`)));
-  });
-  return { url, child };
 }
 
 /** One timed run of the pipeline path: read, base64, bulk (4 documents a request, 4 requests in flight), refresh; then count pages. */
@@ -108,7 +94,7 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
   const rounds = Number(values.rounds);
   const es = values.es ?? (await startElasticsearch({ log: (line) => console.error(`es: ${line}`) })).url;
   const client = new Client({ node: es, requestTimeout: 900_000 });
-  const serve = await startServe();
+  const serve = await startFolioServe();
   const results: PathResult[] = [];
   try {
     for (const [set, dir] of Object.entries(SETS)) {

@@ -4,7 +4,7 @@
  * same pages: pages/s, latency percentiles, and the client's own share of each request's time.
  * Then autocannon against `/health` for the server's floor. Everything in one run.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import type { PageImage } from '../../inference/engine.ts';
 import { createRemoteEngine } from '../../inference/remote/index.ts';
 import { loadImagePages } from '../../pipeline/render/index.ts';
+import { startFolioServe } from '../common/folio-serve.ts';
 import { machineInfo, machineMarkdown, markdownTable, median, percent, round } from '../common/index.ts';
 
 export interface ServeBenchOptions {
@@ -37,20 +38,6 @@ interface LevelResult {
 function percentile(values: readonly number[], p: number): number {
   const sorted = values.toSorted((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-async function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--engine', 'paddle', '--port', '0', '--queue', '256'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      const match = /http:\/\/\S+/.exec(d.toString());
-      if (match) resolve(match[0]);
-    });
-    child.once('exit', (code) => reject(new Error(`folio serve exited with ${code}`)));
-  });
-  return { url, child };
 }
 
 async function pagesFor(count: number): Promise<PageImage[]> {
@@ -131,7 +118,7 @@ export async function runServeBench(options: Readonly<ServeBenchOptions>): Promi
   });
   const pages = await pagesFor(Number(values.pages));
   const levels = values.levels.split(',').map(Number);
-  const { url, child } = await startServer();
+  const { url, child } = await startFolioServe();
   const work = await mkdtemp(join(tmpdir(), 'folio-serve-pages-'));
   const pdf = join(work, 'pages.pdf');
   await pagesPdf(pages, pdf);
