@@ -12,6 +12,8 @@ export interface TaggedBlock {
   /** Engine and confidence of a block read from the page's pixels. */
   readonly engine?: string;
   readonly confidence?: number;
+  /** For a figure whose words are labels (a chart, a map): the words, as the figure element's text. */
+  readonly figureText?: string;
 }
 
 const TAG = /^<\|ref\|>([^<]*)<\|\/ref\|><\|det\|>\[\[\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*\]\]<\|\/det\|>/;

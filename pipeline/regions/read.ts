@@ -5,8 +5,9 @@
  * `$$…$$` only where its guard accepts the reading. Whatever is refused keeps the text route's
  * result; the counts go into the page's route details.
  */
+import { createHash } from 'node:crypto';
 import { describeError } from '../../core/errors.ts';
-import type { OcrEngine, PageImage } from '../../inference/engine.ts';
+import type { OcrEngine, OcrPageResult, PageImage } from '../../inference/engine.ts';
 import type { FormulaReader } from '../formula/index.ts';
 import type { TextLayerRegion } from '../text-layer/index.ts';
 import type { TaggedBlock } from './blocks.ts';
@@ -19,6 +20,11 @@ export interface RegionReaders {
   readonly ocr?: () => Promise<OcrEngine>;
   /** Reads formula regions; left out, formulas keep the text layer's text. */
   readonly formula?: () => Promise<FormulaReader>;
+  /**
+   * Readings of image crops already made in this document, by a hash of their pixels: a logo on
+   * every page is read once.
+   */
+  readonly cache?: Map<string, OcrPageResult>;
   /** The page rendered at `dpi`. */
   readonly render: (dpi: number) => Promise<PageImage>;
   readonly signal?: AbortSignal;
@@ -47,6 +53,16 @@ const IMAGE_DPI = 200;
 const FORMULA_DPI = 150;
 /** Mean recognition confidence (0–1) below which an image's reading is taken for noise. */
 const MIN_IMAGE_CONFIDENCE = 0.8;
+/**
+ * When an image is words drawn as pixels rather than a figure with words on it: a strip at least
+ * this many times wider than tall (a banner, a letterhead, a wordmark), or one whose read blocks
+ * cover at least `MIN_TEXT_SHARE` of it (a paragraph set as an image). A chart or a map is neither
+ * (on docling-dev's picture_classification: aspect 1.4 and 0.7, blocks over 31% and 12%): its words
+ * become the figure's text, for search, and stay out of the page's flow, as docling's reference
+ * Markdown keeps them out.
+ */
+const MIN_STRIP_ASPECT = 3;
+const MIN_TEXT_SHARE = 0.45;
 
 /**
  * @example
@@ -55,7 +71,7 @@ const MIN_IMAGE_CONFIDENCE = 0.8;
 export async function readRegions(page: RegionPage, readers: Readonly<RegionReaders>): Promise<RegionResult> {
   let blocks = splitBlocks(page.markdown);
   const details: Record<string, number | string> = {};
-  const read: TaggedBlock[] = [];
+  const readBlocks: TaggedBlock[] = [];
   const refused: string[] = [];
   const images = readers.ocr === undefined ? [] : page.regions.filter((r) => r.kind === 'image');
   const formulas = readers.formula === undefined ? [] : page.regions.filter((r) => r.kind === 'formula');
@@ -63,42 +79,60 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
   if (images.length > 0 && readers.ocr !== undefined) {
     details.imageRegions = images.length;
     const rendered = await readers.render(IMAGE_DPI);
-    const crops = images.map((r) => cropRegion(rendered, r.box, page.width, page.height, 2));
     const engine = await readers.ocr();
     let kept = 0;
+    let labelled = 0;
+    let engineName = engine.name;
     for (let i = 0; i < images.length; i++) {
       readers.signal?.throwIfAborted();
-      const region = images[i]!;
-      const crop = crops[i]!;
-      let result;
+      const region = images[i] as TextLayerRegion & { kind: 'image' };
+      const crop = cropRegion(rendered, region.box, page.width, page.height, 2);
+      const grid = toGrid(region.box, page.width, page.height);
+      const figure: TaggedBlock = { markdown: `${tag('image', grid)}\n`, label: 'image' };
+      let result: OcrPageResult | undefined;
       try {
-        [result] = await engine.recognize([crop], { signal: readers.signal });
+        result = await readCached(engine, crop, readers);
       } catch (error) {
         refused.push(`image ${i + 1}: ${describeError(error)}`);
+        blocks = insertInOrder(blocks, [figure], grid);
         continue;
       }
-      const confidence = result?.stats.confidence ?? 0;
-      const text = result?.markdown.trim() ?? '';
-      if (text === '' || confidence < MIN_IMAGE_CONFIDENCE || !addsWords(text, region.kind === 'image' ? region.overlaid : '')) {
-        // A figure without words (or words the text layer already has) stays a figure.
-        blocks = insertInOrder(
-          blocks,
-          [{ markdown: `${tag('image', toGrid(region.box, page.width, page.height))}\n`, label: 'image' }],
-          toGrid(region.box, page.width, page.height),
-        );
+      engineName = result.engine;
+      const confidence = result.stats.confidence ?? 0;
+      const text = result.markdown.trim();
+      if (text === '' || confidence < MIN_IMAGE_CONFIDENCE || !addsWords(text, region.overlaid)) {
+        // A figure without words (or with words the text layer already has) stays a figure.
+        blocks = insertInOrder(blocks, [figure], grid);
         continue;
       }
-      const moved = splitBlocks(moveTags(text, crop.box, page.width, page.height)).map((b) => ({
-        ...b,
-        engine: result?.engine ?? engine.name,
-        confidence: round(confidence),
-      }));
-      read.push(...moved);
-      blocks = insertInOrder(blocks, moved, toGrid(region.box, page.width, page.height));
+      const moved = splitBlocks(moveTags(text, crop.box, page.width, page.height));
+      const read = { engine: result.engine, confidence: round(confidence) };
+      const [x0, y0, x1, y1] = region.box;
+      if ((x1 - x0) / Math.max(1, y1 - y0) < MIN_STRIP_ASPECT && inkShare(moved, grid) < MIN_TEXT_SHARE) {
+        // Labels scattered over a chart or a map: the figure stays one, its words become its text
+        // (what search sees) rather than paragraphs in the page's flow.
+        const words = moved
+          .map((b) =>
+            b.markdown
+              .slice(b.markdown.indexOf('\n') + 1)
+              .replace(/^#+\s/, '')
+              .trim(),
+          )
+          .join(' ');
+        const labelledFigure = { ...figure, ...read, figureText: words.replace(/\\(?=[\\`*_$<[\]])/g, '') };
+        blocks = insertInOrder(blocks, [labelledFigure], grid);
+        readBlocks.push(labelledFigure);
+        labelled++;
+        continue;
+      }
+      const added = moved.map((b) => ({ ...b, ...read }));
+      readBlocks.push(...added);
+      blocks = insertInOrder(blocks, added, grid);
       kept++;
     }
     details.imageRegionsRead = kept;
-    details.imageEngine = engine.name;
+    if (labelled > 0) details.imageRegionsLabelled = labelled;
+    details.imageEngine = engineName;
   }
 
   if (formulas.length > 0 && readers.formula !== undefined) {
@@ -126,14 +160,32 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
       const line = old.markdown.slice(0, old.markdown.indexOf('\n'));
       const replaced = { ...old, markdown: `${line}\n${reading.markdown}`, engine: reading.engine, confidence: round(reading.confidence) };
       blocks = [...blocks.slice(0, at), replaced, ...blocks.slice(at + 1)];
-      read.push(replaced);
+      readBlocks.push(replaced);
       kept++;
     });
     details.formulaRegionsRead = kept;
     details.formulaEngine = 'folio-ocr-math';
   }
   if (refused.length > 0) details.regionsRefused = refused.slice(0, 8).join('; ');
-  return { markdown: joinBlocks(blocks), read, details };
+  return { markdown: joinBlocks(blocks), read: readBlocks, details };
+}
+
+async function readCached(engine: OcrEngine, crop: PageImage, readers: Readonly<RegionReaders>): Promise<OcrPageResult> {
+  const key = readers.cache === undefined ? '' : `${crop.width}x${crop.height}:${createHash('sha1').update(crop.data).digest('hex')}`;
+  const known = readers.cache?.get(key);
+  if (known !== undefined) return known;
+  const [result] = await engine.recognize([crop], { signal: readers.signal });
+  if (result === undefined) throw new Error('the OCR engine returned no result');
+  readers.cache?.set(key, result);
+  return result;
+}
+
+/** Share of the region's area (page grid) under the read blocks' boxes. */
+function inkShare(blocks: readonly TaggedBlock[], region: readonly [number, number, number, number]): number {
+  const area = Math.max(1, (region[2] - region[0]) * (region[3] - region[1]));
+  let covered = 0;
+  for (const b of blocks) if (b.box !== undefined) covered += Math.max(0, b.box[2] - b.box[0]) * Math.max(0, b.box[3] - b.box[1]);
+  return covered / area;
 }
 
 function tag(label: string, box: readonly [number, number, number, number]): string {

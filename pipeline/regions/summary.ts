@@ -9,6 +9,7 @@ export const REGION_DETAIL_KEYS = [
   'formulaRegions',
   'formulaRegionsRead',
   'formulaEngine',
+  'imageRegionsLabelled',
   'regionsRefused',
   'regionsDropped',
   'regionsFailed',

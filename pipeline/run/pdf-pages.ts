@@ -7,7 +7,7 @@
  */
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { RouteDecision, SourceDocument } from '../../core/types.ts';
-import type { PageImage } from '../../inference/engine.ts';
+import type { OcrPageResult, PageImage } from '../../inference/engine.ts';
 import { openPdf } from '../pdf/index.ts';
 import { annotateElements, readRegions, sharedFormulaReader } from '../regions/index.ts';
 import { renderPdfPage } from '../render/index.ts';
@@ -24,6 +24,8 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
   const pdf = await openPdf(doc.bytes, { password, source: doc.uri });
   const queue = new OcrQueue(ocr, ocrBatchSize, signal);
   const source = doc.uri;
+  // Image crops read in this document, by their pixels: a logo on every page is read once.
+  const imageCache = new Map<string, OcrPageResult>();
 
   async function toOcr(pageNumber: number, width: number, height: number, route: RouteDecision): Promise<PageResult | undefined> {
     try {
@@ -96,6 +98,7 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
           ocr: imageRegions ? ocr : undefined,
           formula: formulaRegions ? () => sharedFormulaReader(formulaDevice) : undefined,
           render,
+          cache: imageCache,
           signal,
         },
       );

@@ -1,8 +1,8 @@
 /**
  * Which raster images of a text-layer page are worth reading from their pixels: words drawn as
  * images (a letterhead, a banner, a logo, a chart's labels) are missing from the text layer.
- * Small images (bullets, rules drawn as bitmaps) and images under most of the page (a scan or a
- * background, which the router sends to OCR whole) are left out.
+ * Small images (bullets, rules drawn as bitmaps), images under most of the page (a scan or a
+ * background, which the router sends to OCR whole) and images under real text are left out.
  */
 import type { Fragment, TextLayerRegion } from './types.ts';
 
@@ -13,6 +13,11 @@ const MIN_HEIGHT = 8;
 const MIN_WIDTH = 24;
 /** Images under more of the page than this are the page itself (a scan, a background). */
 const MAX_SHARE = 0.6;
+/**
+ * Text-layer characters over an image beyond which it is a background under real text (a shaded
+ * box, a page-wide strip): its own pixels are not read.
+ */
+const MAX_OVERLAID = 12;
 /** Images read per page, at most (the largest). */
 const MAX_REGIONS = 6;
 
@@ -33,6 +38,7 @@ export function imageRegions(boxes: readonly Box[], fragments: readonly Fragment
       .filter((f) => inside(box, (f.x0 + f.x1) / 2, (f.top + f.bottom) / 2))
       .map((f) => f.text)
       .join(' ');
+    if (overlaid.replace(/\s/g, '').length > MAX_OVERLAID) continue;
     out.push({ kind: 'image', box, overlaid });
     if (out.length === MAX_REGIONS) break;
   }

@@ -15,6 +15,16 @@ export async function textPng(text: string, width: number, height: number, optio
   return new Uint8Array(await image.png().toBuffer());
 }
 
+/** A PNG of a bar chart, 600 × 450 px: bars, axes and a few short labels scattered over it. */
+export async function chartPng(): Promise<Uint8Array> {
+  const bars = [120, 260, 180, 320].map((h, i) => `<rect x="${110 + i * 110}" y="${380 - h}" width="60" height="${h}" fill="#468"/>`).join('');
+  const labels = ['North', 'South', 'East', 'West']
+    .map((t, i) => `<text x="${110 + i * 110}" y="410" font-family="DejaVu Sans" font-size="20">${t}</text>`)
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="450"><rect width="100%" height="100%" fill="#fff"/><line x1="80" y1="380" x2="560" y2="380" stroke="#000" stroke-width="3"/><line x1="80" y1="40" x2="80" y2="380" stroke="#000" stroke-width="3"/>${bars}${labels}<text x="200" y="30" font-family="DejaVu Sans" font-size="22">Sales by region</text></svg>`;
+  return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+}
+
 /** A PNG of seeded grey noise. */
 export async function noisePng(width: number, height: number, seed = 7): Promise<Uint8Array> {
   const data = Buffer.alloc(width * height);
@@ -35,10 +45,12 @@ export interface RegionPdfOptions {
   readonly banner?: Uint8Array;
   /** Body paragraphs, set in Helvetica 11 pt below the banner. */
   readonly body: readonly string[];
+  /** PNG drawn below the body, 240 × 180 pt. */
+  readonly figure?: Uint8Array;
 }
 
 /** A Letter page: the banner image (if any) at the top, then the body as real text. */
-export async function regionPdf({ banner, body }: RegionPdfOptions): Promise<Uint8Array> {
+export async function regionPdf({ banner, body, figure }: RegionPdfOptions): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([612, 792]);
@@ -62,5 +74,6 @@ export async function regionPdf({ banner, body }: RegionPdfOptions): Promise<Uin
     if (line.trim() !== '') page.drawText(line.trim(), { x: 54, y, size: 11, font });
     y -= 26;
   }
+  if (figure !== undefined) page.drawImage(await doc.embedPng(figure), { x: 54, y: y - 180, width: 240, height: 180 });
   return doc.save();
 }

@@ -13,7 +13,7 @@ import type { ProcessedDocument } from '../../../pipeline/run/index.ts';
 import { readDocument } from '../../../pipeline/run/index.ts';
 import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
 import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
-import { noisePng, regionPdf, textPng } from '../../support/region-pdfs.ts';
+import { chartPng, noisePng, regionPdf, textPng } from '../../support/region-pdfs.ts';
 
 const BODY = [
   'Quarterly results were strong across every region, with shipments of the new arm up by a third on the same quarter last year.',
@@ -56,6 +56,19 @@ describe('pipeline regions', function () {
       assert.ok(element.bbox !== undefined && element.bbox[1] >= 50 && element.bbox[3] <= 130, `box ${element.bbox} inside the banner`);
       assert.ok(result.elements.findIndex((e) => e.text.startsWith('Quarterly results')) > banner, 'banner first in reading order');
       assert.deepEqual(body(result.elements), BODY);
+    });
+
+    it('should keep a chart a figure, its labels as the figure text and out of the body', async () => {
+      const result = await read('chart.pdf', await regionPdf({ body: BODY, figure: await chartPng() }));
+      const figures = result.elements.filter((e) => e.kind === 'figure');
+      assert.equal(figures.length, 1);
+      assert.equal(figures[0]?.engine, 'paddle');
+      for (const word of ['sales', 'region', 'north', 'west']) assert.ok(words(figures[0]!.text).includes(word), `${word} in ${figures[0]!.text}`);
+      assert.equal(result.pages[0]?.regions?.imageRegionsLabelled, 1);
+      assert.deepEqual(
+        result.elements.filter((e) => e.kind !== 'figure').map((e) => e.text),
+        BODY,
+      );
     });
 
     it('should leave the banner unread when switched off', async () => {
