@@ -79,3 +79,37 @@ export function insertInOrder(blocks: readonly TaggedBlock[], added: readonly Ta
   }
   return [...blocks.slice(0, at), ...added, ...blocks.slice(at)];
 }
+
+/**
+ * Blocks read from one region in reading order, top to bottom and left to right, the blocks of one
+ * row joined into one: a line of large, widely spaced words (a wordmark, a banner) can come back
+ * as a block per word, in the order of a frame the engine turned.
+ */
+export function regionRows(blocks: readonly TaggedBlock[]): TaggedBlock[] {
+  const placed = blocks.filter((b) => b.box !== undefined).sort((a, b) => (a.box as Box)[1] - (b.box as Box)[1]);
+  const rows: TaggedBlock[][] = [];
+  for (const block of placed) {
+    const [, y0, , y1] = block.box as Box;
+    const row = rows.find((r) => {
+      const [, ry0, , ry1] = r[0]!.box as Box;
+      return Math.min(y1, ry1) - Math.max(y0, ry0) > 0.5 * Math.min(y1 - y0, ry1 - ry0);
+    });
+    if (row !== undefined && block.label !== 'table' && row[0]!.label !== 'table') row.push(block);
+    else rows.push([block]);
+  }
+  return rows.map((row) => {
+    if (row.length === 1) return row[0]!;
+    row.sort((a, b) => (a.box as Box)[0] - (b.box as Box)[0]);
+    const first = row[0]!;
+    const box: Box = [
+      Math.min(...row.map((b) => (b.box as Box)[0])),
+      Math.min(...row.map((b) => (b.box as Box)[1])),
+      Math.max(...row.map((b) => (b.box as Box)[2])),
+      Math.max(...row.map((b) => (b.box as Box)[3])),
+    ];
+    const bodyOf = (b: TaggedBlock): string => b.markdown.slice(b.markdown.indexOf('\n') + 1).trim();
+    const text = [bodyOf(first), ...row.slice(1).map((b) => bodyOf(b).replace(/^#+\s+/, ''))].join(' ');
+    const line = `<|ref|>${first.label}<|/ref|><|det|>[[${box.join(', ')}]]<|/det|>`;
+    return { ...first, box, markdown: `${line}\n${text}` };
+  });
+}

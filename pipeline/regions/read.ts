@@ -11,7 +11,7 @@ import type { OcrEngine, OcrPageResult, PageImage } from '../../inference/engine
 import type { FormulaReader } from '../formula/index.ts';
 import type { TextLayerRegion } from '../text-layer/index.ts';
 import type { TaggedBlock } from './blocks.ts';
-import { insertInOrder, joinBlocks, moveTags, splitBlocks, toGrid } from './blocks.ts';
+import { insertInOrder, joinBlocks, moveTags, regionRows, splitBlocks, toGrid } from './blocks.ts';
 import { cropRegion } from './crop.ts';
 import { addsWords } from './words.ts';
 
@@ -62,6 +62,10 @@ const MIN_IMAGE_CONFIDENCE = 0.8;
  * Markdown keeps them out.
  */
 const MIN_STRIP_ASPECT = 3;
+/** The margin zone at the top and bottom of a page, as a share of its height. */
+const FURNITURE_ZONE = 0.14;
+
+type Box = readonly [number, number, number, number];
 const MIN_TEXT_SHARE = 0.45;
 
 /**
@@ -105,7 +109,7 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
         blocks = insertInOrder(blocks, [figure], grid);
         continue;
       }
-      const moved = splitBlocks(moveTags(text, crop.box, page.width, page.height));
+      const moved = regionRows(splitBlocks(moveTags(text, crop.box, page.width, page.height)));
       const read = { engine: result.engine, confidence: round(confidence) };
       const [x0, y0, x1, y1] = region.box;
       if ((x1 - x0) / Math.max(1, y1 - y0) < MIN_STRIP_ASPECT && inkShare(moved, grid) < MIN_TEXT_SHARE) {
@@ -125,7 +129,12 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
         labelled++;
         continue;
       }
-      const added = moved.map((b) => ({ ...b, ...read }));
+      const edge = furnitureEdge(blocks, grid);
+      const added = moved.map((b) => ({
+        ...b,
+        ...read,
+        ...(edge === undefined ? {} : { label: edge, markdown: b.markdown.replace(/^<\|ref\|>[^<]*/, `<|ref|>${edge}`) }),
+      }));
       readBlocks.push(...added);
       blocks = insertInOrder(blocks, added, grid);
       kept++;
@@ -178,6 +187,18 @@ async function readCached(engine: OcrEngine, crop: PageImage, readers: Readonly<
   if (result === undefined) throw new Error('the OCR engine returned no result');
   readers.cache?.set(key, result);
   return result;
+}
+
+/**
+ * Words drawn as an image in the page's top or bottom margin zone, with no body text further out
+ * (a letterhead, a logo in the footer), are page furniture, as text there is (`text-layer/furniture.ts`
+ * uses the same 14% zone).
+ */
+function furnitureEdge(blocks: readonly TaggedBlock[], region: readonly [number, number, number, number]): 'page_header' | 'page_footer' | undefined {
+  const body = blocks.filter((b) => b.box !== undefined && b.label !== 'page_header' && b.label !== 'page_footer');
+  if (region[3] <= FURNITURE_ZONE * 999 && !body.some((b) => (b.box as Box)[1] < region[1])) return 'page_header';
+  if (region[1] >= (1 - FURNITURE_ZONE) * 999 && !body.some((b) => (b.box as Box)[3] > region[3])) return 'page_footer';
+  return undefined;
 }
 
 /** Share of the region's area (page grid) under the read blocks' boxes. */

@@ -3,7 +3,7 @@
  * a text-layer body, and images of noise, of nothing and of upside-down words. The PNGs are drawn
  * by sharp from SVG (librsvg with the system's fonts), so the ground truth is the SVG's text.
  */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 
 /** A PNG of `text` in black on white, `height` px tall per line, optionally turned upside down. */
@@ -47,13 +47,23 @@ export interface RegionPdfOptions {
   readonly body: readonly string[];
   /** PNG drawn below the body, 240 × 180 pt. */
   readonly figure?: Uint8Array;
+  /** PNG drawn in the top margin, 216 × 36 pt at 24 pt from the top (a letterhead). */
+  readonly letterhead?: Uint8Array;
+  /** Pages, each the same. @default 1 */
+  readonly pages?: number;
 }
 
 /** A Letter page: the banner image (if any) at the top, then the body as real text. */
-export async function regionPdf({ banner, body, figure }: RegionPdfOptions): Promise<Uint8Array> {
+export async function regionPdf({ pages = 1, ...content }: RegionPdfOptions): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let n = 0; n < pages; n++) await drawPage(doc, font, content);
+  return doc.save();
+}
+
+async function drawPage(doc: PDFDocument, font: PDFFont, { banner, body, figure, letterhead }: RegionPdfOptions): Promise<void> {
   const page = doc.addPage([612, 792]);
+  if (letterhead !== undefined) page.drawImage(await doc.embedPng(letterhead), { x: 54, y: 792 - 24 - 36, width: 216, height: 36 });
   if (banner !== undefined) {
     const png = await doc.embedPng(banner);
     page.drawImage(png, { x: 54, y: 792 - 54 - 72, width: 504, height: 72 });
@@ -75,5 +85,4 @@ export async function regionPdf({ banner, body, figure }: RegionPdfOptions): Pro
     y -= 26;
   }
   if (figure !== undefined) page.drawImage(await doc.embedPng(figure), { x: 54, y: y - 180, width: 240, height: 180 });
-  return doc.save();
 }

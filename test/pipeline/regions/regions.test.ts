@@ -71,6 +71,32 @@ describe('pipeline regions', function () {
       );
     });
 
+    it('should read a letterhead in the top margin as the page header', async () => {
+      const result = await read('letterhead.pdf', await regionPdf({ letterhead: await textPng('Contoso Legal LLP', 600, 100), body: BODY }));
+      const header = result.elements.filter((e) => e.engine === 'paddle');
+      assert.deepEqual(
+        header.map((e) => [e.kind, words(e.text).join(' ')]),
+        [['pageHeader', 'contoso legal llp']],
+      );
+      assert.deepEqual(body(result.elements), BODY);
+    });
+
+    it('should read a banner repeated on every page once', async () => {
+      let calls = 0;
+      const counting: OcrEngine = {
+        name: 'paddle',
+        recognize: (pages, options) => ((calls += pages.length), paddle.recognize(pages, options)),
+        close: async () => undefined,
+      };
+      const bytes = await regionPdf({ banner: await textPng(BANNER, 1400, 200), body: BODY, pages: 3 });
+      const result = await readDocument(docOf('three.pdf', bytes), { engine: 'auto', ocr: async () => counting, formulaRegions: false });
+      assert.deepEqual(
+        result.pages.map((p) => p.regions?.imageRegionsRead),
+        [1, 1, 1],
+      );
+      assert.equal(calls, 1);
+    });
+
     it('should leave the banner unread when switched off', async () => {
       const result = await read('off.pdf', await regionPdf({ banner: await textPng(BANNER, 1400, 200), body: BODY }), false);
       assert.equal(result.pages[0]?.regions, undefined);
