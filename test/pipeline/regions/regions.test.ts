@@ -10,7 +10,7 @@ import { insertInOrder, moveTags, splitBlocks } from '../../../pipeline/regions/
 import { readRegions, sharedFormulaReader } from '../../../pipeline/regions/index.ts';
 import { renderPdfPage } from '../../../pipeline/render/index.ts';
 import type { ProcessedDocument } from '../../../pipeline/run/index.ts';
-import { readDocument } from '../../../pipeline/run/index.ts';
+import { isUnreadSource, processSources, readDocument } from '../../../pipeline/run/index.ts';
 import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
 import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
 import { chartPng, noisePng, regionPdf, textPng } from '../../support/region-pdfs.ts';
@@ -95,6 +95,19 @@ describe('pipeline regions', function () {
         [1, 1, 1],
       );
       assert.equal(calls, 1);
+    });
+
+    it('should leave the banner unread when switched off in worker threads too', async () => {
+      const bytes = await regionPdf({ banner: await textPng(BANNER, 1400, 200), body: BODY });
+      async function* one(): AsyncIterable<SourceDocument> {
+        yield docOf('worker.pdf', bytes);
+      }
+      for (const imageRegions of [true, false]) {
+        for await (const item of processSources(one(), { engine: 'auto', workers: 1, ocr: async () => paddle, imageRegions, formulaRegions: false })) {
+          assert.ok(!isUnreadSource(item));
+          assert.equal(item.pages[0]?.regions?.imageRegionsRead, imageRegions ? 1 : undefined);
+        }
+      }
     });
 
     it('should leave the banner unread when switched off', async () => {
