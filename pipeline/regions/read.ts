@@ -87,17 +87,16 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
     let kept = 0;
     let labelled = 0;
     let engineName = engine.name;
+    const crops = images.map((region) => cropRegion(rendered, region.box, page.width, page.height, 2));
+    const results = await readAll(engine, crops, readers);
     for (let i = 0; i < images.length; i++) {
-      readers.signal?.throwIfAborted();
       const region = images[i] as TextLayerRegion & { kind: 'image' };
-      const crop = cropRegion(rendered, region.box, page.width, page.height, 2);
+      const crop = crops[i]!;
       const grid = toGrid(region.box, page.width, page.height);
       const figure: TaggedBlock = { markdown: `${tag('image', grid)}\n`, label: 'image' };
-      let result: OcrPageResult | undefined;
-      try {
-        result = await readCached(engine, crop, readers);
-      } catch (error) {
-        refused.push(`image ${i + 1}: ${describeError(error)}`);
+      const result = results[i]!;
+      if (result instanceof Error) {
+        refused.push(`image ${i + 1}: ${describeError(result)}`);
         blocks = insertInOrder(blocks, [figure], grid);
         continue;
       }
@@ -179,14 +178,40 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
   return { markdown: joinBlocks(blocks), read: readBlocks, details };
 }
 
-async function readCached(engine: OcrEngine, crop: PageImage, readers: Readonly<RegionReaders>): Promise<OcrPageResult> {
-  const key = readers.cache === undefined ? '' : `${crop.width}x${crop.height}:${createHash('sha1').update(crop.data).digest('hex')}`;
-  const known = readers.cache?.get(key);
-  if (known !== undefined) return known;
-  const [result] = await engine.recognize([crop], { signal: readers.signal });
-  if (result === undefined) throw new Error('the OCR engine returned no result');
-  readers.cache?.set(key, result);
-  return result;
+/**
+ * Every crop's reading, from the document's cache or from the engine: the crops not seen yet go in
+ * one call (an engine batches them); when that call fails they are read one by one, so one crop
+ * the engine refuses (a black image) costs only its own reading.
+ */
+async function readAll(engine: OcrEngine, crops: readonly PageImage[], readers: Readonly<RegionReaders>): Promise<(OcrPageResult | Error)[]> {
+  const keys = crops.map((crop) => `${crop.width}x${crop.height}:${createHash('sha1').update(crop.data).digest('hex')}`);
+  const out: (OcrPageResult | Error | undefined)[] = keys.map((key) => readers.cache?.get(key));
+  const missing = [...new Set(keys.filter((_, i) => out[i] === undefined))];
+  const first = missing.map((key) => crops[keys.indexOf(key)]!);
+  let read: (OcrPageResult | Error)[];
+  try {
+    read = first.length === 0 ? [] : await engine.recognize(first, { signal: readers.signal });
+  } catch {
+    readers.signal?.throwIfAborted();
+    read = [];
+    for (const crop of first) {
+      try {
+        const [one] = await engine.recognize([crop], { signal: readers.signal });
+        read.push(one ?? new Error('the OCR engine returned no result'));
+      } catch (error) {
+        readers.signal?.throwIfAborted();
+        read.push(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+  missing.forEach((key, j) => {
+    const result = read[j] ?? new Error('the OCR engine returned no result');
+    if (!(result instanceof Error)) readers.cache?.set(key, result);
+    keys.forEach((k, i) => {
+      if (k === key) out[i] = result;
+    });
+  });
+  return out as (OcrPageResult | Error)[];
 }
 
 /**
