@@ -19,6 +19,8 @@ export const PIPELINE_FLAGS = {
   'max-tokens': { type: 'string' },
   'ocr-batch': { type: 'string' },
   dpi: { type: 'string' },
+  'image-regions': { type: 'boolean', default: true },
+  'formula-regions': { type: 'boolean', default: true },
   'remote-url': { type: 'string' },
   'remote-model': { type: 'string' },
   concurrency: { type: 'string' },
@@ -100,6 +102,10 @@ export async function pipelineOptions(values: PipelineValues): Promise<{ options
         integer('ocr-batch', values['ocr-batch'] as string | undefined, 1) ??
         (engine === 'remote' || engine === 'reader' ? (engineOptions.concurrency ?? 32) : undefined),
       dpi: integer('dpi', values.dpi as string | undefined, 36),
+      // `auto` reads words drawn as images and formulas the text layer cannot rebuild from pixels.
+      imageRegions: values['image-regions'] !== false,
+      formulaRegions: values['formula-regions'] !== false,
+      formulaDevice: device,
       workers: integer('workers', values.workers as string | undefined, 0) ?? defaultWorkers(),
     },
     close: async () => {

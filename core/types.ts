@@ -102,7 +102,10 @@ export interface Element {
   /** Every box of the element with its page, when there is more than `bbox` (a table merged across pages, several grounding tags). */
   readonly bboxes?: readonly { readonly page: number; readonly bbox: BBox }[];
   /** Clean Markdown of the element (grounding tags gone, formulas in `$…$`/`$$…$$`, tables as HTML), for re-rendering. */
-  readonly markdown?: string;
+  readonly markdown?: string /** Set on an element read from the page's pixels inside a text-layer page: the engine that read it (`paddle`, `folio-ocr-math`). */;
+  readonly engine?: string;
+  /** That engine's confidence: paddle's mean line confidence (0–1), folio-ocr-math's smallest logit gap. */
+  readonly confidence?: number;
 }
 
 export interface ListItem {

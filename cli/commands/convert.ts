@@ -17,6 +17,10 @@ and a .json beside it with the elements, page routes and failures. Failed inputs
   --model DIR          folio-ocr model folder for the onnx engine
   --password P         password for encrypted PDFs
   --dpi N              rendering resolution for OCR (default: chosen per page)
+  --no-image-regions   under auto, leave images on text pages unread (default: paddle reads
+                       words drawn as images)
+  --no-formula-regions under auto, keep the text of formulas the text layer cannot rebuild
+                       (default: folio-ocr-math reads them on --device, kept when its guard passes)
   --workers N          threads reading documents, one document each; 0 reads them on the
                        main thread (default: cores - 1, at most 4; 0 on 2 cores or fewer)
   -q, --quiet          no progress or summary

@@ -9,7 +9,10 @@ import type { EngineOptions } from '../../inference/create-engine.ts';
 import type { ProcessOptions } from '../run/options.ts';
 
 /** The part of {@link ProcessOptions} a worker receives: data only. */
-export type WorkerProcessOptions = Pick<ProcessOptions, 'engine' | 'password' | 'maxTokens' | 'overlapTokens' | 'ocrBatchSize' | 'dpi'>;
+export type WorkerProcessOptions = Pick<
+  ProcessOptions,
+  'engine' | 'password' | 'maxTokens' | 'overlapTokens' | 'ocrBatchSize' | 'dpi' | 'imageRegions' | 'formulaRegions' | 'formulaDevice'
+>;
 
 export interface ParallelOptions extends WorkerProcessOptions {
   /**
@@ -74,7 +77,7 @@ export interface ResolvedParallelOptions {
   readonly ocrEngineOptions: Readonly<EngineOptions>;
 }
 
-const PROCESS_KEYS = ['engine', 'password', 'maxTokens', 'overlapTokens', 'ocrBatchSize', 'dpi'] as const;
+const PROCESS_KEYS = ['engine', 'password', 'maxTokens', 'overlapTokens', 'ocrBatchSize', 'dpi', 'imageRegions', 'formulaRegions', 'formulaDevice'] as const;
 
 function positiveInteger(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../../core/errors.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
+import type { Device } from '../../inference/runtime/ort.ts';
 
 /** How pages are turned into Markdown. */
 export type EngineChoice = 'auto' | 'text' | string;
@@ -26,6 +27,19 @@ export interface ProcessOptions {
   readonly countTokens?: (text: string) => number;
   /** Pages per OCR call. @default 4 */
   readonly ocrBatchSize?: number;
+  /**
+   * Under `auto`, raster images on text-layer pages (banners, logos, figures with words) are
+   * cropped from the rendered page and read by the OCR engine; their words join the page as
+   * blocks in reading order. `false` leaves images unread. @default true
+   */
+  readonly imageRegions?: boolean;
+  /**
+   * Under `auto`, formula lines the text layer cannot rebuild into LaTeX are cropped and read by
+   * folio-ocr-math; a reading its guard accepts replaces the text. `false` keeps the text. @default true
+   */
+  readonly formulaRegions?: boolean;
+  /** Where folio-ocr-math runs. @default 'cpu' */
+  readonly formulaDevice?: Device;
   /** Rendering resolution for OCR; chosen from the page size when absent. */
   readonly dpi?: number;
   readonly signal?: AbortSignal;

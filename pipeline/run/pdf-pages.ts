@@ -7,20 +7,25 @@
  */
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { RouteDecision, SourceDocument } from '../../core/types.ts';
+import type { OcrPageResult, PageImage } from '../../inference/engine.ts';
 import { openPdf } from '../pdf/index.ts';
+import { annotateElements, readRegions, sharedFormulaReader } from '../regions/index.ts';
 import { renderPdfPage } from '../render/index.ts';
 import { routePage } from '../route/index.ts';
+import type { TextLayerPage } from '../text-layer/index.ts';
 import { extractTextLayer } from '../text-layer/index.ts';
 import { OcrQueue } from './ocr-queue.ts';
 import type { ProcessOptions } from './options.ts';
 import { analysePage, type PageResult, pageFailure } from './page-result.ts';
 
 export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
-  const { engine = 'auto', ocr, password, ocrBatchSize = 4, dpi, signal, onPage } = options;
+  const { engine = 'auto', ocr, password, ocrBatchSize = 4, dpi, signal, onPage, imageRegions = true, formulaRegions = true, formulaDevice = 'cpu' } = options;
   // `openPdf` copies the bytes into PDFium; the caller's stay intact.
   const pdf = await openPdf(doc.bytes, { password, source: doc.uri });
   const queue = new OcrQueue(ocr, ocrBatchSize, signal);
   const source = doc.uri;
+  // Image crops read in this document, by their pixels: a logo on every page is read once.
+  const imageCache = new Map<string, OcrPageResult>();
 
   async function toOcr(pageNumber: number, width: number, height: number, route: RouteDecision): Promise<PageResult | undefined> {
     try {
@@ -52,7 +57,7 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
         const result = analysePage({ docId: doc.id, pageNumber, width, height, markdown: layer.markdown, route }, layer.assessment.usable);
         if (result.quality.passed || engine !== 'auto' || !ocr) {
           onPage?.({ source, pageNumber, engine: 'text' });
-          yield result;
+          yield engine === 'auto' && result.quality.passed && layer.regions !== undefined ? await withRegions(layer, result, route) : result;
           continue;
         }
         const fallback = { engine: 'ocr', reason: 'text-layer-failed-quality', details: { score: result.quality.score } };
@@ -69,10 +74,53 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
     await pdf.close();
   }
 
+  /**
+   * The page with its image and formula regions read from its pixels and merged in; the text
+   * layer's page when nothing was read, when the merged page fails the quality gate, or when
+   * reading failed (the reason goes into the route details).
+   */
+  async function withRegions(layer: TextLayerPage, result: PageResult & { ok: true }, route: RouteDecision): Promise<PageResult> {
+    const { pageNumber, width, height } = layer;
+    const rendered = new Map<number, Promise<PageImage>>();
+    const render = (at: number): Promise<PageImage> => {
+      let image = rendered.get(at);
+      if (image === undefined) {
+        image = pdf.page(pageNumber).then((page) => renderPdfPage(page, { source, docId: doc.id, pageNumber, dpi: at }));
+        rendered.set(at, image);
+      }
+      return image;
+    };
+    const details = { ...route.details };
+    try {
+      const read = await readRegions(
+        { markdown: layer.markdown, width, height, regions: layer.regions ?? [] },
+        {
+          ocr: imageRegions ? ocr : undefined,
+          formula: formulaRegions ? () => sharedFormulaReader(formulaDevice) : undefined,
+          render,
+          cache: imageCache,
+          signal,
+        },
+      );
+      Object.assign(details, read.details);
+      if (read.read.length === 0 && read.markdown === layer.markdown) return withDetails(result, details);
+      const merged = analysePage({ ...result.page, markdown: read.markdown, route: { ...route, details } }, true);
+      if (!merged.quality.passed) return withDetails(result, { ...details, regionsDropped: 'merged page failed the quality gate' });
+      return { ...merged, elements: annotateElements(merged.elements, read.markdown, read.read) };
+    } catch (error) {
+      signal?.throwIfAborted();
+      return withDetails(result, { ...details, regionsFailed: `${source} page ${pageNumber}: ${describeError(error)}` });
+    }
+  }
+
   function* report(results: readonly PageResult[]): Iterable<PageResult> {
     for (const result of results) {
       onPage?.({ source, pageNumber: result.ok ? result.page.pageNumber : result.pageNumber, engine: result.ok ? result.page.route.engine : 'failed' });
       yield result;
     }
   }
+}
+
+function withDetails(result: PageResult & { ok: true }, details: Readonly<Record<string, number | string | boolean>>): PageResult {
+  return { ...result, page: { ...result.page, route: { ...result.page.route, details } } };
 }

@@ -6,6 +6,7 @@
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { Chunk, Element, FailureRecord, QualityReport, SourceDocument } from '../../core/types.ts';
 import { mergeContinuedTables, renderMarkdown } from '../markdown/index.ts';
+import { regionSummary } from '../regions/index.ts';
 import { chunkProcessed, isKept } from './chunk-processed.ts';
 import { imagePages } from './image-pages.ts';
 import { markdownPages } from './markdown-pages.ts';
@@ -27,6 +28,8 @@ export interface PageSummary {
   readonly failed?: string;
   /** Nothing on the page: no text came back and, for OCR, no ink beyond specks. Not a failure. */
   readonly blank?: boolean;
+  /** Regions of a text-layer page read from its pixels: how many went to which engine and were kept (`pipeline/regions`). */
+  readonly regions?: Readonly<Record<string, number | string | boolean>>;
 }
 
 export interface ProcessedDocument {
@@ -112,6 +115,7 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
       engine: page.route.engine,
       reason: page.route.reason,
       quality: result.quality,
+      ...(regionSummary(page.route.details) === undefined ? {} : { regions: regionSummary(page.route.details) }),
     };
     if (!isKept(result.quality)) {
       const failure = pageFailure(

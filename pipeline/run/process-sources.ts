@@ -49,8 +49,24 @@ export async function* processSources(
   validateWorkers(workers);
   if (workers > 0) {
     const { processInParallel } = await import('../parallel/process-in-parallel.ts');
-    const { engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, ocr, countTokens, onPage } = options;
-    yield* processInParallel(sources, { workers, engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, ocr, countTokens, signal, onPage, onStarted });
+    const { engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, imageRegions, formulaRegions, formulaDevice, ocr, countTokens, onPage } = options;
+    yield* processInParallel(sources, {
+      workers,
+      engine,
+      password,
+      maxTokens,
+      overlapTokens,
+      ocrBatchSize,
+      dpi,
+      imageRegions,
+      formulaRegions,
+      formulaDevice,
+      ocr,
+      countTokens,
+      signal,
+      onPage,
+      onStarted,
+    });
     return;
   }
   const { processDocument } = await import('./process-document.ts');

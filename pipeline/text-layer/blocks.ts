@@ -92,7 +92,12 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
     const line = lines[i] as Line;
     if (limits.has(i) || line.fragments[0]?.table !== undefined || style.monoFonts.has(line.font) || !formulaLike(line, style.bodySize)) continue;
     const found = formulaLatex(line, limits.has(i - 1) ? undefined : lines[i - 1], lines[i + 1]);
-    if (found === undefined) continue;
+    if (found === undefined) {
+      // Mathematics the glyphs could not be rebuilt from: a block of its own, its text kept, so a
+      // formula reader can read its pixels (`pipeline/regions`).
+      formulas.set(i, { label: 'equation', lines: [line] });
+      continue;
+    }
     const members = [line];
     if (found.above) {
       limits.add(i - 1);

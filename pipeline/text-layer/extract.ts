@@ -17,8 +17,9 @@ import type { PageStyle } from './blocks.ts';
 import { toBlocks } from './blocks.ts';
 import type { MarginRow } from './furniture.ts';
 import { FurnitureModel, marginRows } from './furniture.ts';
+import { imageRegions } from './image-regions.ts';
 import { pageImages } from './images.ts';
-import { pageMarkdown } from './markdown.ts';
+import { blockEntries } from './markdown.ts';
 import { readingOrder, toLines } from './order.ts';
 import { readPageText, turnPage, unturnBox } from './page-text.ts';
 import { findRuledTables } from './ruled-tables.ts';
@@ -26,7 +27,7 @@ import type { PageRules } from './rules.ts';
 import { pageRules } from './rules.ts';
 import { argmax, toFragments } from './runs.ts';
 import { findPageTables } from './tables.ts';
-import type { Block, Fragment, TextLayerPage } from './types.ts';
+import type { Block, Fragment, TextLayerPage, TextLayerRegion } from './types.ts';
 
 export interface ExtractTextLayerOptions {
   /**
@@ -68,7 +69,11 @@ interface Analysed {
   readonly assessment: TextLayerPage['assessment'];
   /** The page's horizontal and vertical rules, for ruled tables. */
   readonly rules: PageRules;
+  /** Raster images' boxes, in the fragments' frame. */
+  readonly images: readonly Box[];
 }
+
+type Box = readonly [number, number, number, number];
 
 /**
  * Extract the text layer of `pdf` page by page.
@@ -166,6 +171,7 @@ function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, 
         margin: marginRows(fragments, page.height, style.bodySize),
         assessment,
         rules: pageRules(page),
+        images: images?.boxes ?? [],
       };
     });
   } catch (error) {
@@ -195,7 +201,7 @@ function pageStyle(fragments: readonly Fragment[], mono: ReadonlySet<string>): P
 
 function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLayerPage {
   if (!('fragments' in item)) return item;
-  const { pageNumber, width, height, turn, fragments, style, margin, assessment, rules } = item;
+  const { pageNumber, width, height, turn, fragments, style, margin, assessment, rules, images } = item;
   const furniture = new Set<Fragment>();
   const headers: Block[] = [];
   const footers: Block[] = [];
@@ -225,5 +231,16 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
     (assessment.details as Record<string, number>).furnitureBlocks = headers.length + footers.length;
   }
   const toPage = turn === 0 ? undefined : (box: [number, number, number, number]) => unturnBox(box, turn, width, height);
-  return { pageNumber, width, height, markdown: pageMarkdown(blocks, width, height, toPage), assessment };
+  const entries = blockEntries(blocks, width, height, toPage);
+  const markdown = entries.map((entry) => entry.markdown).join('\n\n');
+  const regions: TextLayerRegion[] = [
+    ...imageRegions(images, fragments, turn % 180 === 0 ? width : height, turn % 180 === 0 ? height : width).map((region) =>
+      turn === 0 ? region : { ...region, box: unturnBox(region.box, turn, width, height) },
+    ),
+    // A formula block the glyphs could not be rebuilt into LaTeX from: its pixels may still be read.
+    ...entries
+      .filter((entry) => entry.block.label === 'equation' && entry.block.latex === undefined)
+      .map((entry) => ({ kind: 'formula' as const, box: entry.box, block: entry.markdown, display: true })),
+  ];
+  return { pageNumber, width, height, markdown, assessment, ...(regions.length > 0 ? { regions } : {}) };
 }

@@ -12,7 +12,15 @@ export interface ImageFigures {
   readonly images: number;
   /** Share of the page under the single largest image. */
   readonly largest: number;
+  /**
+   * The largest images' boxes on the displayed page (points, origin top-left), largest first, at
+   * most {@link MAX_BOXES}: the regions that may carry words drawn as pixels (banners, logos).
+   */
+  readonly boxes: readonly (readonly [number, number, number, number])[];
 }
+
+/** Image boxes kept per page: a page of hundreds of icons keeps its largest. */
+const MAX_BOXES = 16;
 
 /** Grid cells per side: fine enough for figures, cheap for any page. */
 const GRID = 64;
@@ -37,6 +45,7 @@ export function pageImages(page: PdfiumPage): ImageFigures {
   let images = 0;
   let largest = 0;
   let seen = 0;
+  const boxes: [number, number, number, number][] = [];
   // Containers still to walk: the page (handle 0 stands for it) and form objects, each with the
   // matrix from its content space to the page.
   const stack: { form: number; matrix: Matrix }[] = [{ form: 0, matrix: IDENTITY }];
@@ -67,7 +76,9 @@ export function pageImages(page: PdfiumPage): ImageFigures {
       images++;
       const f32 = heap.f32;
       const at = scratch >>> 2;
-      const [x0, y0, x1, y1] = transformBox(matrix, f32[at] as number, f32[at + 1] as number, f32[at + 2] as number, f32[at + 3] as number);
+      const [left, bottom, right, top] = [f32[at] as number, f32[at + 1] as number, f32[at + 2] as number, f32[at + 3] as number];
+      const [x0, y0, x1, y1] = transformBox(matrix, left, bottom, right, top);
+      boxes.push(transformBox(multiply(matrix, page.toDisplay), left, bottom, right, top));
       const gx0 = cell(((x0 - vx0) / pw) * GRID);
       const gx1 = cell(((x1 - vx0) / pw) * GRID);
       const gy0 = cell(((y0 - vy0) / ph) * GRID);
@@ -78,7 +89,9 @@ export function pageImages(page: PdfiumPage): ImageFigures {
   }
   let covered = 0;
   for (const v of cells) covered += v;
-  return { coverage: covered / (GRID * GRID), images, largest };
+  const area = (b: readonly number[]): number => ((b[2] as number) - (b[0] as number)) * ((b[3] as number) - (b[1] as number));
+  boxes.sort((a, b) => area(b) - area(a));
+  return { coverage: covered / (GRID * GRID), images, largest, boxes: boxes.slice(0, MAX_BOXES) };
 }
 
 /** `m` then `n`: a point in `m`'s input space mapped through both. */

@@ -105,8 +105,22 @@ type Box = [number, number, number, number];
  * `width` × `height` page the tags are for (a sideways page is analysed turned upright).
  */
 export function pageMarkdown(blocks: readonly Block[], width: number, height: number, toPage: (box: Box) => Box = (box) => box): string {
+  return blockEntries(blocks, width, height, toPage)
+    .map((entry) => entry.markdown)
+    .join('\n\n');
+}
+
+/** Each block with its box on the page and its tagged Markdown, as {@link pageMarkdown} joins them. */
+export function blockEntries(
+  blocks: readonly Block[],
+  width: number,
+  height: number,
+  toPage: (box: Box) => Box = (box) => box,
+): { block: Block; box: Box; markdown: string }[] {
   return blocks
     .filter((b) => b.lines.length > 0)
-    .map((b) => `${groundingTag(b.label, toPage(boxOf(b.lines)), width, height)}\n${blockMarkdown(b)}`)
-    .join('\n\n');
+    .map((block) => {
+      const box = toPage(boxOf(block.lines));
+      return { block, box, markdown: `${groundingTag(block.label, box, width, height)}\n${blockMarkdown(block)}` };
+    });
 }

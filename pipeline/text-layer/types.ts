@@ -21,7 +21,28 @@ export interface TextLayerPage {
   /** Markdown; every block preceded by a `<|ref|>label<|/ref|><|det|>[[…]]<|/det|>` line (0–999 grid). */
   readonly markdown: string;
   readonly assessment: TextLayerAssessment;
+  /**
+   * Regions the text layer cannot read well, for an engine to read from the rendered page
+   * (`pipeline/regions`): raster images that may carry words, formula blocks without LaTeX.
+   */
+  readonly regions?: readonly TextLayerRegion[];
 }
+
+/** A region of a text-layer page worth reading from its pixels. Box in displayed page points. */
+export type TextLayerRegion =
+  | {
+      readonly kind: 'image';
+      readonly box: readonly [number, number, number, number];
+      /** The text-layer words drawn over the image, so words read from its pixels are not written twice. */
+      readonly overlaid: string;
+    }
+  | {
+      readonly kind: 'formula';
+      readonly box: readonly [number, number, number, number];
+      /** The block as it stands in the page Markdown (grounding line and text), to be replaced by the reading. */
+      readonly block: string;
+      readonly display: boolean;
+    };
 
 /** A horizontal run of text: characters of one style on one baseline with no wide gap (`page-text.ts`). */
 export interface Run {
