@@ -37,7 +37,7 @@ const COMPANIES = ['NORTHFIELD ENERGY SYSTEMS, INC.', 'ALDER & GREY LLP', 'MERID
 const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii'];
 
 /** House styles: how a document places its furniture. */
-export const FURNITURE_STYLES = ['book', 'journal', 'report', 'roman', 'letterhead', 'none'] as const;
+export const FURNITURE_STYLES = ['book', 'journal', 'report', 'roman', 'letterhead', 'chapter', 'slide', 'none'] as const;
 export type FurnitureStyle = (typeof FURNITURE_STYLES)[number];
 
 interface Sizes {
@@ -83,12 +83,16 @@ export async function generateDocument(name: string, style: FurnitureStyle, page
   ] as const);
   const font = await pdf.embedFont(family[0]);
   const bold = await pdf.embedFont(family[1]);
-  const format = random.pick([
-    { width: 595, height: 842 },
-    { width: 612, height: 792 },
-    { width: 396, height: 612 },
-  ]);
-  const sizes: Sizes = { ...format, margin: format.width < 500 ? 42 : 64, body: format.width < 500 ? 9.5 + random.next() : 10 + random.next() * 1.5 };
+  const format =
+    style === 'slide'
+      ? { width: 720, height: 540 }
+      : random.pick([
+          { width: 595, height: 842 },
+          { width: 612, height: 792 },
+          { width: 396, height: 612 },
+        ]);
+  const body = style === 'slide' ? 16 + random.next() * 4 : format.width < 500 ? 9.5 + random.next() : 10 + random.next() * 1.5;
+  const sizes: Sizes = { ...format, margin: format.width < 500 ? 42 : 64, body };
   const title = random.pick(TITLES);
   const company = random.pick(COMPANIES);
   const firstNumber = style === 'roman' ? 1 : 1 + Math.floor(random.next() * 400);
@@ -165,6 +169,22 @@ function drawFurniture(page: PDFPage, style: FurnitureStyle, c: FurnitureContext
       const date = `Issued ${1 + (index % 28)} June 2015`;
       right(date, bottom, small * 0.9);
       return [company, tagline, date];
+    }
+    case 'chapter': {
+      // The chapter's title at the top right in body size, only repetition tells it from text;
+      // a dashed page number centred at the foot.
+      const head = `Chapter ${(title.length % 9) + 1}: ${title}`;
+      right(head, top, body);
+      const foot = `- ${number} -`;
+      centre(foot, bottom, small);
+      return [head, foot];
+    }
+    case 'slide': {
+      // A slide's foot: the event at the left, the slide number at the right.
+      const event = `${title.split(' ')[0]!.toUpperCase()} MEETING 2015`;
+      at(event, margin * 0.6, bottom * 0.7, small * 0.7);
+      right(String(index + 1), bottom * 0.7, small * 0.7);
+      return [event, String(index + 1)];
     }
     case 'none':
       return [];
