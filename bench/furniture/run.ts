@@ -105,7 +105,7 @@ export async function runFurnitureSet(options: Readonly<FurnitureBenchOptions> =
       const pageCount = 1 + Math.floor(random.next() * 3);
       const name = `${style}-${d}`;
       const doc = await generateDocument(name, style, pageCount, random);
-      const scan = await scanned(doc.pdf, random);
+      const scan = await scanDocument(doc.pdf, random);
       const path = join(outDir, `${name}.pdf`);
       await writeFile(path, scan);
       const source: SourceDocument = {
@@ -145,8 +145,13 @@ export async function runFurnitureSet(options: Readonly<FurnitureBenchOptions> =
   return { seed, documents, ...summarise(rows), byStyle, rows };
 }
 
-/** The PDF's pages rendered at the scan DPI, degraded, and put back together as an image-only PDF. */
-async function scanned(bytes: Uint8Array, random: ReturnType<typeof seededRandom>): Promise<Uint8Array> {
+/**
+ * The PDF's pages rendered at the scan DPI, degraded, and put back together as an image-only PDF.
+ *
+ * @example
+ * const scan = await scanDocument(doc.pdf, seededRandom('x'));
+ */
+export async function scanDocument(bytes: Uint8Array, random: ReturnType<typeof seededRandom>): Promise<Uint8Array> {
   const pdf = await openPdf(bytes, { source: 'generated' });
   const out = await PDFDocument.create();
   try {
