@@ -74,7 +74,7 @@ describe('paddle furniture on generated scans', function () {
     for (const [i, truth] of doc.pages.entries()) {
       const elements = processed.elements.filter((e) => e.pageNumber === i + 1);
       const score = scoreFurniturePage(elements, truth);
-      assert.ok(score.matched >= 0.8 * score.truthUnits && score.matched >= 0.8 * score.foundUnits, `page ${i + 1}: ${JSON.stringify(score)}`);
+      assert.ok(score.matched >= 0.7 * score.truthUnits && score.matched >= 0.7 * score.foundUnits, `page ${i + 1}: ${JSON.stringify(score)}`);
       assert.ok(score.bodyCer < 0.05, `page ${i + 1}: body CER ${score.bodyCer}`);
     }
     const head = doc.pages[0]!.furniture[0]!.replace(/\d+/g, '').trim();
