@@ -6,7 +6,7 @@ import { ConfigurationError, describeError } from '../../core/errors.ts';
 import type { FurnitureResult } from './run.ts';
 import { runFurnitureSet } from './run.ts';
 
-export const FURNITURE_USAGE = 'folio bench furniture [--documents N] [--seed S] [--threads N]';
+export const FURNITURE_USAGE = 'folio bench furniture [--documents N] [--seed S] [--threads N] [--quick]';
 
 /**
  * The `furniture` bench suite.
@@ -21,12 +21,13 @@ export async function runFurnitureBench({ argv, resultsDir }: Readonly<{ argv: r
       args: [...argv],
       strict: true,
       allowPositionals: false,
-      options: { documents: { type: 'string' }, seed: { type: 'string' }, threads: { type: 'string' } },
+      options: { documents: { type: 'string' }, seed: { type: 'string' }, threads: { type: 'string' }, quick: { type: 'boolean' } },
     }).values;
   } catch (error) {
     throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench furniture: ${describeError(error)}; usage: ${FURNITURE_USAGE}`, { cause: error });
   }
-  const documents = values.documents === undefined ? 12 : Number(values.documents);
+  // `bench all --quick` passes --quick: one document of each of the first styles.
+  const documents = values.documents === undefined ? (values.quick ? 4 : 16) : Number(values.documents);
   const threads = values.threads === undefined ? 2 : Number(values.threads);
   if (!Number.isInteger(documents) || documents < 1 || !Number.isInteger(threads) || threads < 1) {
     throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench furniture: --documents and --threads must be integers from 1 and up; usage: ${FURNITURE_USAGE}`);

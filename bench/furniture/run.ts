@@ -21,7 +21,7 @@ import type { FurniturePageTruth, FurnitureStyle } from './documents.ts';
 import { FURNITURE_STYLES, generateDocument } from './documents.ts';
 
 export interface FurnitureBenchOptions {
-  /** Documents generated (styles in turn). @default 12 */
+  /** Documents generated (styles in turn). @default 16 */
   readonly documents?: number;
   /** @default 'folio-furniture-1' */
   readonly seed?: string;
@@ -94,7 +94,7 @@ export function scoreFurniturePage(elements: readonly Element[], truth: Furnitur
  * const result = await runFurnitureSet({ documents: 6 });
  */
 export async function runFurnitureSet(options: Readonly<FurnitureBenchOptions> = {}): Promise<FurnitureResult> {
-  const { documents = 12, seed = 'folio-furniture-1', outDir = '.cache/furniture', threads = 2, log = (line: string) => console.error(line) } = options;
+  const { documents = 16, seed = 'folio-furniture-1', outDir = '.cache/furniture', threads = 2, log = (line: string) => console.error(line) } = options;
   await mkdir(outDir, { recursive: true });
   const engine = await createPaddleEngine({ threads });
   const rows: FurniturePageRow[] = [];
