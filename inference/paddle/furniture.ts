@@ -18,6 +18,9 @@ const SET_APART = 0.6;
 /** Gap, in body line heights, between the margin rows and the body that makes them isolated. */
 const ISOLATED = 1.0;
 
+/** Share of the body line height within which a line box counts as body size. */
+const SIZE_TOLERANCE = 0.15;
+
 interface BlockRow {
   readonly blocks: LayoutBlock[];
   y1: number;
@@ -48,16 +51,18 @@ export function labelFurniture(blocks: readonly LayoutBlock[], bodyHeight: numbe
       if (gapAfter(i) >= SET_APART * bodyHeight || readsAsPageNumber(textOf(row))) cut = i + 1;
     }
     if (cut === 0) return;
-    // The rows taken go out together when they reach the outer band and a clear gap parts them from the body.
-    const outermost = ordered[0]!;
-    const outer = edge === 'top' ? outermost.y2 <= FURNITURE_OUTER * pageHeight : outermost.y1 >= (1 - FURNITURE_OUTER) * pageHeight;
-    const isolated = outer && gapAfter(cut - 1) >= ISOLATED * bodyHeight;
+    const outer = (row: BlockRow): boolean => (edge === 'top' ? row.y2 <= FURNITURE_OUTER * pageHeight : row.y1 >= (1 - FURNITURE_OUTER) * pageHeight);
+    // A row is isolated when it sits in the outer band with a clear gap inward of it (a running
+    // head over a heading that is also in the zone), or when it is the innermost of rows that
+    // reach the outer band together and a clear gap parts them from the body (a footer block).
+    const group = outer(ordered[0]!) && gapAfter(cut - 1) >= ISOLATED * bodyHeight;
+    const isolated = (i: number): boolean => (outer(ordered[i]!) && gapAfter(i) >= ISOLATED * bodyHeight) || (group && i === cut - 1);
     // Inner rows first: once a row is furniture, every row further out is too.
     let found = false;
     for (let i = cut - 1; i >= 0; i--) {
       const row = ordered[i]!;
-      const size = median(row.blocks.map((b) => b.lineHeight));
-      found ||= furnitureReason({ text: textOf(row), edge, size, bodySize: bodyHeight, isolated: isolated && i === cut - 1 }) !== undefined;
+      const size = typeSize(median(row.blocks.map((b) => b.lineHeight)), bodyHeight);
+      found ||= furnitureReason({ text: textOf(row), edge, size, bodySize: bodyHeight, isolated: isolated(i) }) !== undefined;
       if (!found) continue;
       for (const block of row.blocks) furniture.set(block, edge === 'top' ? 'page_header' : 'page_footer');
     }
@@ -69,6 +74,15 @@ export function labelFurniture(blocks: readonly LayoutBlock[], bodyHeight: numbe
     const label = furniture.get(b);
     return label === undefined ? b : { ...b, label };
   });
+}
+
+/**
+ * A line box's height says the type size only roughly: capitals, descenders and DB's margin move
+ * it by a tenth either way. Within {@link SIZE_TOLERANCE} of the body's it counts as body size,
+ * so the rule's finer size steps (made for font sizes) only see clearly smaller or bigger type.
+ */
+function typeSize(height: number, bodyHeight: number): number {
+  return Math.abs(height / bodyHeight - 1) <= SIZE_TOLERANCE ? bodyHeight : height;
 }
 
 /** Blocks whose boxes overlap vertically by more than half the smaller height share a row. */
