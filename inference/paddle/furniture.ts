@@ -53,9 +53,10 @@ export function labelFurniture(blocks: readonly LayoutBlock[], bodyHeight: numbe
     if (cut === 0) return;
     const outer = (row: BlockRow): boolean => (edge === 'top' ? row.y2 <= FURNITURE_OUTER * pageHeight : row.y1 >= (1 - FURNITURE_OUTER) * pageHeight);
     // A row is isolated when it sits in the outer band with a clear gap inward of it (a running
-    // head over a heading that is also in the zone), or when it is the innermost of rows that
-    // reach the outer band together and a clear gap parts them from the body (a footer block).
-    const group = outer(ordered[0]!) && gapAfter(cut - 1) >= ISOLATED * bodyHeight;
+    // head over a heading that is also in the zone), or at the foot when it is the innermost of
+    // rows that reach the outer band together and a clear gap parts them from the body (a footer
+    // block, a letterhead). Not at the top: there the row under a running head is a heading.
+    const group = edge === 'bottom' && outer(ordered[0]!) && gapAfter(cut - 1) >= ISOLATED * bodyHeight;
     const isolated = (i: number): boolean => (outer(ordered[i]!) && gapAfter(i) >= ISOLATED * bodyHeight) || (group && i === cut - 1);
     // Inner rows first: once a row is furniture, every row further out is too.
     let found = false;
