@@ -158,7 +158,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       const [x1, y1, x2, y2] = frame.bounds(lines[i]!.box);
       fragments.push({ text, x1, y1, x2, y2, confidence: t.confidence });
     });
-    const blocks = layoutPage(cleanLatinPage(fragments), { gutters: found.gutters });
+    const blocks = layoutPage(cleanLatinPage(fragments), { gutters: found.gutters, pageHeight: upright.height });
     const markdown = blocksToMarkdown(blocks, reskewedGrid(frame, pageGrid(rotation, given.width, given.height)));
     const t4 = lap(times, 'layout', t3);
     return {

@@ -3,6 +3,7 @@
  * rows whose fragments line up in columns become tables, the other lines are stacked into
  * paragraphs, paragraphs are put in reading order, and tall short blocks become headings.
  */
+import { labelFurniture } from './furniture.ts';
 import { median } from './numbers.ts';
 import { readingOrder } from './order.ts';
 import { detectTables } from './table.ts';
@@ -17,7 +18,7 @@ export interface Fragment {
   readonly confidence: number;
 }
 
-export type BlockLabel = 'title' | 'sub_title' | 'text' | 'table';
+export type BlockLabel = 'title' | 'sub_title' | 'text' | 'table' | 'page_header' | 'page_footer';
 
 export interface LayoutBlock {
   readonly label: BlockLabel;
@@ -46,12 +47,18 @@ export interface LayoutOptions {
    * @default []
    */
   readonly gutters?: readonly number[];
+  /**
+   * Height of the page in the fragments' frame. With it, running heads, footers and page numbers
+   * at the top and bottom edge are labelled `page_header` / `page_footer` (see `furniture.ts`).
+   * @default undefined (no furniture labels)
+   */
+  readonly pageHeight?: number;
 }
 
 /** Lay out a page's fragments into ordered blocks. */
 export function layoutPage(fragments: readonly Fragment[], options: Readonly<LayoutOptions> = {}): LayoutBlock[] {
   if (fragments.length === 0) return [];
-  const { gutters = [] } = options;
+  const { gutters = [], pageHeight } = options;
   const heights = fragments.map((f) => f.y2 - f.y1);
   const bodyHeight = median(heights);
   const rows = groupRows(fragments);
@@ -59,7 +66,8 @@ export function layoutPage(fragments: readonly Fragment[], options: Readonly<Lay
   const blocks: LayoutBlock[] = [...tables, ...stackParagraphs(rest, gutters)];
   // Gutters can be narrower than a (margin-inflated) line box is tall.
   const ordered = readingOrder(blocks, bodyHeight * 0.4, gutters);
-  return labelHeadings(ordered, bodyHeight);
+  const labelled = labelHeadings(ordered, bodyHeight);
+  return pageHeight === undefined ? labelled : labelFurniture(labelled, bodyHeight, pageHeight);
 }
 
 /** Fragments that overlap vertically by more than half the smaller height share a row. */

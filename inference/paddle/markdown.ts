@@ -42,9 +42,13 @@ export function joinLines(lines: readonly string[]): string {
   return out;
 }
 
-/** OCR text is literal: characters Markdown would read as syntax (math, emphasis, HTML) are escaped. */
+/**
+ * OCR text is literal: characters Markdown would read as syntax (math, emphasis, HTML) are escaped.
+ * Of the brackets only `]` is: that alone stops links and definitions (`](`, `]:`), while an
+ * escaped `[` would read as `\[`, the opening of display math.
+ */
 function escapeInline(text: string): string {
-  return text.replace(/[\\`*_$<[\]]/g, (c) => (c === '<' ? '&lt;' : `\\${c}`));
+  return text.replace(/[\\`*_$<\]]/g, (c) => (c === '<' ? '&lt;' : `\\${c}`));
 }
 
 /** A paragraph that starts like a heading or quote is not one (bullets and numbers stay lists). */

@@ -4,6 +4,7 @@
  */
 import type { SourceDocument } from '../../core/types.ts';
 import { splitPages } from '../markdown/index.ts';
+import { logicalOcrMarkdown } from './ocr-bidi.ts';
 import type { ProcessOptions } from './options.ts';
 import { analysePage, type PageResult } from './page-result.ts';
 
@@ -12,7 +13,8 @@ const GRID = 999;
 
 export async function* markdownPages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
   const text = new TextDecoder().decode(doc.bytes);
-  const pages = splitPages(text);
+  // OCR output from elsewhere: right-to-left text may be in visual order or presentation forms.
+  const pages = splitPages(text).map(logicalOcrMarkdown);
   for (const [i, markdown] of pages.entries()) {
     const pageNumber = i + 1;
     options.onPage?.({ source: doc.uri, pageNumber, engine: 'markdown' });

@@ -6,6 +6,7 @@ import { describeError, errorCode } from '../../core/errors.ts';
 import type { Element, RouteDecision } from '../../core/types.ts';
 import type { OcrEngine, PageImage } from '../../inference/engine.ts';
 import { hasInk } from './ink.ts';
+import { logicalOcrMarkdown } from './ocr-bidi.ts';
 import { analysePage, type PageResult, pageFailure } from './page-result.ts';
 
 export interface PendingPage {
@@ -68,7 +69,8 @@ export class OcrQueue {
         pageNumber: p.image.pageNumber,
         width: p.width,
         height: p.height,
-        markdown: result.markdown,
+        // An engine may write right-to-left text as it sits on the page, or in presentation forms.
+        markdown: logicalOcrMarkdown(result.markdown),
         route: { ...p.route, engine: result.engine },
         stats: result.stats,
       };

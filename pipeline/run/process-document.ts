@@ -10,6 +10,7 @@ import { regionSummary } from '../regions/index.ts';
 import { chunkProcessed, isKept } from './chunk-processed.ts';
 import { imagePages } from './image-pages.ts';
 import { markdownPages } from './markdown-pages.ts';
+import { markOcrFurniture } from './ocr-furniture.ts';
 import { type ProcessOptions, validateProcessOptions } from './options.ts';
 import { type PageResult, pageFailure } from './page-result.ts';
 import { pdfPages } from './pdf-pages.ts';
@@ -101,6 +102,7 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
   const failures: FailureRecord[] = [];
   const summaries: PageSummary[] = [];
   const pageElements: Element[][] = [];
+  const pageSizes: { width: number; height: number; ocr: boolean }[] = [];
   for (const result of results) {
     if (!result.ok) {
       failures.push(result.failure);
@@ -132,9 +134,11 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
     }
     summaries.push(isBlank(elements) ? { ...summary, blank: true } : summary);
     pageElements.push(elements);
+    pageSizes.push({ width: page.width, height: page.height, ocr: page.route.engine !== 'text' });
   }
 
-  const elements = mergeContinuedTables(pageElements);
+  const marked = markOcrFurniture(pageElements.map((elements, i) => ({ ...pageSizes[i]!, elements })));
+  const elements = mergeContinuedTables(marked);
   return { doc, ok: true, pages: summaries, elements, chunks: [], markdown: renderMarkdown(elements), failures };
 }
 

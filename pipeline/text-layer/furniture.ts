@@ -7,33 +7,14 @@
  * every page it is shown; `extractTextLayer` shows it a few pages ahead before it decides the
  * first ones (see its `lookahead` option), then keeps learning as the stream goes on.
  */
+import { FOOT_CONTENT, FURNITURE_MAX_ROWS, FURNITURE_OUTER, FURNITURE_ZONE, furnitureKey, furnitureReason, readsAsPageNumber } from '../../core/furniture.ts';
 import { lineOf } from './order.ts';
 import type { Fragment, Line } from './types.ts';
 
-/** The margin zone, as a share of the page height, where furniture may sit. */
-const ZONE = 0.14;
-/** Most furniture rows taken from each edge. */
-const MAX_ROWS = 3;
-/** The outer band, as a share of the page height, where isolated text counts as furniture. */
-const OUTER = 0.1;
-
-const PAGE_NUMBER = /^(?:page\s*)?[-–(]?\s*(?:\d{1,4}|[ivxlc]{1,6})\s*[-–)]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
-
-/** A footnote: a marker (number or symbol), then words. */
-const FOOTNOTE = /^(?:\d{1,2}|[*†‡§¶])\s?\p{L}.{10,}/u;
-
-/** `400 BRITISH HUSBANDRY.`: two or more digits first (a one-digit start is a section heading). */
-const LEADING_NUMBER = /^\d{2,4}\s+\S.*\D$/;
-/** `Advocacy in Action 447`. */
-const TRAILING_NUMBER = /^\D.*\S\s+(?:\d{1,4}|[ivxlc]{1,6})$/i;
-const RUNNING_NUMBER = { test: (text: string): boolean => LEADING_NUMBER.test(text) || TRAILING_NUMBER.test(text) };
-
-/**
- * What a line set apart at the foot of a page says when it is furniture whatever its height on the
- * page: a contact address (`Corresponding author: a@b.org`), a copyright line, a DOI.
- */
-const FOOT_CONTENT = /[\w.+-]+@[\w-]+\.[\w.]+|©|\(c\)\s*\d{4}|\bdoi:\s*10\.|\bdoi\.org\/10\./iu;
-/** How far up the page such a line may sit (share of the height from the top). */
+const ZONE = FURNITURE_ZONE;
+const MAX_ROWS = FURNITURE_MAX_ROWS;
+const OUTER = FURNITURE_OUTER;
+/** How far up the page a contact, copyright or DOI line may sit (share of the height from the top). */
 const FOOT_CONTENT_FROM = 0.6;
 
 export interface MarginRow {
@@ -44,11 +25,6 @@ export interface MarginRow {
   readonly isolated: boolean;
   /** Found above the margin zone by what it says (see `FOOT_CONTENT`). */
   readonly content?: boolean;
-}
-
-/** Text with numbers masked, so `Page 3` and `Page 4` count as the same running line. */
-export function furnitureKey(edge: string, text: string): string {
-  return `${edge}:${text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim()}`;
 }
 
 /**
@@ -69,7 +45,7 @@ export function marginRows(fragments: readonly Fragment[], pageHeight: number, b
       const inZone = edge === 'top' ? row.bottom <= ZONE * pageHeight : row.top >= (1 - ZONE) * pageHeight;
       if (!inZone) break;
       const gap = edge === 'top' ? next.top - row.bottom : row.top - next.bottom;
-      if (gap >= 0.5 * bodySize || PAGE_NUMBER.test(row.text) || (row.text.length <= 90 && RUNNING_NUMBER.test(row.text))) cut = i + 1;
+      if (gap >= 0.5 * bodySize || readsAsPageNumber(row.text)) cut = i + 1;
     }
     for (let i = 0; i < cut; i++) {
       const row = ordered[i] as Line;
@@ -132,25 +108,18 @@ export class FurnitureModel {
     }
   }
 
-  /** Whether a margin row is furniture, and why. */
+  /** Whether a margin row is furniture, and why (the rule both routes share: `core/furniture.ts`). */
   decide(row: MarginRow, bodySize: number): string | undefined {
-    if (row.content === true) return 'foot-content';
-    if (PAGE_NUMBER.test(row.line.text)) return 'page-number';
-    // A running head or foot that carries the page number: `400 BRITISH HUSBANDRY.`, `Advocacy in Action 447`.
-    const text = row.line.text;
-    // A footnote (`1 See …`, `* Author …`) is content, whatever its size and place.
-    if (row.edge === 'bottom' && FOOTNOTE.test(text)) return undefined;
-    if (text.length <= 90 && (LEADING_NUMBER.test(text) || (row.line.size <= 1.05 * bodySize && TRAILING_NUMBER.test(text)))) {
-      return 'running-page-number';
-    }
-    // Running heads are set no bigger than the body; a bigger repeated line is a heading.
-    if ((this.#pagesByKey.get(row.key)?.size ?? 0) >= 2 && row.line.size <= 1.05 * bodySize) return 'repeated';
-    // Alone on its page (or a one-page document): small type in the margin is furniture.
-    if (row.line.text.length > 160) return undefined;
-    if (row.line.size < 0.92 * bodySize) return 'small-margin-text';
-    // At the top a big isolated line is more likely a heading; at the bottom it is a footer.
-    if (row.isolated && (row.edge === 'bottom' || row.line.size <= 1.05 * bodySize)) return 'isolated-margin-text';
-    return undefined;
+    const { text, size } = row.line;
+    return furnitureReason({
+      text,
+      edge: row.edge,
+      size,
+      bodySize,
+      isolated: row.isolated,
+      content: row.content,
+      pages: this.#pagesByKey.get(row.key)?.size ?? 0,
+    });
   }
 
   get pages(): number {

@@ -14,6 +14,7 @@
 
 export type { AssessOptions, TextFigures } from './assess.ts';
 export { assessText } from './assess.ts';
+export { hasRtl, normalizeArabic, visualToLogical } from './bidi.ts';
 export type { ExtractTextLayerOptions } from './extract.ts';
 export { extractTextLayer } from './extract.ts';
 export type { ImageFigures } from './images.ts';
