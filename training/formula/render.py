@@ -65,6 +65,24 @@ def typeset(tex, size, fontset):
     return Box(m, int(round(m.shape[0] - rp.depth)))
 
 
+_piece_cache: dict = {}
+
+
+def typeset_piece(tex, size, fontset):
+    """`typeset` for the small pieces that recur across formulas (matrix cells, delimiter glyphs), memoised:
+    a 2x2 matrix is 4 mathtext parses plus 2 of its delimiters, most of them `0`, `1`, `x`, `(`. The boxes are
+    shared, so nothing may write into their masks (no caller does: they are only read into new arrays)."""
+    key = (tex, size, fontset)
+    b = _piece_cache.get(key)
+    if b is None:
+        b = typeset(tex, size, fontset)
+        if len(tex) <= 12:
+            if len(_piece_cache) > 20000:
+                _piece_cache.clear()
+            _piece_cache[key] = b
+    return b
+
+
 def hcat(boxes, gap):
     asc = max(b.baseline for b in boxes)
     desc = max(b.descent for b in boxes)
@@ -80,7 +98,7 @@ def hcat(boxes, gap):
 
 def stretched(glyph, size, fontset, height):
     """A delimiter glyph stretched to `height` rows (width grows a little, as TeX's larger sizes do)."""
-    b = typeset(glyph, size, fontset)
+    b = typeset_piece(glyph, size, fontset)
     ys, xs = np.nonzero(b.mask > 20)
     m = b.mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1] if len(ys) else b.mask
     w = max(2, int(round(m.shape[1] * (1 + 0.25 * max(0.0, height / max(1, m.shape[0]) - 1)))))
@@ -89,7 +107,7 @@ def stretched(glyph, size, fontset, height):
 
 def environment(env, body, size, fontset):
     rows = [r for r in re.split(r"\\\\", body)]
-    cells = [[typeset(c.strip(), size, fontset) for c in r.split("&")] for r in rows]
+    cells = [[typeset_piece(c.strip(), size, fontset) for c in r.split("&")] for r in rows]
     ncol = max(len(r) for r in cells)
     for r in cells:
         r += [Box(np.zeros((1, 1), np.uint8), 1)] * (ncol - len(r))
@@ -153,14 +171,39 @@ def trim(mask):
     return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
-def render_view(tex, rng: random.Random, view_h=128, view_w=512, fontset=None, size=None):
-    """A grey view (uint8 [view_h, view_w]) of the formula, or None when it cannot be typeset."""
-    fontset = fontset or rng.choice(FONTSETS)
-    size = size or rng.choice([14, 16, 18, 20, 22, 24, 26, 28, 32])
+SIZES = [14, 16, 18, 20, 22, 24, 26, 28, 32]
+
+
+def mask_of(tex, fontset, size):
+    """The formula's trimmed ink mask (uint8, 255 = ink), or None when it cannot be typeset."""
     try:
-        m = trim(formula_box(tex, size, fontset).mask)
+        return trim(formula_box(tex, size, fontset).mask)
     except Exception:  # mathtext's parse errors are of several types
         return None
+
+
+def render_mask(tex, rng: random.Random, view_h=128, view_w=512, reach=1.0):
+    """The ink mask of the formula at a random font set and size, shrunk if it would not fit the view at
+    `reach` times its size (so a GPU-side rescale up to `reach` still fits), or None (cannot be typeset, or
+    unreadably small once fitted). The training stream's CPU half: `gpu_views.compose` places it."""
+    m = mask_of(tex, rng.choice(FONTSETS), rng.choice(SIZES))
+    if m is None:
+        return None
+    h, w = m.shape
+    scale = min(1.0, (view_w - 4) / (w * reach), (view_h - 4) / (h * reach))
+    if scale < 1.0:
+        if scale * reach < 0.3:
+            return None
+        m = np.asarray(Image.fromarray(m).resize((max(1, int(w * scale)), max(1, int(h * scale))), Image.LANCZOS))
+    return m
+
+
+def render_view(tex, rng: random.Random, view_h=128, view_w=512, fontset=None, size=None):
+    """A grey view (uint8 [view_h, view_w]) of the formula, or None when it cannot be typeset (all on the
+    CPU: the held-out and benchmark views)."""
+    fontset = fontset or rng.choice(FONTSETS)
+    size = size or rng.choice(SIZES)
+    m = mask_of(tex, fontset, size)
     if m is None:
         return None
     margin = rng.randint(1, 10)
