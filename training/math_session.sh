@@ -10,7 +10,7 @@
 #   bash training/math_session.sh smoke   # on a CPU: every phase in a few steps, tiny batch
 #
 # If the machine was lost between phases, a phase starts from the parts of the previous one: put them
-# under training/.resume/ (ignored by git; carry it) and the phase unpacks them. Reassemble here with
+# under .cache/math-resume/ (ignored by git; name it in carry) and the phase unpacks them. Reassemble here with
 #   cat $FILES_AT/export.tar.part-* | tar -x -C .cache/math-export
 # Leave the models a call does not need behind (the working tree may hold 64 MiB):
 #   rm -r inference/models/folio-ocr-mini inference/embed/models   # and afterwards: git checkout -- inference
@@ -23,7 +23,7 @@ mkdir -p "$W" "$OUT"
 export PYTHONUNBUFFERED=1
 PY=${PY:-python3}
 MODEL=inference/models/folio-ocr-math
-MAIN1=${MAIN1:-440} MAIN2=${MAIN2:-470} MAIN3=${MAIN3:-150} MTP=${MTP:-150}
+MAIN1=${MAIN1:-420} MAIN2=${MAIN2:-450} MAIN3=${MAIN3:-150} MTP=${MTP:-150}
 PLAN=$((MAIN1 + MAIN2 + MAIN3))
 WORKERS=${WORKERS:-14}
 COMMON=(--assets "$W/assets" --lr "${LR:-4e-4}" --reuse "${REUSE:-4}" --real-share "${REAL_SHARE:-0.3}" --workers "$WORKERS")
@@ -41,9 +41,9 @@ pack() {  # pack FOLDER NAME: FOLDER as NAME.tar in <= 15 MiB parts under $OUT (
   rm "$W/$2.tar"
 }
 
-unpack_resume() {  # unpack_resume NAME DEST: the previous phase's parts from training/.resume when /tmp lost them
-  if [ ! -d "$2" ] && ls training/.resume/"$1".tar.part-* >/dev/null 2>&1; then
-    mkdir -p "$2" && cat training/.resume/"$1".tar.part-* | tar -x -C "$2"
+unpack_resume() {  # unpack_resume NAME DEST: the previous phase's parts from .cache/math-resume when /tmp lost them
+  if [ ! -d "$2" ] && ls .cache/math-resume/"$1".tar.part-* >/dev/null 2>&1; then
+    mkdir -p "$2" && cat .cache/math-resume/"$1".tar.part-* | tar -x -C "$2"
   fi
 }
 

@@ -1,9 +1,10 @@
 """The GPU half of the training views: ink masks rendered once on the CPU, placed many times on the GPU.
 
-Profiling the renderer (`bench_render.py`) shows ~85% of a view's CPU time in mathtext's pyparsing layout
-of the formula, ~10% in glyph lookup and rasterisation, and almost nothing in placing the ink on the view.
-The layout cannot be shared between sizes (mathtext lays out at a size), so the CPU renders each formula's
-ink mask once (`render.render_mask`) and the GPU makes the views from it: a random scale (size variety on
+Profiling the renderer (`bench_render.py`, cProfile) puts ~84% of a view's CPU time inside mathtext's parse
+(pyparsing's own code alone ~55%, the rest the layout actions and builtins it calls), ~5% in font lookup and
+~1% in rasterising and placing the ink; caching the small pieces that recur (matrix cells, delimiters) gave
+nothing measurable. The layout cannot be shared between sizes (mathtext lays out at a size), so the CPU
+renders each formula's ink mask once (`render.render_mask`) and the GPU makes the views from it: a random scale (size variety on
 top of the CPU's font size), position, crop padding, paper and ink tone (`compose`, as `render_view` does
 on the CPU), then `train.gpu_degrade`. `MaskPool` keeps the latest masks on the GPU so that every mask is
 drawn `reuse` times on average, in different batches, each time with new placement and degradation.

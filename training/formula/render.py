@@ -65,24 +65,6 @@ def typeset(tex, size, fontset):
     return Box(m, int(round(m.shape[0] - rp.depth)))
 
 
-_piece_cache: dict = {}
-
-
-def typeset_piece(tex, size, fontset):
-    """`typeset` for the small pieces that recur across formulas (matrix cells, delimiter glyphs), memoised:
-    a 2x2 matrix is 4 mathtext parses plus 2 of its delimiters, most of them `0`, `1`, `x`, `(`. The boxes are
-    shared, so nothing may write into their masks (no caller does: they are only read into new arrays)."""
-    key = (tex, size, fontset)
-    b = _piece_cache.get(key)
-    if b is None:
-        b = typeset(tex, size, fontset)
-        if len(tex) <= 12:
-            if len(_piece_cache) > 20000:
-                _piece_cache.clear()
-            _piece_cache[key] = b
-    return b
-
-
 def hcat(boxes, gap):
     asc = max(b.baseline for b in boxes)
     desc = max(b.descent for b in boxes)
@@ -98,7 +80,7 @@ def hcat(boxes, gap):
 
 def stretched(glyph, size, fontset, height):
     """A delimiter glyph stretched to `height` rows (width grows a little, as TeX's larger sizes do)."""
-    b = typeset_piece(glyph, size, fontset)
+    b = typeset(glyph, size, fontset)
     ys, xs = np.nonzero(b.mask > 20)
     m = b.mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1] if len(ys) else b.mask
     w = max(2, int(round(m.shape[1] * (1 + 0.25 * max(0.0, height / max(1, m.shape[0]) - 1)))))
@@ -107,7 +89,7 @@ def stretched(glyph, size, fontset, height):
 
 def environment(env, body, size, fontset):
     rows = [r for r in re.split(r"\\\\", body)]
-    cells = [[typeset_piece(c.strip(), size, fontset) for c in r.split("&")] for r in rows]
+    cells = [[typeset(c.strip(), size, fontset) for c in r.split("&")] for r in rows]
     ncol = max(len(r) for r in cells)
     for r in cells:
         r += [Box(np.zeros((1, 1), np.uint8), 1)] * (ncol - len(r))
