@@ -168,11 +168,16 @@ def kind_of(s):
     return "script" if "script" in ks else "short"
 
 
+def held_package(ctan, seed, share):
+    """Whether a CTAN package is held out: a hash of (seed, name), so the choice of one package never moves
+    when sources are added or removed (a held-out manual stays held out across rebuilds)."""
+    return int(hashlib.sha1(f"{seed}:{ctan}".encode()).hexdigest()[:8], 16) < share * 0x100000000
+
+
 def split(found, seed, share):
     """(train, held-out) formula lists: held out = every source in a held-out CTAN package."""
     ctans = sorted({c for e in found.values() for _, c, _ in e["sources"]})
-    rng = random.Random(seed)
-    held_pk = {c for c in ctans if rng.random() < share}
+    held_pk = {c for c in ctans if held_package(c, seed, share)}
     train, held = [], []
     for s in sorted(found):
         (held if all(c in held_pk for _, c, _ in found[s]["sources"]) else train).append(s)

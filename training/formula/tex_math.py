@@ -347,13 +347,42 @@ def math_spans(text: str) -> list[tuple[str, bool]]:
     return [(s, d) for _, s, d in out]
 
 
+TEXT_SPAN_RE = re.compile(r"\\(?:text|textrm|textbf|textit|mbox|operatorname\*?)\{[^{}]*\}")
+
+
+def _house_math(seg: str) -> str:
+    seg = re.sub(r"('+)(?![\^'])", lambda m: "^{" + "\\prime" * len(m.group(1)) + "}", seg)
+    toks = tokens(seg)
+    out = []
+    for i, t in enumerate(toks):
+        prev = out[-1] if out else ""
+        if prev in ("^", "_") and t not in ("{", "}") and not t.isspace() and t not in ARG_WORDS:
+            out.append("{" + t + "}")
+        else:
+            out.append(t)
+    return "".join(out)
+
+
+def house_style(s: str) -> str:
+    """The grammar's spelling of what the image cannot tell apart, so that one picture has one label:
+    scripts braced (`z_k` -> `z_{k}`, `x^\\alpha` -> `x^{\\alpha}`) and primes as `^{\\prime}` (TeX's own
+    meaning of `'`), outside text groups; a script whose argument is a command with arguments is left."""
+    out, pos = [], 0
+    for m in TEXT_SPAN_RE.finditer(s):
+        out.append(_house_math(s[pos:m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(_house_math(s[pos:]))
+    return canonical("".join(out))
+
+
 def clean(formula: str) -> str | None:
     """Canonical spelling of an extracted formula, or None when it is not one formula the model could read:
     empty, a lone symbol, non-ASCII (the renderer's fonts lack most scripts), leftovers of macros."""
     s = strip_outer_braces(canonical(formula))
     s = re.sub(r"(\\[,;:! ]|~|\\quad|\\qquad)+$", "", s).strip()   # trailing spacing draws nothing
     s = re.sub(r"^(\\[,;:! ]|~|\\quad|\\qquad)+", "", s).strip()
-    s = canonical(s)
+    s = house_style(canonical(s))
     if not s or any(ord(ch) > 126 or ord(ch) < 32 for ch in s):
         return None
     if "#" in s or "@" in s or "\\begin{document}" in s:

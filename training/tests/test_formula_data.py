@@ -52,7 +52,7 @@ def test_extracts_math_and_expands_macros():
     assert "\\frac{\\partial u}{\\partial x}=\\operatorname{tr}A+\\varepsilon" in texts
     assert "\\frac{\\partial v}{\\partial t}" in texts
     assert "\\begin{aligned}a&=b\\\\c&=d\\end{aligned}" in texts
-    assert ("\\sum_{i=1}^ni", True) in got and ("e^{i\\pi}", False) in got
+    assert ("\\sum_{i=1}^{n}i", True) in got and ("e^{i\\pi}", False) in got
     # a lone letter, the comment, the verbatim source and the escaped dollar are not formulas
     assert not any("x^2" in s or "y=2" in s or "100" in s for s in texts)
     assert "x" not in texts
@@ -140,3 +140,28 @@ def test_real_lists_are_disjoint_and_sourced():
     assert all(r["debian_package"].startswith("texlive-") and r["licence"] for r in train + held)
     syn = {l.split("\t")[0] for l in open(os.path.join(DATA, "heldout-synthetic.tsv"), encoding="utf-8")}
     assert not tr & syn
+
+
+def test_house_style_gives_one_spelling_per_picture():
+    from tex_math import house_style
+    assert house_style("z_k+\\sin^2\\theta") == "z_{k}+\\sin^{2}\\theta"
+    assert house_style("f'(x)+g''") == "f^{\\prime}(x)+g^{\\prime\\prime}"
+    assert house_style("x^\\alpha_i") == "x^{\\alpha}_{i}"
+    # a command with arguments after a script, and text, are left as written
+    assert house_style("x^\\mathbf{A}") == "x^\\mathbf{A}"
+    assert house_style("\\text{don't}") == "\\text{don't}"
+    assert house_style("e^{i\\pi}") == "e^{i\\pi}"
+
+
+def test_split_holds_out_whole_packages_and_is_stable():
+    from real_corpus import split
+    found = {f"x_{{{i}}}": {"display": False, "sources": {("texlive-x-doc", f"pk{i % 40}", "lppl")}} for i in range(400)}
+    found["shared"] = {"display": False, "sources": {("texlive-x-doc", p, "lppl") for p in ("pk0", "pk1", "pk2", "pk3")}}
+    train, held, held_pk = split(found, 1, 0.3)
+    assert held and train and not set(train) & set(held)
+    assert all(all(c in held_pk for _, c, _ in found[s]["sources"]) for s in held)
+    assert all(any(c not in held_pk for _, c, _ in found[s]["sources"]) for s in train)
+    # removing packages does not move the others between the sides
+    fewer = {s: e for s, e in found.items() if not any(c == "pk5" for _, c, _ in e["sources"])}
+    _, _, held_pk2 = split(fewer, 1, 0.3)
+    assert held_pk2 == held_pk - {"pk5"}
