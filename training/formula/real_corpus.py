@@ -88,8 +88,14 @@ def read_source(path):
         return b.decode("latin-1")
 
 
+VCS_RE = re.compile(r"^(?:Id|Log|Revision|Rev|Date|Author|Header|Source|HeadURL|RCSfile|LastChanged[A-Za-z]*):")
+
+
 def word_run(s):
-    """A run of 8+ letters outside text groups and control words: a keyword (`$Id: ...$`), not math."""
+    """A version-control keyword (`$Id: ...$`, `$Log: ...$`) or a run of 8+ letters outside text groups and
+    control words: text between dollars, not math."""
+    if VCS_RE.match(s):
+        return True
     t = TEXT_GROUP_RE.sub(" ", s)
     t = re.sub(r"\\[A-Za-z]+", " ", t)
     return re.search(r"[A-Za-z]{8,}", t) is not None
