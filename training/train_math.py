@@ -33,7 +33,8 @@ from folio_ocr import decode as D  # noqa: E402
 from train import gpu_degrade, save_ckpt, load_ckpt, mtp_loss, plot, sync, to_pixels, cer  # noqa: E402
 from grammar import Gen  # noqa: E402
 from latex import canonical  # noqa: E402
-from render import render_view  # noqa: E402
+from render import render_mask, render_view  # noqa: E402
+from gpu_views import MaskPool, compose, to_canvas  # noqa: E402
 from tokenizers import Tokenizer  # noqa: E402
 
 DATA = os.path.join(HERE, "formula", "data")
@@ -44,31 +45,42 @@ def read_list(name):
     return [r[0] for r in rows if r and r[0]]
 
 
-class FormulaStream(torch.utils.data.IterableDataset):
-    """Formulas from the generator (seeded per worker and run), 3% from the real training list, each rendered
-    at a random size, font set and tone; the held-out formulas are never drawn."""
+HELD_LISTS = ("heldout-synthetic.tsv", "heldout-real.tsv", "tex-heldout.tsv")
+REAL_LISTS = ("train-real.tsv", "tex-train.tsv")
+SCALE = (0.8, 1.25)  # the GPU-side rescale of a CPU-rendered mask (gpu_views.compose)
 
-    def __init__(self, seed, vh, vw):
-        self.seed, self.vh, self.vw = seed, vh, vw
+
+def real_train_list():
+    return [s for name in REAL_LISTS if os.path.exists(os.path.join(DATA, name)) for s in read_list(name)]
+
+
+class FormulaStream(torch.utils.data.IterableDataset):
+    """Formulas from the generator (seeded per worker and run) and, a `real_share` of them, from the real
+    training lists (TeX Live manuals, KaTeX's tests), each rendered once as an ink mask at a random font set and
+    size (the CPU half; the GPU places and degrades it, `gpu_views`); the held-out formulas are never drawn."""
+
+    def __init__(self, seed, vh, vw, real_share=0.3):
+        self.seed, self.vh, self.vw, self.real_share = seed, vh, vw, real_share
 
     def __iter__(self):
         wi = torch.utils.data.get_worker_info()
         wid = wi.id if wi else 0
         rng = random.Random(self.seed * 7919 + wid * 104729)
         gen = Gen(random.Random(self.seed * 31337 + wid))
-        held = set(read_list("heldout-synthetic.tsv")) | set(read_list("heldout-real.tsv"))
-        real = read_list("train-real.tsv")
+        held = {s for name in HELD_LISTS if os.path.exists(os.path.join(DATA, name)) for s in read_list(name)}
+        real = real_train_list()
         while True:
-            tex = rng.choice(real) if rng.random() < 0.03 else gen.formula()[0]
+            tex = rng.choice(real) if real and rng.random() < self.real_share else gen.formula()[0]
             if tex in held:
                 continue
-            v = render_view(tex, rng, self.vh, self.vw)
-            if v is not None:
-                yield torch.from_numpy(v), tex
+            m = render_mask(tex, rng, self.vh, self.vw, reach=SCALE[1])
+            if m is not None:
+                c, hw = to_canvas(m, self.vh, self.vw)
+                yield torch.from_numpy(c), torch.tensor(hw), tex
 
 
 def collate(b):
-    return torch.stack([x[0] for x in b]), [x[1] for x in b]
+    return torch.stack([x[0] for x in b]), torch.stack([x[1] for x in b]), [x[2] for x in b]
 
 
 def eval_set(formulas, seed, vh, vw):
@@ -98,6 +110,11 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-new", type=int, default=96)
     ap.add_argument("--pool-max", type=int, default=16384)
+    ap.add_argument("--reuse", type=int, default=4, help="views made on the GPU from each CPU-rendered mask, on average")
+    ap.add_argument("--mask-pool", type=int, default=16384, help="masks kept on the GPU for reuse")
+    ap.add_argument("--real-share", type=float, default=0.3, help="share of training formulas from the real lists")
+    ap.add_argument("--max-steps", type=int, default=0, help="stop the main model after this many steps (0: time only)")
+    ap.add_argument("--mtp-max-steps", type=int, default=0, help="stop the draft head after this many steps (0: time only)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -119,6 +136,9 @@ def main():
     results = {"params": param_groups(model)}
     ev_imgs, ev_txt = eval_set(read_list("heldout-synthetic.tsv")[:a.eval_n], 4242, c.view_h, c.view_w)
     rl_imgs, rl_txt = eval_set(read_list("heldout-real.tsv"), 4243, c.view_h, c.view_w)
+    tex_held = read_list("tex-heldout.tsv") if os.path.exists(os.path.join(DATA, "tex-heldout.tsv")) else []
+    random.Random(4244).shuffle(tex_held)
+    tx_imgs, tx_txt = eval_set(tex_held[:a.eval_n], 4244, c.view_h, c.view_w) if tex_held else (None, [])
     g_eval = torch.Generator(device=dev)
 
     def pixels(imgs, degraded):
@@ -139,8 +159,10 @@ def main():
     def run_eval(tag):
         model.eval()
         out = {"tag": tag, "step": meta["step"], "elapsed": round(meta["elapsed"], 1)}
-        for name, imgs, txts, deg in [("clean", ev_imgs, ev_txt, False), ("degraded", ev_imgs, ev_txt, True),
-                                      ("real_clean", rl_imgs, rl_txt, False)]:
+        sets = [("clean", ev_imgs, ev_txt, False), ("degraded", ev_imgs, ev_txt, True), ("real_clean", rl_imgs, rl_txt, False)]
+        if tx_txt:
+            sets += [("tex_clean", tx_imgs, tx_txt, False), ("tex_degraded", tx_imgs, tx_txt, True)]
+        for name, imgs, txts, deg in sets:
             preds = read(pixels(imgs, deg))
             out["exact_" + name] = sum(canonical(p) == t for p, t in zip(preds, txts)) / len(txts)
             out["cer_" + name] = cer(preds, txts)
@@ -152,9 +174,14 @@ def main():
 
     # ---- main model
     if a.main_seconds > 0:
-        ds = FormulaStream(a.seed * 100 + meta["seed_runs"], c.view_h, c.view_w)
-        dl = torch.utils.data.DataLoader(ds, batch_size=a.batch, num_workers=a.workers, collate_fn=collate,
-                                         prefetch_factor=8, persistent_workers=True, pin_memory=DT == "cuda")
+        ds = FormulaStream(a.seed * 100 + meta["seed_runs"], c.view_h, c.view_w, a.real_share)
+        cpu_batch = max(1, a.batch // a.reuse)
+        dl = torch.utils.data.DataLoader(ds, batch_size=cpu_batch, num_workers=a.workers, collate_fn=collate,
+                                         pin_memory=DT == "cuda",
+                                         **({"prefetch_factor": 8, "persistent_workers": True} if a.workers > 0 else {}))
+        pool = MaskPool(max(a.mask_pool, a.batch), c.view_h, c.view_w, dev) if a.reuse > 1 else None
+        gen_cpu = torch.Generator()
+        gen_cpu.manual_seed(a.seed * 7 + meta["step"])
         params = [p for n, p in model.named_parameters() if not n.startswith(("enorm", "hnorm", "eh_proj", "mtp_block"))]
         opt = torch.optim.AdamW(params, lr=a.lr, betas=(0.9, 0.98), weight_decay=0.05, fused=DT == "cuda")
         gen = torch.Generator(device=dev)
@@ -162,10 +189,18 @@ def main():
         model.train()
         t0, e0 = time.time(), meta["elapsed"]
         it = iter(dl)
-        s_local, nsamp, data_wait = 0, 0, 0.0
-        while time.time() - t0 < a.main_seconds:
+        s_local, nsamp, nfresh, data_wait = 0, 0, 0, 0.0
+        while time.time() - t0 < a.main_seconds and not (a.max_steps and s_local >= a.max_steps):
             tw = time.time()
-            imgs, txts = next(it)
+            masks, hw, txts = next(it)
+            nfresh += len(txts)
+            if pool is not None:
+                pool.add(masks, hw, txts)
+                while pool.n < min(pool.size, 2 * a.batch):  # first fill: two batches' worth before reusing
+                    masks, hw, txts = next(it)
+                    nfresh += len(txts)
+                    pool.add(masks, hw, txts)
+                masks, hw, txts = pool.sample(a.batch, gen_cpu)
             data_wait += time.time() - tw
             el = e0 + (time.time() - t0)
             frac = min(1.0, el / a.plan_seconds)
@@ -179,7 +214,8 @@ def main():
                 t = (e.ids + [eos])[:L]
                 ids[i, :len(t)] = torch.tensor(t)
             ids = ids.to(dev, non_blocking=True)
-            x = gpu_degrade(imgs.to(dev, non_blocking=True).float().unsqueeze(1), 0.5, gen)
+            x = compose(masks.to(dev, non_blocking=True), hw.to(dev, non_blocking=True), gen, SCALE)
+            x = gpu_degrade(x, 0.5, gen)
             with torch.autocast(DT, dtype=torch.bfloat16):
                 vis = model.vision(to_pixels(x))
                 emb = build_inputs(model, vis, prompt, image_id, text_ids=ids[:, :-1])
@@ -202,9 +238,16 @@ def main():
                        "stage": 0, "lr": lr}
                 meta["log"].append(rec)
                 if s_local % 200 == 0:
-                    print(json.dumps(rec), f"samples/s {nsamp / (time.time() - t0):.0f} data_wait {data_wait:.1f}s", flush=True)
+                    dt = time.time() - t0
+                    print(json.dumps(rec), f"samples/s {nsamp / dt:.0f} fresh renders/s {nfresh / dt:.0f} "
+                          f"data_wait {data_wait:.1f}s ({data_wait / dt:.0%})", flush=True)
         meta["elapsed"] = e0 + (time.time() - t0)
-        print(f"main: {s_local} steps in {time.time() - t0:.0f}s, data wait {data_wait:.0f}s", flush=True)
+        dt = time.time() - t0
+        results["main_data"] = {"steps": s_local, "seconds": round(dt, 1), "data_wait_s": round(data_wait, 1),
+                                "data_wait_share": round(data_wait / max(dt, 1e-9), 3), "views_per_s": round(nsamp / max(dt, 1e-9), 1),
+                                "fresh_renders_per_s": round(nfresh / max(dt, 1e-9), 1), "reuse": a.reuse, "workers": a.workers}
+        print(f"main: {s_local} steps in {dt:.0f}s, data wait {data_wait:.0f}s ({data_wait / max(dt, 1e-9):.0%}), "
+              f"{nfresh} fresh renders for {nsamp} views", flush=True)
         del dl, it
         meta["evals"].append(run_eval("main"))
         save_ckpt(model, meta, a.out)
@@ -225,15 +268,16 @@ def main():
                 mparams.append(p)
         if meta.get("mtp_steps", 0) == 0:
             model.mtp_block.load_state_dict(model.layers[-1].state_dict())
-        ds = FormulaStream(a.seed * 100 + 50 + meta["seed_runs"], c.view_h, c.view_w)
-        dl = torch.utils.data.DataLoader(ds, batch_size=512, num_workers=a.workers, collate_fn=collate, prefetch_factor=4)
+        ds = FormulaStream(a.seed * 100 + 50 + meta["seed_runs"], c.view_h, c.view_w, a.real_share)
+        dl = torch.utils.data.DataLoader(ds, batch_size=min(512, a.pool_max), num_workers=a.workers, collate_fn=collate,
+                                         **({"prefetch_factor": 4} if a.workers > 0 else {}))
         it = iter(dl)
         gen = torch.Generator(device=dev)
         gen.manual_seed(4242 + meta["seed_runs"])
         pool_imgs, pool_ids, n_pool = [], [], 0
         while time.time() - t0 < a.mtp_seconds * 0.3 and n_pool < a.pool_max:
-            imgs, _ = next(it)
-            x = gpu_degrade(imgs.to(dev).float().unsqueeze(1), 0.5, gen)
+            masks, hw, _ = next(it)
+            x = gpu_degrade(compose(masks.to(dev), hw.to(dev), gen, SCALE), 0.5, gen)
             with torch.autocast(DT, dtype=torch.bfloat16):
                 ids = D.greedy(model, to_pixels(x), prompt, image_id, eos, max_new=a.max_new)
             pool_imgs.append(x.to(torch.uint8).cpu())
@@ -245,7 +289,7 @@ def main():
         opt = torch.optim.AdamW(mparams, lr=1e-3, betas=(0.9, 0.98), weight_decay=0.0)
         step, t1 = 0, time.time()
         budget = a.mtp_seconds - (t1 - t0)
-        while time.time() - t1 < budget:
+        while time.time() - t1 < budget and not (a.mtp_max_steps and step >= a.mtp_max_steps):
             idx = torch.randint(0, n_pool, (a.batch,))
             seqs = [pool_ids[i] for i in idx.tolist()]
             L = min(a.max_new + 1, max(len(s) for s in seqs))

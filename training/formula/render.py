@@ -153,14 +153,39 @@ def trim(mask):
     return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
-def render_view(tex, rng: random.Random, view_h=128, view_w=512, fontset=None, size=None):
-    """A grey view (uint8 [view_h, view_w]) of the formula, or None when it cannot be typeset."""
-    fontset = fontset or rng.choice(FONTSETS)
-    size = size or rng.choice([14, 16, 18, 20, 22, 24, 26, 28, 32])
+SIZES = [14, 16, 18, 20, 22, 24, 26, 28, 32]
+
+
+def mask_of(tex, fontset, size):
+    """The formula's trimmed ink mask (uint8, 255 = ink), or None when it cannot be typeset."""
     try:
-        m = trim(formula_box(tex, size, fontset).mask)
+        return trim(formula_box(tex, size, fontset).mask)
     except Exception:  # mathtext's parse errors are of several types
         return None
+
+
+def render_mask(tex, rng: random.Random, view_h=128, view_w=512, reach=1.0):
+    """The ink mask of the formula at a random font set and size, shrunk if it would not fit the view at
+    `reach` times its size (so a GPU-side rescale up to `reach` still fits), or None (cannot be typeset, or
+    unreadably small once fitted). The training stream's CPU half: `gpu_views.compose` places it."""
+    m = mask_of(tex, rng.choice(FONTSETS), rng.choice(SIZES))
+    if m is None:
+        return None
+    h, w = m.shape
+    scale = min(1.0, (view_w - 4) / (w * reach), (view_h - 4) / (h * reach))
+    if scale < 1.0:
+        if scale * reach < 0.3:
+            return None
+        m = np.asarray(Image.fromarray(m).resize((max(1, int(w * scale)), max(1, int(h * scale))), Image.LANCZOS))
+    return m
+
+
+def render_view(tex, rng: random.Random, view_h=128, view_w=512, fontset=None, size=None):
+    """A grey view (uint8 [view_h, view_w]) of the formula, or None when it cannot be typeset (all on the
+    CPU: the held-out and benchmark views)."""
+    fontset = fontset or rng.choice(FONTSETS)
+    size = size or rng.choice(SIZES)
+    m = mask_of(tex, fontset, size)
     if m is None:
         return None
     margin = rng.randint(1, 10)
