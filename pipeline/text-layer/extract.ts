@@ -15,6 +15,7 @@ import type { AssessOptions } from './assess.ts';
 import { assessText } from './assess.ts';
 import type { PageStyle } from './blocks.ts';
 import { toBlocks } from './blocks.ts';
+import { findFormulaBands } from './formula/index.ts';
 import type { MarginRow } from './furniture.ts';
 import { FurnitureModel, marginRows } from './furniture.ts';
 import { pageImages } from './images.ts';
@@ -26,7 +27,7 @@ import type { PageRules } from './rules.ts';
 import { pageRules } from './rules.ts';
 import { argmax, toFragments } from './runs.ts';
 import { findPageTables } from './tables.ts';
-import type { Block, Fragment, TextLayerPage } from './types.ts';
+import type { Block, Fragment, Run, TextLayerPage } from './types.ts';
 
 export interface ExtractTextLayerOptions {
   /**
@@ -68,6 +69,8 @@ interface Analysed {
   readonly assessment: TextLayerPage['assessment'];
   /** The page's horizontal and vertical rules, for ruled tables. */
   readonly rules: PageRules;
+  /** The page's runs: display formulas read their fonts. */
+  readonly runs: readonly Run[];
 }
 
 /**
@@ -166,6 +169,7 @@ function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, 
         margin: marginRows(fragments, page.height, style.bodySize),
         assessment,
         rules: pageRules(page),
+        runs: content.runs,
       };
     });
   } catch (error) {
@@ -195,7 +199,7 @@ function pageStyle(fragments: readonly Fragment[], mono: ReadonlySet<string>): P
 
 function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLayerPage {
   if (!('fragments' in item)) return item;
-  const { pageNumber, width, height, turn, fragments, style, margin, assessment, rules } = item;
+  const { pageNumber, width, height, turn, fragments, style, margin, assessment, rules, runs } = item;
   const furniture = new Set<Fragment>();
   const headers: Block[] = [];
   const footers: Block[] = [];
@@ -210,7 +214,12 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
     if (row.edge === 'top') headers.unshift(block);
     else footers.push(block);
   }
-  const body = furniture.size === 0 ? fragments : fragments.filter((f) => !furniture.has(f));
+  const page = furniture.size === 0 ? fragments : fragments.filter((f) => !furniture.has(f));
+  // Display formulas before tables: their stacked rows (fractions, limits) align like cells.
+  // Only the ones read without doubt stand in for their fragments; the others keep their text.
+  const bands = findFormulaBands(page, runs, rules.horizontal, style.bodySize).filter((b) => !b.reading.unsure);
+  const inBands = new Set(bands.flatMap((b) => b.members));
+  const body = bands.length === 0 ? page : [...page.filter((f) => !inBands.has(f)), ...bands.map((b) => b.standIn)];
   const blocks: Block[] = [...headers];
   // Where the page draws a table's cells they beat alignment, unless the aligned table reaches
   // out of the grid (rules around part of a table only: its body, its group rows).

@@ -3,6 +3,8 @@
  * (rotation applied), origin top-left, y growing down.
  */
 
+import type { FormulaReading } from './formula/reading.ts';
+
 /** Whether a page's text layer can stand in for OCR, and the figures behind the verdict. */
 export interface TextLayerAssessment {
   readonly usable: boolean;
@@ -61,8 +63,10 @@ export interface Fragment {
   font: string;
   /** Set on the stand-in for a whole table found before reading order: its cells. */
   table?: string[][];
-  /** Its runs, when it has several: `formula.ts` and `tables.ts` read them. */
+  /** Its runs, when it has several: `formula/` and `tables.ts` read them. */
   pieces?: Piece[];
+  /** Set on the stand-in for a display formula read before reading order (`formula/bands.ts`). */
+  formula?: FormulaReading;
 }
 
 /** Fragments of one region that share a baseline, left to right. */
@@ -94,4 +98,6 @@ export interface Block {
   code?: boolean;
   /** For `equation`: LaTeX rebuilt from the glyphs and accepted by KaTeX (`$$…$$`); else the text is kept. */
   latex?: string;
+  /** For `equation`: how sure the geometry leaves the LaTeX (`formula/reading.ts`). */
+  confidence?: number;
 }

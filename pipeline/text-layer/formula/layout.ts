@@ -1,0 +1,189 @@
+/**
+ * A formula's atoms in two dimensions → LaTeX. Outermost structures first: fraction bars with
+ * their numerator over and denominator under, radicals with the atoms under their vinculum, big
+ * operators with their limits over and under; what is left sits on the main baseline, and the
+ * smaller atoms raised or lowered after a base are its super- and subscripts (read the same way,
+ * one level down). Full-size atoms off the baseline that nothing explains (matrix rows, aligned
+ * lines) make the result unsure.
+ */
+import { type Atom, type Bar, centre } from './atoms.ts';
+import { NEGATED } from './symbols.ts';
+import { atomLatex, bigOperatorOf, joinLatex } from './tokens.ts';
+
+export interface LayoutLatex {
+  latex: string;
+  /** Reasons to doubt it: glyphs without a reading, rows nothing explains. */
+  doubts: string[];
+}
+
+/** An item on a baseline: one atom, or a structure already read (a fraction, a root). */
+interface Item {
+  readonly x0: number;
+  readonly x1: number;
+  readonly y: number;
+  readonly size: number;
+  readonly latex: string;
+  /** A big operator that takes limits over and under. */
+  readonly operator?: boolean;
+  readonly atom?: Atom;
+}
+
+const group = (latex: string): string => (Array.from(latex).length === 1 || /^\\[a-zA-Z]+$/.test(latex) ? latex : `{${latex}}`);
+
+/** The size and baseline most of the full-size text sits on. */
+function mainLine(atoms: readonly Atom[]): { size: number; y: number } {
+  const size = Math.max(...atoms.filter((a) => !/CMEX/i.test(a.font)).map((a) => a.size), 0) || Math.max(...atoms.map((a) => a.size));
+  const weight = new Map<number, number>();
+  for (const a of atoms) {
+    if (a.size < 0.9 * size || /CMEX/i.test(a.font)) continue;
+    const key = Math.round(a.y * 2) / 2;
+    weight.set(key, (weight.get(key) ?? 0) + a.text.length);
+  }
+  let y = atoms[0]?.y ?? 0;
+  let best = -1;
+  for (const [k, w] of weight) if (w > best) [y, best] = [k, w];
+  return { size, y };
+}
+
+/**
+ * @param atoms The glyph runs of one formula.
+ * @param bars Horizontal rules among them (fraction bars, vincula).
+ */
+export function layoutLatex(atoms: readonly Atom[], bars: readonly Bar[]): LayoutLatex {
+  const doubts: string[] = [];
+  const latex = readLevel(atoms, bars, doubts, 0);
+  return { latex, doubts };
+}
+
+function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[], depth: number): string {
+  if (atoms.length === 0) return '';
+  if (depth > 8) {
+    doubts.push('nested too deep');
+    return '';
+  }
+  // Fractions and roots first, wherever the baseline is: their bars say where they are.
+  const { size } = mainLine(atoms);
+  let rest = [...atoms];
+  const items: Item[] = [];
+  const inside = (a: Atom, x0: number, x1: number): boolean => centre(a) >= x0 - 0.5 && centre(a) <= x1 + 0.5;
+  // Fraction bars, longest (outermost) first: atoms over the bar and under it, within its span.
+  const levelBars = [...bars].sort((a, b) => b.x1 - b.x0 - (a.x1 - a.x0));
+  const usedBars = new Set<Bar>();
+  for (const bar of levelBars) {
+    if (usedBars.has(bar)) continue;
+    // A vinculum: a radical sign ends where the bar begins.
+    const radical = rest.find((a) => /√/.test(a.text) && Math.abs(a.x1 - bar.x0) < 0.35 * size && a.y >= bar.y);
+    const within = rest.filter((a) => a !== radical && inside(a, bar.x0, bar.x1));
+    if (radical !== undefined) {
+      const body = within.filter((a) => a.y > bar.y && a.y - a.size < bar.y + 0.5 * size && a.y < bar.y + 2.5 * size);
+      if (body.length === 0) continue;
+      usedBars.add(bar);
+      const inner = bars.filter((b) => b !== bar && b.x0 >= bar.x0 - 0.5 && b.x1 <= bar.x1 + 0.5 && b.y > bar.y);
+      for (const b of inner) usedBars.add(b);
+      const latex = `\\sqrt{${readLevel(body, inner, doubts, depth + 1)}}`;
+      rest = rest.filter((a) => a !== radical && !body.includes(a));
+      items.push({ x0: radical.x0, x1: bar.x1, y: Number.NaN, size, latex });
+      continue;
+    }
+    const over = within.filter((a) => a.y < bar.y && a.y > bar.y - 3 * size);
+    const under = within.filter((a) => a.y > bar.y && a.y < bar.y + 3 * size);
+    if (over.length === 0 || under.length === 0) continue;
+    usedBars.add(bar);
+    const nested = bars.filter((b) => b !== bar && !usedBars.has(b) && b.x0 >= bar.x0 - 0.5 && b.x1 <= bar.x1 + 0.5);
+    for (const b of nested) usedBars.add(b);
+    const numerator = readLevel(
+      over,
+      nested.filter((b) => b.y < bar.y),
+      doubts,
+      depth + 1,
+    );
+    const denominator = readLevel(
+      under,
+      nested.filter((b) => b.y > bar.y),
+      doubts,
+      depth + 1,
+    );
+    rest = rest.filter((a) => !over.includes(a) && !under.includes(a));
+    items.push({ x0: bar.x0, x1: bar.x1, y: Number.NaN, size, latex: `\\frac{${numerator}}{${denominator}}` });
+  }
+  // The baseline of what is left, or of the structures when nothing is.
+  const base = rest.length > 0 ? mainLine(rest).y : mainLine(atoms).y;
+  // Big operators with limits stacked over and under them (sums, products, unions; not integrals,
+  // whose limits TeX sets as scripts).
+  for (const op of rest.filter((a) => bigOperatorOf(a) !== undefined)) {
+    const command = bigOperatorOf(op)!;
+    const stacks = !/int$/.test(command);
+    const span = (a: Atom): boolean => Math.min(a.x1, op.x1 + 0.3 * size) - Math.max(a.x0, op.x0 - 0.3 * size) > 0;
+    const opTop = op.y - 0.9 * size;
+    const opBottom = op.y + 0.35 * size;
+    const limitOf = (a: Atom): boolean => a !== op && a.size < 0.9 * size && span(a);
+    const upperSeed = stacks ? rest.filter((a) => limitOf(a) && a.y < opTop + 0.3 * size) : [];
+    const lowerSeed = stacks ? rest.filter((a) => limitOf(a) && a.y - 0.7 * a.size > opBottom - 0.3 * size) : [];
+    const grow = (seed: Atom[]): Atom[] => {
+      if (seed.length === 0) return seed;
+      const row = [...seed];
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (const a of rest) {
+          if (row.includes(a) || a === op || a.size >= 0.9 * size) continue;
+          if (row.some((r) => Math.abs(r.y - a.y) < 0.5 * r.size && Math.min(Math.abs(a.x0 - r.x1), Math.abs(r.x0 - a.x1)) < 0.4 * size)) {
+            row.push(a);
+            changed = true;
+          }
+        }
+      }
+      return row;
+    };
+    const upper = grow(upperSeed);
+    const lower = grow(lowerSeed.filter((a) => !upper.includes(a)));
+    rest = rest.filter((a) => a !== op && !upper.includes(a) && !lower.includes(a));
+    const under = lower.length > 0 ? `_${group(readLevel(lower, [], doubts, depth + 1))}` : '';
+    const over = upper.length > 0 ? `^${group(readLevel(upper, [], doubts, depth + 1))}` : '';
+    const x0 = Math.min(op.x0, ...upper.map((a) => a.x0), ...lower.map((a) => a.x0));
+    const x1 = Math.max(op.x1, ...upper.map((a) => a.x1), ...lower.map((a) => a.x1));
+    items.push({ x0, x1, y: base, size, latex: `${command}${under}${over}`, operator: true, atom: op });
+  }
+  // What is left: atoms on the baseline, and scripts after them.
+  const onBase = (a: Atom): boolean => /CMEX/i.test(a.font) || (a.size >= 0.9 * size && Math.abs(a.y - base) < 0.3 * size);
+  for (const a of rest) {
+    if (onBase(a)) {
+      const read = atomLatex(a);
+      if (read.unknown > 0) doubts.push(`unread glyph in ${a.font || 'a font'}`);
+      items.push({ x0: a.x0, x1: a.x1, y: a.y, size: a.size, latex: read.latex, atom: a });
+    }
+  }
+  const scripts = rest.filter((a) => !onBase(a));
+  for (const a of scripts) if (a.size >= 0.9 * size) doubts.push('full-size text off the baseline');
+  items.sort((p, q) => p.x0 - q.x0);
+  const parts: string[] = [];
+  let negate = false;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    // TeX crosses a relation with a solidus set as a glyph of its own over it.
+    if (item.atom?.text.trim() === '\u0338') {
+      negate = true;
+      continue;
+    }
+    const next = items[i + 1]?.x0 ?? Infinity;
+    // Scripts of this item: after its left edge, before the next item on the baseline.
+    const mine = scripts.filter((a) => centre(a) > item.x0 + 0.2 * (item.x1 - item.x0) && a.x0 < next - 0.1);
+    const sup = mine.filter((a) => a.y < base - 0.05 * size);
+    const sub = mine.filter((a) => !sup.includes(a));
+    let latex = item.latex;
+    if (sub.length > 0) latex += `_${group(readLevel(sub, [], doubts, depth + 1))}`;
+    if (sup.length > 0) {
+      const raised = readLevel(sup, [], doubts, depth + 1);
+      latex += /^'+$/.test(raised) ? raised : `^${group(raised)}`;
+    }
+    for (const a of mine) scripts.splice(scripts.indexOf(a), 1);
+    if (negate) latex = NEGATED[latex] ?? `\\not${latex}`;
+    negate = false;
+    parts.push(latex);
+  }
+  // Scripts before any base (a prescript) or left over: keep their text rather than lose it.
+  if (scripts.length > 0) {
+    doubts.push('script without a base');
+    parts.unshift(...scripts.map((a) => atomLatex(a).latex));
+  }
+  return joinLatex(parts);
+}
