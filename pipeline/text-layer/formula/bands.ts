@@ -44,8 +44,16 @@ function mathy(f: Fragment, bodySize: number): boolean {
   return MATH_FONT.test(f.font) || SIGNAL.test(f.text) || f.size < 0.85 * bodySize || (f.pieces?.some((p) => Math.abs(p.y - f.y) > 0.15 * f.size) ?? false);
 }
 
-const seed = (f: Fragment, bodySize: number): boolean =>
-  mathy(f, bodySize) && (RELATION.test(f.text) || BIG.test(f.text) || /CMEX/i.test(f.font)) && f.size >= 0.9 * bodySize;
+/** Where a band starts: a relation, a big operator, a root or scripts, or an equation number beside it. */
+const seed = (f: Fragment, bodySize: number, numbered: boolean): boolean =>
+  (mathy(f, bodySize) || (numbered && !prose(f))) &&
+  Math.max(f.size, ...(f.pieces ?? []).map((p) => p.size)) >= 0.9 * bodySize &&
+  (numbered ||
+    RELATION.test(f.text) ||
+    BIG.test(f.text) ||
+    /[√]/.test(f.text) ||
+    /CMEX/i.test(f.font) ||
+    (MATH_FONT.test(f.font) && (f.pieces?.some((p) => Math.abs(p.y - f.y) > 0.15 * f.size) ?? false)));
 
 interface Box {
   x0: number;
@@ -69,8 +77,11 @@ export function findFormulaBands(fragments: readonly Fragment[], runs: readonly 
   const taken = new Set<Fragment>();
   const bands: FormulaBand[] = [];
   const sorted = [...fragments].sort((p, q) => p.y - q.y || p.x0 - q.x0);
+  const numbers = sorted.filter((f) => EQUATION_NUMBER.test(f.text.trim()));
   for (const start of sorted) {
-    if (taken.has(start) || start.table !== undefined || !seed(start, bodySize)) continue;
+    if (taken.has(start) || start.table !== undefined) continue;
+    const numbered = numbers.some((n) => n.x0 > start.x1 && Math.abs(n.y - start.y) < 0.6 * bodySize);
+    if (!seed(start, bodySize, numbered)) continue;
     const members = [start];
     const box: Box = { x0: start.x0, x1: start.x1, top: start.top, bottom: start.bottom };
     for (let grew = true; grew && members.length < 60; ) {
@@ -88,6 +99,15 @@ export function findFormulaBands(fragments: readonly Fragment[], runs: readonly 
     const number = sorted.find(
       (f) => !taken.has(f) && EQUATION_NUMBER.test(f.text.trim()) && f.x0 > box.x1 && f.y > box.top - 0.3 * bodySize && f.y < box.bottom + 0.5 * bodySize,
     );
+    // Prose on the band's own row: an inline formula in a sentence, which stays in it.
+    const inProse = sorted.some(
+      (f) =>
+        !members.includes(f) &&
+        prose(f) &&
+        Math.min(f.bottom, box.bottom) - Math.max(f.top, box.top) > 0.3 * bodySize &&
+        Math.max(f.x0 - box.x1, box.x0 - f.x1) < 2 * bodySize,
+    );
+    if (inProse) continue;
     for (const m of members) taken.add(m);
     const atoms: Atom[] = runs
       .filter(
@@ -95,7 +115,7 @@ export function findFormulaBands(fragments: readonly Fragment[], runs: readonly 
           !r.space && members.some((m) => (r.x0 + r.x1) / 2 >= m.x0 - 0.5 && (r.x0 + r.x1) / 2 <= m.x1 + 0.5 && r.y >= m.top - 0.5 && r.y <= m.bottom + 0.5),
       )
       .map((r) => ({ text: r.text, x0: r.x0, x1: r.x1, y: r.y, size: r.size, font: r.font }));
-    if (atoms.map((a) => a.text.replace(/\s/g, '')).join('').length < 3) continue;
+    if (atoms.map((a) => a.text.replace(/\s/g, '')).join('').length < 2) continue;
     const bars: Bar[] = horizontal
       .filter((r) => r.from >= box.x0 - 2 && r.to <= box.x1 + 2 && r.at > box.top - 1 && r.at < box.bottom + 1 && r.to - r.from < 0.9 * (box.x1 - box.x0) + 4)
       .map((r) => ({ y: r.at, x0: r.from, x1: r.to }));

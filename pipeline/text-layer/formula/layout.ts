@@ -87,6 +87,14 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
     }
     const over = within.filter((a) => a.y < bar.y && a.y > bar.y - 3 * size);
     const under = within.filter((a) => a.y > bar.y && a.y < bar.y + 3 * size);
+    // A bar right over atoms with nothing on it: an overline.
+    const covered = under.filter((a) => a.y - 0.75 * a.size < bar.y + 0.3 * size);
+    if (over.length === 0 && covered.length > 0) {
+      usedBars.add(bar);
+      rest = rest.filter((a) => !covered.includes(a));
+      items.push({ x0: bar.x0, x1: bar.x1, y: Number.NaN, size, latex: `\\overline{${readLevel(covered, [], doubts, depth + 1)}}` });
+      continue;
+    }
     if (over.length === 0 || under.length === 0) continue;
     usedBars.add(bar);
     const nested = bars.filter((b) => b !== bar && !usedBars.has(b) && b.x0 >= bar.x0 - 0.5 && b.x1 <= bar.x1 + 0.5);

@@ -5,7 +5,7 @@
  * relation after it, primes kept as `'`.
  */
 import type { Atom } from './atoms.ts';
-import { ACCENTS, alphabetOf, CMEX_OPERATORS, FUNCTIONS, NEGATED, SYMBOLS } from './symbols.ts';
+import { ACCENTS, alphabetOf, CMEX_OPERATORS, FUNCTIONS, MATH_FONT, NEGATED, SYMBOLS } from './symbols.ts';
 
 /** Join LaTeX pieces, a space only where a control word meets a letter. */
 export function joinLatex(parts: readonly string[]): string {
@@ -18,9 +18,14 @@ export function joinLatex(parts: readonly string[]): string {
   return out;
 }
 
-/** A big operator's command when the atom is one (`∑`, or cmex's `X`), else undefined. */
+/** Upright operator names that take limits under them in display style. */
+const LIMIT_NAMES = new Set(['lim', 'liminf', 'limsup', 'max', 'min', 'sup', 'inf']);
+
+/** A big operator's command when the atom is one (`∑`, cmex's `X`, an upright `lim`), else undefined. */
 export function bigOperatorOf(atom: Atom): string | undefined {
   const text = atom.text.trim();
+  const word = text.replace(/\s+/g, '');
+  if (LIMIT_NAMES.has(word) && atom.font !== '' && !MATH_FONT.test(atom.font)) return `\\${word}`;
   if (/CMEX/i.test(atom.font)) return CMEX_OPERATORS[text];
   const command = SYMBOLS[text];
   return command !== undefined &&
