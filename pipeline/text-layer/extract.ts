@@ -119,6 +119,9 @@ export async function* extractTextLayer(pdf: PdfHandle, options: Readonly<Extrac
   while (queue.length > 0) yield finish(queue.shift() as Analysed | TextLayerPage, model);
 }
 
+/** LaTeX of a stacked formula: no table cell reads like this. */
+const STRUCTURED = /\\(?:frac|sqrt|sum|prod|coprod|int|iint|oint|big[a-z]+|lim|limsup|liminf|overline)\b/;
+
 function failedPage(pageNumber: number, error: unknown): TextLayerPage {
   return {
     pageNumber,
@@ -217,7 +220,13 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   const page = furniture.size === 0 ? fragments : fragments.filter((f) => !furniture.has(f));
   // Display formulas before tables: their stacked rows (fractions, limits) align like cells.
   // Only the ones read without doubt stand in for their fragments; the others keep their text.
-  const bands = findFormulaBands(page, runs, rules.horizontal, style.bodySize).filter((b) => !b.reading.unsure);
+  // A band inside a table of many rows is a cell (`≥ 65`, `(n = 918)`), not a display formula,
+  // unless it has a formula's structure (a page of display formulas reads as a table too).
+  const bigTables = findPageTables(page).tables.filter((t) => (t.table?.length ?? 0) >= 6);
+  const inBigTable = (f: Fragment): boolean => bigTables.some((t) => f.x0 >= t.x0 - 1 && f.x1 <= t.x1 + 1 && f.top >= t.top - 1 && f.bottom <= t.bottom + 1);
+  const bands = findFormulaBands(page, runs, rules.horizontal, style.bodySize).filter(
+    (b) => !b.reading.unsure && (STRUCTURED.test(b.reading.latex) || !inBigTable(b.standIn)),
+  );
   const inBands = new Set(bands.flatMap((b) => b.members));
   const body = bands.length === 0 ? page : [...page.filter((f) => !inBands.has(f)), ...bands.map((b) => b.standIn)];
   const blocks: Block[] = [...headers];

@@ -41,12 +41,15 @@ function mathy(f: Fragment, bodySize: number): boolean {
   if (prose(f) || EQUATION_NUMBER.test(f.text.trim())) return false;
   // A short piece (a numerator `4`, a limit `n`) belongs to the formula it sits next to.
   if (f.text.replace(/\s/g, '').length <= 3) return true;
+  if ((f.text.match(/\p{L}+/gu) ?? []).some((w) => FUNCTIONS.has(w))) return true;
   return MATH_FONT.test(f.font) || SIGNAL.test(f.text) || f.size < 0.85 * bodySize || (f.pieces?.some((p) => Math.abs(p.y - f.y) > 0.15 * f.size) ?? false);
 }
 
 /** Where a band starts: a relation, a big operator, a root or scripts, or an equation number beside it. */
 const seed = (f: Fragment, bodySize: number, numbered: boolean): boolean =>
-  (mathy(f, bodySize) || (numbered && !prose(f))) &&
+  mathy(f, bodySize) &&
+  // Figures alone are a table's cells or a list of values, `(4.2)` beside them a bracketed share.
+  /[^\d\s.,;:%()\-–−+]/.test(f.text) &&
   Math.max(f.size, ...(f.pieces ?? []).map((p) => p.size)) >= 0.9 * bodySize &&
   (numbered ||
     RELATION.test(f.text) ||
@@ -99,15 +102,16 @@ export function findFormulaBands(fragments: readonly Fragment[], runs: readonly 
     const number = sorted.find(
       (f) => !taken.has(f) && EQUATION_NUMBER.test(f.text.trim()) && f.x0 > box.x1 && f.y > box.top - 0.3 * bodySize && f.y < box.bottom + 0.5 * bodySize,
     );
-    // Prose on the band's own row: an inline formula in a sentence, which stays in it.
-    const inProse = sorted.some(
+    // A display formula is set apart: other text on its rows close by makes it an inline formula
+    // in a sentence or a cell of a table, which stay where they are.
+    const crowded = sorted.some(
       (f) =>
         !members.includes(f) &&
-        prose(f) &&
+        f !== number &&
         Math.min(f.bottom, box.bottom) - Math.max(f.top, box.top) > 0.3 * bodySize &&
-        Math.max(f.x0 - box.x1, box.x0 - f.x1) < 2 * bodySize,
+        Math.max(f.x0 - box.x1, box.x0 - f.x1) < 4 * bodySize,
     );
-    if (inProse) continue;
+    if (crowded) continue;
     for (const m of members) taken.add(m);
     const atoms: Atom[] = runs
       .filter(
@@ -117,7 +121,15 @@ export function findFormulaBands(fragments: readonly Fragment[], runs: readonly 
       .map((r) => ({ text: r.text, x0: r.x0, x1: r.x1, y: r.y, size: r.size, font: r.font }));
     if (atoms.map((a) => a.text.replace(/\s/g, '')).join('').length < 2) continue;
     const bars: Bar[] = horizontal
-      .filter((r) => r.from >= box.x0 - 2 && r.to <= box.x1 + 2 && r.at > box.top - 1 && r.at < box.bottom + 1 && r.to - r.from < 0.9 * (box.x1 - box.x0) + 4)
+      // A bar may reach a little past the glyphs it spans.
+      .filter(
+        (r) =>
+          r.from >= box.x0 - 0.5 * bodySize &&
+          r.to <= box.x1 + 0.5 * bodySize &&
+          r.at > box.top - 1 &&
+          r.at < box.bottom + 1 &&
+          r.to - r.from < 0.9 * (box.x1 - box.x0) + 4,
+      )
       .map((r) => ({ y: r.at, x0: r.from, x1: r.to }));
     const layout = layoutLatex(atoms, bars);
     const reading = toReading(layout.latex, layout.doubts);

@@ -51,7 +51,9 @@ function mainLine(atoms: readonly Atom[]): { size: number; y: number } {
  */
 export function layoutLatex(atoms: readonly Atom[], bars: readonly Bar[]): LayoutLatex {
   const doubts: string[] = [];
-  const latex = readLevel(atoms, bars, doubts, 0);
+  // Blank runs carry nothing; a blank extension-font glyph is a delimiter without a code (kept, as a doubt).
+  const inked = atoms.filter((a) => a.text.replace(/[\s\u200b]/g, '') !== '' || /CMEX/i.test(a.font));
+  const latex = readLevel(inked, bars, doubts, 0);
   return { latex, doubts };
 }
 

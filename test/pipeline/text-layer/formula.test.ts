@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { sameRendering } from '../../../bench/olmocr/math.ts';
+import { openPdf } from '../../../pipeline/pdf/index.ts';
+import type { Atom } from '../../../pipeline/text-layer/formula/index.ts';
+import { layoutLatex } from '../../../pipeline/text-layer/formula/index.ts';
+import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
+import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
+
+const HEIGHT = 792;
+const TAG = /^<\|ref\|>(\w+)<\|\/ref\|>/;
+
+async function firstPage(bytes: Uint8Array): Promise<TextLayerPage> {
+  const pdf = await openPdf(bytes, { source: 'formula.pdf' });
+  try {
+    for await (const page of extractTextLayer(pdf)) return page;
+    throw new Error('no page');
+  } finally {
+    await pdf.close();
+  }
+}
+
+const blocks = (markdown: string, label: string): string[] =>
+  markdown
+    .split('\n\n')
+    .filter((b) => TAG.exec(b)?.[1] === label)
+    .map((b) => b.split('\n').slice(1).join('\n'));
+
+const latexOf = (block: string): string => block.replace(/^\$\$\n?|\n?\$\$$/g, '').trim();
+
+/** A page of prose with two numbered display formulas drawn by code: a fraction over a rule, and a superscript. */
+async function formulaPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, HEIGHT]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const text = (s: string, x: number, baseline: number, size = 10): void => {
+    page.drawText(s, { x, y: HEIGHT - baseline, size, font });
+  };
+  text('We consider the following quantities, which are used throughout the rest of this section.', 72, 100);
+  // x = (a + b) / (2c): the bar is a drawn rule on the axis, numerator over it, denominator under.
+  text('x =', 250, 150);
+  text('a + b', 272, 143);
+  page.drawLine({ start: { x: 270, y: HEIGHT - 146.5 }, end: { x: 298, y: HEIGHT - 146.5 }, thickness: 0.4, color: rgb(0, 0, 0) });
+  text('2c', 278, 158);
+  text('(1)', 520, 150);
+  text('The second relation is the familiar one between the energy and the mass of a body.', 72, 190);
+  text('E = mc', 260, 225);
+  text('2', 292, 221, 7);
+  text('(2)', 520, 225);
+  text('The value x = y holds for every sample in the set that we have collected so far.', 72, 260);
+  return doc.save();
+}
+
+describe('formulas from the text layer', () => {
+  it('reads a fraction over a drawn rule and a superscript, equation numbers kept out', async () => {
+    const page = await firstPage(await formulaPdf());
+    const equations = blocks(page.markdown, 'equation').map(latexOf);
+    assert.equal(equations.length, 2, page.markdown);
+    assert.ok(sameRendering('x=\\frac{a+b}{2c}', equations[0]!), equations[0]);
+    assert.ok(sameRendering('E=mc^{2}', equations[1]!), equations[1]);
+    assert.doesNotMatch(page.markdown, /\(1\)|\(2\)/);
+  });
+
+  it('leaves a relation inside a sentence in its paragraph', async () => {
+    const page = await firstPage(await formulaPdf());
+    assert.ok(
+      blocks(page.markdown, 'text').some((b) => b.includes('The value x = y holds')),
+      page.markdown,
+    );
+  });
+});
+
+const atom = (text: string, x0: number, x1: number, y: number, size: number, font: string): Atom => ({ text, x0, x1, y, size, font });
+
+describe('formula layout', () => {
+  it('puts limits over and under a sum (cmex glyph), scripts after a base', () => {
+    const { latex, doubts } = layoutLatex(
+      [
+        atom('X', 100, 112, 104, 10, 'CMEX10'),
+        atom('n', 103, 108, 88, 7, 'CMMI7'),
+        atom('i', 99, 102, 114, 7, 'CMMI7'),
+        atom('=1', 102, 113, 114, 7, 'CMR7'),
+        atom('x', 114, 119, 100, 10, 'CMMI10'),
+        atom('i', 119, 122, 102, 7, 'CMMI7'),
+      ],
+      [],
+    );
+    assert.deepEqual(doubts, []);
+    assert.ok(sameRendering('\\sum_{i=1}^{n}x_{i}', latex), latex);
+  });
+
+  it('reads alphabets from font names and upright function names', () => {
+    const { latex } = layoutLatex(
+      [
+        atom('M', 100, 108, 100, 10, 'CMBX10'),
+        atom('∈', 110, 116, 100, 10, 'CMSY10'),
+        atom('A', 118, 125, 100, 10, 'CMSY10'),
+        atom('+', 127, 133, 100, 10, 'CMR10'),
+        atom('R', 135, 142, 100, 10, 'MSBM10'),
+        atom('+ sin', 144, 160, 100, 10, 'CMR10'),
+        atom('x', 161, 166, 100, 10, 'CMMI10'),
+        atom('′', 166, 169, 96, 7, 'CMSY7'),
+      ],
+      [],
+    );
+    assert.ok(sameRendering("\\mathbf{M}\\in\\mathcal{A}+\\mathbb{R}+\\sin x'", latex), latex);
+  });
+
+  it('doubts rows of full-size text that nothing explains (a matrix)', () => {
+    const { doubts } = layoutLatex(
+      [
+        atom('a', 100, 105, 100, 10, 'CMMI10'),
+        atom('b', 120, 125, 100, 10, 'CMMI10'),
+        atom('c', 100, 105, 114, 10, 'CMMI10'),
+        atom('d', 120, 125, 114, 10, 'CMMI10'),
+      ],
+      [],
+    );
+    assert.ok(doubts.length > 0);
+  });
+});
