@@ -221,11 +221,12 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   // Display formulas before tables: their stacked rows (fractions, limits) align like cells.
   // Only the ones read without doubt stand in for their fragments; the others keep their text.
   // A band inside a table of many rows is a cell (`≥ 65`, `(n = 918)`), not a display formula,
-  // unless it has a formula's structure (a page of display formulas reads as a table too).
+  // unless it has a formula's structure or a whole equation number (a page of display formulas
+  // reads as a table too; a share in a table cell is a decimal, `(9.4)`).
   const bigTables = findPageTables(page).tables.filter((t) => (t.table?.length ?? 0) >= 6);
   const inBigTable = (f: Fragment): boolean => bigTables.some((t) => f.x0 >= t.x0 - 1 && f.x1 <= t.x1 + 1 && f.top >= t.top - 1 && f.bottom <= t.bottom + 1);
   const bands = findFormulaBands(page, runs, rules.horizontal, style.bodySize).filter(
-    (b) => !b.reading.unsure && (STRUCTURED.test(b.reading.latex) || !inBigTable(b.standIn)),
+    (b) => !b.reading.unsure && (STRUCTURED.test(b.reading.latex) || /^\d+[a-z]?$/.test(b.number ?? '') || !inBigTable(b.standIn)),
   );
   const inBands = new Set(bands.flatMap((b) => b.members));
   const body = bands.length === 0 ? page : [...page.filter((f) => !inBands.has(f)), ...bands.map((b) => b.standIn)];

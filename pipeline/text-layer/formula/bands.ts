@@ -50,7 +50,7 @@ const seed = (f: Fragment, bodySize: number, numbered: boolean): boolean =>
   mathy(f, bodySize) &&
   // Figures alone are a table's cells or a list of values, `(4.2)` beside them a bracketed share.
   /[^\d\s.,;:%()\-–−+]/.test(f.text) &&
-  Math.max(f.size, ...(f.pieces ?? []).map((p) => p.size)) >= 0.9 * bodySize &&
+  Math.max(f.size, ...(f.pieces ?? []).map((p) => p.size)) >= (numbered ? 0.65 : 0.9) * bodySize &&
   (numbered ||
     RELATION.test(f.text) ||
     BIG.test(f.text) ||
@@ -83,7 +83,8 @@ export function findFormulaBands(fragments: readonly Fragment[], runs: readonly 
   const numbers = sorted.filter((f) => EQUATION_NUMBER.test(f.text.trim()));
   for (const start of sorted) {
     if (taken.has(start) || start.table !== undefined) continue;
-    const numbered = numbers.some((n) => n.x0 > start.x1 && Math.abs(n.y - start.y) < 0.6 * bodySize);
+    // The number sits on the formula's axis: a numerator or denominator reaches near it.
+    const numbered = numbers.some((n) => n.x0 > start.x1 && start.top < n.y + 0.8 * bodySize && start.bottom > n.y - 1.6 * bodySize);
     if (!seed(start, bodySize, numbered)) continue;
     const members = [start];
     const box: Box = { x0: start.x0, x1: start.x1, top: start.top, bottom: start.bottom };
@@ -128,7 +129,7 @@ export function findFormulaBands(fragments: readonly Fragment[], runs: readonly 
           r.to <= box.x1 + 0.5 * bodySize &&
           r.at > box.top - 1 &&
           r.at < box.bottom + 1 &&
-          r.to - r.from < 0.9 * (box.x1 - box.x0) + 4,
+          r.to - r.from < box.x1 - box.x0 + bodySize,
       )
       .map((r) => ({ y: r.at, x0: r.from, x1: r.to }));
     const layout = layoutLatex(atoms, bars);

@@ -82,8 +82,18 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
       usedBars.add(bar);
       const inner = bars.filter((b) => b !== bar && b.x0 >= bar.x0 - 0.5 && b.x1 <= bar.x1 + 0.5 && b.y > bar.y);
       for (const b of inner) usedBars.add(b);
-      const latex = `\\sqrt{${readLevel(body, inner, doubts, depth + 1)}}`;
-      rest = rest.filter((a) => a !== radical && !body.includes(a));
+      // The index of a root sits small over the left of the radical sign.
+      const index = rest.filter(
+        (a) =>
+          a !== radical &&
+          a.size < 0.9 * size &&
+          centre(a) < radical.x0 + 0.6 * (radical.x1 - radical.x0) &&
+          centre(a) > radical.x0 - 0.5 * size &&
+          a.y < bar.y + 0.6 * size,
+      );
+      const root = index.length > 0 ? `[${readLevel(index, [], doubts, depth + 1)}]` : '';
+      const latex = `\\sqrt${root}{${readLevel(body, inner, doubts, depth + 1)}}`;
+      rest = rest.filter((a) => a !== radical && !body.includes(a) && !index.includes(a));
       items.push({ x0: radical.x0, x1: bar.x1, y: Number.NaN, size, latex });
       continue;
     }
@@ -169,6 +179,13 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
   let negate = false;
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
+    // Relations TeX builds from two glyphs set over each other: `∼` over `=` is `≅`.
+    const over = items[i + 1];
+    if (item.latex === '\\sim' && over?.latex === '=' && over.x0 < item.x1 - 0.3 * (item.x1 - item.x0)) {
+      parts.push('\\cong');
+      i++;
+      continue;
+    }
     // TeX crosses a relation with a solidus set as a glyph of its own over it.
     if (item.atom?.text.trim() === '\u0338') {
       negate = true;

@@ -69,7 +69,10 @@ export function atomLatex(atom: Atom): AtomLatex {
     parts.push(out);
   };
   // Dotted ellipses come spaced out: `· · ·`, `. . .`.
-  const compact = text.replace(/(?:·\s*){3}|(?:⋅\s*){3}/g, '⋯').replace(/(?:\.\s){2}\./g, '…');
+  const compact = text
+    .replace(/(?:·\s*){3}|(?:⋅\s*){3}/g, '⋯')
+    .replace(/(?:\.\s){2}\./g, '…')
+    .replace(/∼\s*=/g, '≅');
   const chars = Array.from(compact.replace(/ /g, ''));
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
