@@ -48,6 +48,8 @@ export interface Piece {
   readonly x1: number;
   readonly y: number;
   readonly size: number;
+  /** Its font, where known: inline formulas (`formula/inline.ts`) tell math from text by it. */
+  readonly font?: string;
 }
 
 /** Runs on one baseline with no wide gap between them: a line piece, or a table cell. */

@@ -46,10 +46,11 @@ function mathy(f: Fragment, bodySize: number): boolean {
 }
 
 /** Where a band starts: a relation, a big operator, a root or scripts, or an equation number beside it. */
-const seed = (f: Fragment, bodySize: number, numbered: boolean): boolean =>
+const seed = (f: Fragment, bodySize: number, numbered: boolean, whole: boolean): boolean =>
   mathy(f, bodySize) &&
-  // Figures alone are a table's cells or a list of values, `(4.2)` beside them a bracketed share.
-  /[^\d\s.,;:%()\-–−+]/.test(f.text) &&
+  // Figures alone are a table's cells or a list of values, `(4.2)` beside them a bracketed share;
+  // an equation number `(2)` beside them makes them a formula.
+  (whole || /[^\d\s.,;:%()\-–−+]/.test(f.text)) &&
   Math.max(f.size, ...(f.pieces ?? []).map((p) => p.size)) >= (numbered ? 0.65 : 0.9) * bodySize &&
   (numbered ||
     RELATION.test(f.text) ||
@@ -84,8 +85,9 @@ export function findFormulaBands(fragments: readonly Fragment[], runs: readonly 
   for (const start of sorted) {
     if (taken.has(start) || start.table !== undefined) continue;
     // The number sits on the formula's axis: a numerator or denominator reaches near it.
-    const numbered = numbers.some((n) => n.x0 > start.x1 && start.top < n.y + 0.8 * bodySize && start.bottom > n.y - 1.6 * bodySize);
-    if (!seed(start, bodySize, numbered)) continue;
+    const beside = numbers.filter((n) => n.x0 > start.x1 && start.top < n.y + 0.8 * bodySize && start.bottom > n.y - 1.6 * bodySize);
+    const whole = beside.some((n) => /^\(\d+[a-z]?\)$/.test(n.text.trim()));
+    if (!seed(start, bodySize, beside.length > 0, whole)) continue;
     const members = [start];
     const box: Box = { x0: start.x0, x1: start.x1, top: start.top, bottom: start.bottom };
     for (let grew = true; grew && members.length < 60; ) {

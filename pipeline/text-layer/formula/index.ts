@@ -6,7 +6,9 @@
 export type { Atom, Bar } from './atoms.ts';
 export type { FormulaBand } from './bands.ts';
 export { findFormulaBands } from './bands.ts';
+export { inlineFormulas } from './inline.ts';
 export { layoutLatex } from './layout.ts';
 export type { LineFormula } from './line.ts';
 export { formulaLatex, formulaLike } from './line.ts';
 export type { FormulaReading } from './reading.ts';
+export { MATH_FONT } from './symbols.ts';

@@ -34,6 +34,21 @@ export function bigOperatorOf(atom: Atom): string | undefined {
     : undefined;
 }
 
+/** Combining accents (after their letter) → LaTeX. */
+const COMBINING: Readonly<Record<string, string>> = {
+  '\u0302': '\\hat',
+  '\u0304': '\\bar',
+  '\u0305': '\\bar',
+  '\u0300': '\\grave',
+  '\u0301': '\\acute',
+  '\u0303': '\\tilde',
+  '\u0307': '\\dot',
+  '\u0308': '\\ddot',
+  '\u030c': '\\check',
+  '\u0306': '\\breve',
+  '\u20d7': '\\vec',
+};
+
 export interface AtomLatex {
   readonly latex: string;
   /** Glyphs it could not read (an extension-font delimiter without a code, say). */
@@ -73,9 +88,16 @@ export function atomLatex(atom: Atom): AtomLatex {
     .replace(/(?:·\s*){3}|(?:⋅\s*){3}/g, '⋯')
     .replace(/(?:\.\s){2}\./g, '…')
     .replace(/∼\s*=/g, '≅');
-  const chars = Array.from(compact.replace(/ /g, ''));
+  // Decomposed, an accented letter is the letter then its combining mark (`ŷ` → `y`, U+0302).
+  const chars = Array.from(compact.replace(/ /g, '').normalize('NFD'));
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
+    const mark = COMBINING[c];
+    if ((mark !== undefined || c === '\u0338') && parts.length > 0) {
+      const last = parts.pop()!;
+      parts.push(c === '\u0338' ? (NEGATED[last] ?? `\\not${last}`) : `${mark}{${last}}`);
+      continue;
+    }
     if (c === '\u0338') {
       negate = true;
       continue;
