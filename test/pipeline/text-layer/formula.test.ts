@@ -3,9 +3,10 @@ import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { sameRendering } from '../../../bench/olmocr/math.ts';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
 import type { Atom } from '../../../pipeline/text-layer/formula/index.ts';
-import { layoutLatex } from '../../../pipeline/text-layer/formula/index.ts';
+import { inlineFormulas, layoutLatex } from '../../../pipeline/text-layer/formula/index.ts';
 import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
 import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
+import type { Fragment } from '../../../pipeline/text-layer/types.ts';
 
 const HEIGHT = 792;
 const TAG = /^<\|ref\|>(\w+)<\|\/ref\|>/;
@@ -117,5 +118,41 @@ describe('formula layout', () => {
       [],
     );
     assert.ok(doubts.length > 0);
+  });
+});
+
+describe('inline formulas', () => {
+  const piece = (text: string, x0: number, x1: number, y: number, size: number, font: string) => ({ text, x0, x1, y, size, font });
+  const fragment = (pieces: ReturnType<typeof piece>[]): Fragment => ({
+    text: pieces.map((p) => p.text).join(' '),
+    x0: pieces[0]!.x0,
+    x1: pieces.at(-1)!.x1,
+    y: 100,
+    top: 92,
+    bottom: 103,
+    size: 10,
+    font: 'CMR10',
+    pieces,
+  });
+
+  it('writes the math-font runs of a sentence, operators between them, as one formula', () => {
+    const found = inlineFormulas(
+      fragment([
+        piece('where', 60, 84, 100, 10, 'CMR10'),
+        piece('x', 87, 92, 100, 10, 'CMMI10'),
+        piece('2', 92, 96, 96, 7, 'CMR7'),
+        piece('=', 99, 106, 100, 10, 'CMR10'),
+        piece('y', 109, 114, 100, 10, 'CMMI10'),
+        piece('is given.', 117, 150, 100, 10, 'CMR10'),
+      ]),
+    );
+    assert.ok(found !== undefined);
+    assert.equal(found.latex.length, 1);
+    assert.ok(sameRendering('x^{2}=y', found.latex[0]!), found.latex[0]);
+    assert.equal(found.text, 'where \uE0000\uE001 is given.');
+  });
+
+  it('leaves a sentence without a math font alone', () => {
+    assert.equal(inlineFormulas(fragment([piece('Figure', 60, 90, 100, 10, 'Times-Roman'), piece('12', 92, 100, 100, 10, 'Times-Bold')])), undefined);
   });
 });
