@@ -27,7 +27,7 @@ import type { PageRules } from './rules.ts';
 import { pageRules } from './rules.ts';
 import { argmax, toFragments } from './runs.ts';
 import { findPageTables } from './tables.ts';
-import type { Block, Fragment, Run, TextLayerPage } from './types.ts';
+import type { Block, FormulaRegion, Fragment, Run, TextLayerPage } from './types.ts';
 
 export interface ExtractTextLayerOptions {
   /**
@@ -225,9 +225,10 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   // reads as a table too; a share in a table cell is a decimal, `(9.4)`).
   const bigTables = findPageTables(page).tables.filter((t) => (t.table?.length ?? 0) >= 6);
   const inBigTable = (f: Fragment): boolean => bigTables.some((t) => f.x0 >= t.x0 - 1 && f.x1 <= t.x1 + 1 && f.top >= t.top - 1 && f.bottom <= t.bottom + 1);
-  const bands = findFormulaBands(page, runs, rules.horizontal, style.bodySize).filter(
-    (b) => !b.reading.unsure && (STRUCTURED.test(b.reading.latex) || /^\d+[a-z]?$/.test(b.number ?? '') || !inBigTable(b.standIn)),
+  const found = findFormulaBands(page, runs, rules.horizontal, style.bodySize).filter(
+    (b) => STRUCTURED.test(b.reading.latex) || /^\d+[a-z]?$/.test(b.number ?? '') || !inBigTable(b.standIn),
   );
+  const bands = found.filter((b) => !b.reading.unsure);
   const inBands = new Set(bands.flatMap((b) => b.members));
   const body = bands.length === 0 ? page : [...page.filter((f) => !inBands.has(f)), ...bands.map((b) => b.standIn)];
   const blocks: Block[] = [...headers];
@@ -244,5 +245,18 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
     (assessment.details as Record<string, number>).furnitureBlocks = headers.length + footers.length;
   }
   const toPage = turn === 0 ? undefined : (box: [number, number, number, number]) => unturnBox(box, turn, width, height);
-  return { pageNumber, width, height, markdown: pageMarkdown(blocks, width, height, toPage), assessment };
+  const formulas = found.map((b): FormulaRegion => {
+    const { x0, top, x1, bottom } = b.members
+      .filter((m) => b.number === undefined || !m.text.includes(`(${b.number})`))
+      .reduce((box, m) => ({ x0: Math.min(box.x0, m.x0), top: Math.min(box.top, m.top), x1: Math.max(box.x1, m.x1), bottom: Math.max(box.bottom, m.bottom) }), {
+        x0: Infinity,
+        top: Infinity,
+        x1: -Infinity,
+        bottom: -Infinity,
+      });
+    const box = toPage === undefined ? ([x0, top, x1, bottom] as const) : toPage([x0, top, x1, bottom]);
+    return { ...b.reading, box, ...(b.number === undefined ? {} : { number: b.number }) };
+  });
+  const markdown = pageMarkdown(blocks, width, height, toPage);
+  return formulas.length === 0 ? { pageNumber, width, height, markdown, assessment } : { pageNumber, width, height, markdown, assessment, formulas };
 }

@@ -23,6 +23,19 @@ export interface TextLayerPage {
   /** Markdown; every block preceded by a `<|ref|>label<|/ref|><|det|>[[…]]<|/det|>` line (0–999 grid). */
   readonly markdown: string;
   readonly assessment: TextLayerAssessment;
+  /**
+   * The display formulas found on the page, sure or not: the sure ones are in `markdown` as
+   * `$$…$$`; an unsure one kept its text there, and its box can go to the formula model.
+   */
+  readonly formulas?: readonly FormulaRegion[];
+}
+
+/** A display formula found in the text layer (`formula/bands.ts`). */
+export interface FormulaRegion extends FormulaReading {
+  /** `[x0, top, x1, bottom]` in displayed page points, the equation number left out. */
+  readonly box: readonly [number, number, number, number];
+  /** Its equation number, `(3)` → `3`. */
+  readonly number?: string;
 }
 
 /** A horizontal run of text: characters of one style on one baseline with no wide gap (`page-text.ts`). */

@@ -62,6 +62,22 @@ describe('formulas from the text layer', () => {
     assert.doesNotMatch(page.markdown, /\(1\)|\(2\)/);
   });
 
+  it("lists the page's display formulas with their boxes, numbers and verdicts", async () => {
+    const page = await firstPage(await formulaPdf());
+    const formulas = page.formulas ?? [];
+    assert.deepEqual(
+      formulas.map((f) => [f.number, f.unsure]),
+      [
+        ['1', false],
+        ['2', false],
+      ],
+    );
+    const [x0, top, x1, bottom] = formulas[0]!.box;
+    // Around `x = (a + b) / 2c` (x 250–298, baselines 143–158), the number at x 520 left out.
+    assert.ok(x0 >= 249 && x0 <= 251 && x1 < 320 && top < 143 && bottom > 158, String(formulas[0]!.box));
+    assert.ok(formulas[0]!.confidence === 1);
+  });
+
   it('leaves a relation inside a sentence in its paragraph', async () => {
     const page = await firstPage(await formulaPdf());
     assert.ok(
