@@ -7,6 +7,7 @@
  * lines) make the result unsure.
  */
 import { type Atom, type Bar, centre } from './atoms.ts';
+import { alignAtRelation, splitRows } from './rows.ts';
 import { NEGATED } from './symbols.ts';
 import { atomLatex, bigOperatorOf, joinLatex } from './tokens.ts';
 
@@ -53,6 +54,16 @@ export function layoutLatex(atoms: readonly Atom[], bars: readonly Bar[]): Layou
   const doubts: string[] = [];
   // Blank runs carry nothing; a blank extension-font glyph is a delimiter without a code (kept, as a doubt).
   const inked = atoms.filter((a) => a.text.replace(/[\s\u200b]/g, '') !== '' || /CMEX/i.test(a.font));
+  // Several lines, each one a relation read without doubt: an `aligned` display.
+  const rows = splitRows(inked, bars);
+  if (rows.length >= 2 && rows.length <= 12) {
+    const read = rows.map((row) => {
+      const own: string[] = [];
+      const latex = readLevel(row.atoms, row.bars, own, 0);
+      return { aligned: own.length === 0 ? alignAtRelation(latex) : undefined };
+    });
+    if (read.every((r) => r.aligned !== undefined)) return { latex: `\\begin{aligned}${read.map((r) => r.aligned).join('\\\\')}\\end{aligned}`, doubts };
+  }
   const latex = readLevel(inked, bars, doubts, 0);
   return { latex, doubts };
 }
