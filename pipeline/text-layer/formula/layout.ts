@@ -8,7 +8,7 @@
  */
 import { type Atom, type Bar, centre } from './atoms.ts';
 import { alignAtRelation, splitRows } from './rows.ts';
-import { NEGATED } from './symbols.ts';
+import { CMEX_DELIMITERS, CMEX_RADICAL, NEGATED } from './symbols.ts';
 import { atomLatex, bigOperatorOf, joinLatex } from './tokens.ts';
 
 export interface LayoutLatex {
@@ -26,7 +26,38 @@ interface Item {
   readonly latex: string;
   /** A big operator that takes limits over and under. */
   readonly operator?: boolean;
+  /** A sized delimiter: `\left`/`\right` go before it. */
+  readonly delimiter?: boolean;
   readonly atom?: Atom;
+}
+
+const CLOSERS = new Set([')', ']', '\\}', '\\rangle', '\\rfloor', '\\rceil']);
+
+/** The pieces of an extensible delimiter, stacked at one x, as one glyph (the top piece tells which). */
+function mergeStacks(atoms: readonly Atom[]): Atom[] {
+  const out: Atom[] = [];
+  const pieces = atoms.filter((a) => /CMEX/i.test(a.font)).sort((p, q) => p.y - q.y);
+  const merged = new Set<Atom>();
+  for (const p of pieces) {
+    if (merged.has(p)) continue;
+    let top = p;
+    let x0 = p.x0;
+    let x1 = p.x1;
+    let y = p.y;
+    for (const q of pieces) {
+      if (q === p || merged.has(q)) continue;
+      const overlap = Math.min(x1, q.x1) - Math.max(x0, q.x0);
+      if (overlap > 0.5 * Math.min(x1 - x0, q.x1 - q.x0) && q.y - y < 2 * p.size && CMEX_DELIMITERS.has(q.text.trim().slice(0, 1) || q.text.slice(0, 1))) {
+        merged.add(q);
+        x0 = Math.min(x0, q.x0);
+        x1 = Math.max(x1, q.x1);
+        y = Math.max(y, q.y);
+      }
+    }
+    if (y !== p.y) top = { ...p, x0, x1 };
+    out.push(top);
+  }
+  return [...atoms.filter((a) => !/CMEX/i.test(a.font)), ...out];
 }
 
 const group = (latex: string): string => (Array.from(latex).length === 1 || /^\\[a-zA-Z]+$/.test(latex) ? latex : `{${latex}}`);
@@ -76,7 +107,7 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
   }
   // Fractions and roots first, wherever the baseline is: their bars say where they are.
   const { size } = mainLine(atoms);
-  let rest = [...atoms];
+  let rest = mergeStacks(atoms);
   const items: Item[] = [];
   const inside = (a: Atom, x0: number, x1: number): boolean => centre(a) >= x0 - 0.5 && centre(a) <= x1 + 0.5;
   // Fraction bars, longest (outermost) first: atoms over the bar and under it, within its span.
@@ -85,7 +116,10 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
   for (const bar of levelBars) {
     if (usedBars.has(bar)) continue;
     // A vinculum: a radical sign ends where the bar begins.
-    const radical = rest.find((a) => /√/.test(a.text) && Math.abs(a.x1 - bar.x0) < 0.35 * size && a.y >= bar.y);
+    const radical = rest.find(
+      (a) =>
+        (/√/.test(a.text) || (/CMEX/i.test(a.font) && CMEX_RADICAL.test(a.text.trim()))) && Math.abs(a.x1 - bar.x0) < 0.35 * size && a.y >= bar.y - 0.5 * size,
+    );
     const within = rest.filter((a) => a !== radical && inside(a, bar.x0, bar.x1));
     if (radical !== undefined) {
       const body = within.filter((a) => a.y > bar.y && a.y - a.size < bar.y + 0.5 * size && a.y < bar.y + 2.5 * size);
@@ -180,7 +214,7 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
     if (onBase(a)) {
       const read = atomLatex(a);
       if (read.unknown > 0) doubts.push(`unread glyph in ${a.font || 'a font'}`);
-      items.push({ x0: a.x0, x1: a.x1, y: a.y, size: a.size, latex: read.latex, atom: a });
+      items.push({ x0: a.x0, x1: a.x1, y: a.y, size: a.size, latex: read.latex, atom: a, ...(read.delimiter ? { delimiter: true } : {}) });
     }
   }
   const scripts = rest.filter((a) => !onBase(a));
@@ -188,6 +222,7 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
   items.sort((p, q) => p.x0 - q.x0);
   const parts: string[] = [];
   let negate = false;
+  const open: string[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     // Relations TeX builds from two glyphs set over each other: `∼` over `=` is `≅`.
@@ -208,6 +243,18 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
     const sup = mine.filter((a) => a.y < base - 0.05 * size);
     const sub = mine.filter((a) => !sup.includes(a));
     let latex = item.latex;
+    if (item.delimiter === true) {
+      // Sized delimiters pair up as \left … \right; `|` opens unless one is open.
+      const closing = CLOSERS.has(latex) || ((latex === '|' || latex === '\\|') && open.at(-1) === latex);
+      if (closing) {
+        if (open.length > 0) open.pop();
+        else parts.unshift('\\left.');
+        latex = `\\right${latex}`;
+      } else {
+        open.push(latex);
+        latex = `\\left${latex}`;
+      }
+    }
     if (sub.length > 0) latex += `_${group(readLevel(sub, [], doubts, depth + 1))}`;
     if (sup.length > 0) {
       const raised = readLevel(sup, [], doubts, depth + 1);
@@ -218,6 +265,7 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
     negate = false;
     parts.push(latex);
   }
+  for (const _ of open) parts.push('\\right.');
   // Scripts before any base (a prescript) or left over: keep their text rather than lose it.
   if (scripts.length > 0) {
     doubts.push('script without a base');

@@ -38,6 +38,9 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   Φ: '\\Phi',
   Ψ: '\\Psi',
   Ω: '\\Omega',
+  // Look-alikes from other blocks: the ohm and micro signs.
+  '\u2126': '\\Omega',
+  µ: '\\mu',
   '∫': '\\int',
   '∬': '\\iint',
   '∮': '\\oint',
@@ -172,6 +175,78 @@ export const CMEX_OPERATORS: Readonly<Record<string, string>> = {
   '^': '\\bigwedge',
   _: '\\bigvee',
 };
+
+/**
+ * Delimiters of TeX's extension font by character code (sized ones from 0x00, the pieces of
+ * extensible ones from 0x30), as the text layer hands them out: `\u0000` is a big `(`.
+ */
+const CMEX_DELIMITER_CODES: readonly (readonly [number, string])[] = [
+  [0x00, '('],
+  [0x01, ')'],
+  [0x02, '['],
+  [0x03, ']'],
+  [0x04, '\\lfloor'],
+  [0x05, '\\rfloor'],
+  [0x06, '\\lceil'],
+  [0x07, '\\rceil'],
+  [0x08, '\\{'],
+  [0x09, '\\}'],
+  [0x0a, '\\langle'],
+  [0x0b, '\\rangle'],
+  [0x0c, '|'],
+  [0x0d, '\\|'],
+  [0x10, '('],
+  [0x11, ')'],
+  [0x12, '('],
+  [0x13, ')'],
+  [0x14, '['],
+  [0x15, ']'],
+  [0x16, '\\lfloor'],
+  [0x17, '\\rfloor'],
+  [0x18, '\\lceil'],
+  [0x19, '\\rceil'],
+  [0x1a, '\\{'],
+  [0x1b, '\\}'],
+  [0x1c, '\\langle'],
+  [0x1d, '\\rangle'],
+  [0x20, '('],
+  [0x21, ')'],
+  [0x22, '['],
+  [0x23, ']'],
+  [0x24, '\\lfloor'],
+  [0x25, '\\rfloor'],
+  [0x26, '\\lceil'],
+  [0x27, '\\rceil'],
+  [0x28, '\\{'],
+  [0x29, '\\}'],
+  [0x2a, '\\langle'],
+  [0x2b, '\\rangle'],
+  [0x30, '('],
+  [0x31, ')'],
+  [0x32, '['],
+  [0x33, ']'],
+  [0x34, '['],
+  [0x35, ']'],
+  [0x36, '['],
+  [0x37, ']'],
+  [0x38, '\\{'],
+  [0x39, '\\}'],
+  [0x3a, '\\{'],
+  [0x3b, '\\}'],
+  [0x3c, '\\{'],
+  [0x3d, '\\}'],
+  [0x3e, '\\{'],
+  [0x40, '('],
+  [0x41, ')'],
+  [0x42, '('],
+  [0x43, ')'],
+  [0x44, '\\langle'],
+  [0x45, '\\rangle'],
+];
+export const CMEX_DELIMITERS: ReadonlyMap<string, string> = new Map(CMEX_DELIMITER_CODES.map(([code, latex]) => [String.fromCharCode(code), latex]));
+
+/** Radical signs of the extension font (sizes and pieces). */
+export const CMEX_RADICAL = /^[p-tuvw]$/;
 
 /** LaTeX big operators (limits over and under, or as scripts for integrals). */
 export const BIG_OPERATORS = new Set([

@@ -5,7 +5,7 @@
  * relation after it, primes kept as `'`.
  */
 import type { Atom } from './atoms.ts';
-import { ACCENTS, alphabetOf, CMEX_OPERATORS, FUNCTIONS, MATH_FONT, NEGATED, SYMBOLS } from './symbols.ts';
+import { ACCENTS, alphabetOf, CMEX_DELIMITERS, CMEX_OPERATORS, FUNCTIONS, MATH_FONT, NEGATED, SYMBOLS } from './symbols.ts';
 
 /** Join LaTeX pieces, a space only where a control word meets a letter. */
 export function joinLatex(parts: readonly string[]): string {
@@ -53,10 +53,18 @@ export interface AtomLatex {
   readonly latex: string;
   /** Glyphs it could not read (an extension-font delimiter without a code, say). */
   readonly unknown: number;
+  /** A sized delimiter of the extension font: written with `\left`/`\right`. */
+  readonly delimiter?: boolean;
 }
 
 /** An atom's text → LaTeX. */
 export function atomLatex(atom: Atom): AtomLatex {
+  if (/CMEX/i.test(atom.font)) {
+    // Codes below 0x20 are control characters: read them before any whitespace is trimmed.
+    const code = atom.text.replace(/ +$/, '').replace(/^ +/, '');
+    const delimiter = CMEX_DELIMITERS.get(code.slice(0, 1));
+    if (delimiter !== undefined && code.length === 1) return { latex: delimiter, unknown: 0, delimiter: true };
+  }
   const text = atom.text.replace(/[\u200b\s]+/g, ' ').trim();
   if (text === '') return { latex: '', unknown: 1 };
   if (text === '\u0338') return { latex: '', unknown: 0 };

@@ -123,6 +123,35 @@ describe('formula layout', () => {
     assert.ok(sameRendering("\\mathbf{M}\\in\\mathcal{A}+\\mathbb{R}+\\sin x'", latex), latex);
   });
 
+  it('pairs sized delimiters of the extension font as \\left … \\right, by character code', () => {
+    const { latex, doubts } = layoutLatex(
+      [
+        atom('f', 100, 105, 100, 10, 'CMMI10'),
+        atom('\u0000', 106, 111, 93, 10, 'CMEX10'),
+        atom('x', 112, 117, 100, 10, 'CMMI10'),
+        atom('\u0001', 118, 123, 93, 10, 'CMEX10'),
+        atom('2', 124, 128, 94, 7, 'CMR7'),
+      ],
+      [],
+    );
+    assert.deepEqual(doubts, []);
+    assert.ok(sameRendering('f\\left(x\\right)^{2}', latex), latex);
+  });
+
+  it('reads rows that each hold a relation as an aligned display', () => {
+    const { latex } = layoutLatex(
+      [
+        atom('a', 100, 105, 100, 10, 'CMMI10'),
+        atom('=', 108, 115, 100, 10, 'CMR10'),
+        atom('b', 118, 123, 100, 10, 'CMMI10'),
+        atom('=', 108, 115, 115, 10, 'CMR10'),
+        atom('c', 118, 123, 115, 10, 'CMMI10'),
+      ],
+      [],
+    );
+    assert.ok(sameRendering('\\begin{aligned}a&=b\\\\&=c\\end{aligned}', latex), latex);
+  });
+
   it('doubts rows of full-size text that nothing explains (a matrix)', () => {
     const { doubts } = layoutLatex(
       [
