@@ -28,13 +28,13 @@ const RELATION = /[=<>≈≠≤≥∝≡≃≅∼≪≫∈⊂⊆→⇒⇔↦]/u;
 const BIG = /[∫∑∏∐⋃⋂⨁⨂]/u;
 const SIGNAL = /[=<>+−^_∫∑∏√∇∂∞×⋅÷±∓≤≥≠≈≡∝∈⊂∪∩∀∃→⇒α-ωΓ-Ω′]/u;
 /** Words a formula may hold: function names and the short words of `cases`. */
-const FORMULA_WORDS = new Set([...FUNCTIONS, 'for', 'and', 'if', 'otherwise', 'where', 'with', 'else']);
+const FORMULA_WORDS = new Set([...FUNCTIONS, 'for', 'and', 'if', 'otherwise', 'else']);
 
 function prose(f: Fragment): boolean {
+  const words = (text: string): boolean => (text.match(/\p{L}{3,}/gu) ?? []).some((w) => !FORMULA_WORDS.has(w.toLowerCase()));
   // Letters in a math font are variables side by side (`gdx`), not words.
-  if (MATH_FONT.test(f.font)) return false;
-  const words = (f.text.match(/\p{L}{3,}/gu) ?? []).filter((w) => !FORMULA_WORDS.has(w.toLowerCase()));
-  return words.length >= 1;
+  if (f.pieces !== undefined && f.pieces.some((p) => p.font !== undefined)) return f.pieces.some((p) => !MATH_FONT.test(p.font ?? '') && words(p.text));
+  return !MATH_FONT.test(f.font) && words(f.text);
 }
 
 function mathy(f: Fragment, bodySize: number): boolean {

@@ -64,10 +64,13 @@ const group = (latex: string): string => (Array.from(latex).length === 1 || /^\\
 
 /** The size and baseline most of the full-size text sits on. */
 function mainLine(atoms: readonly Atom[]): { size: number; y: number } {
-  const size = Math.max(...atoms.filter((a) => !/CMEX/i.test(a.font)).map((a) => a.size), 0) || Math.max(...atoms.map((a) => a.size));
+  // Big operators are set larger than the text around them (a display `∑` in a text font): they
+  // tell neither the size nor the baseline.
+  const text = atoms.filter((a) => !/CMEX/i.test(a.font) && bigOperatorOf(a) === undefined);
+  const size = Math.max(...text.map((a) => a.size), 0) || Math.max(...atoms.map((a) => a.size));
   const weight = new Map<number, number>();
-  for (const a of atoms) {
-    if (a.size < 0.9 * size || /CMEX/i.test(a.font)) continue;
+  for (const a of text) {
+    if (a.size < 0.9 * size) continue;
     const key = Math.round(a.y * 2) / 2;
     weight.set(key, (weight.get(key) ?? 0) + a.text.length);
   }
@@ -209,7 +212,7 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
     items.push({ x0, x1, y: base, size, latex: `${command}${under}${over}`, operator: true, atom: op });
   }
   // What is left: atoms on the baseline, and scripts after them.
-  const onBase = (a: Atom): boolean => /CMEX/i.test(a.font) || (a.size >= 0.9 * size && Math.abs(a.y - base) < 0.3 * size);
+  const onBase = (a: Atom): boolean => /CMEX/i.test(a.font) || bigOperatorOf(a) !== undefined || (a.size >= 0.9 * size && Math.abs(a.y - base) < 0.3 * size);
   for (const a of rest) {
     if (onBase(a)) {
       const read = atomLatex(a);
