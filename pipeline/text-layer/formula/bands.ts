@@ -33,7 +33,7 @@ const FORMULA_WORDS = new Set([...FUNCTIONS, 'for', 'and', 'if', 'otherwise', 'e
 function prose(f: Fragment): boolean {
   const words = (text: string): boolean => (text.match(/\p{L}{3,}/gu) ?? []).some((w) => !FORMULA_WORDS.has(w.toLowerCase()));
   // Letters in a math font are variables side by side (`gdx`), not words.
-  if (f.pieces !== undefined && f.pieces.some((p) => p.font !== undefined)) return f.pieces.some((p) => !MATH_FONT.test(p.font ?? '') && words(p.text));
+  if (f.pieces?.some((p) => p.font !== undefined)) return f.pieces.some((p) => !MATH_FONT.test(p.font ?? '') && words(p.text));
   return !MATH_FONT.test(f.font) && words(f.text);
 }
 

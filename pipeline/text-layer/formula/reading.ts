@@ -18,7 +18,12 @@ export interface FormulaReading {
 }
 
 export function toReading(latex: string, doubts: readonly string[]): FormulaReading {
-  const formula = makeFormula({ latex: latex.replace(/\s+/g, ' ').trim(), display: true });
+  // The sentence's full stop or comma after a display belongs to the prose, not the formula.
+  const bare = latex
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/(?<![\\\d])[.,;]$/, '');
+  const formula = makeFormula({ latex: bare, display: true });
   const all = formula.valid ? [...doubts] : [...doubts, 'KaTeX rejects it'];
   const confidence = formula.valid ? Math.max(0, 1 - 0.25 * doubts.length) : 0;
   return { latex: formula.latex, valid: formula.valid, unsure: all.length > 0 || formula.latex === '', confidence, doubts: all };
