@@ -3,7 +3,7 @@
  * (rotation applied), origin top-left, y growing down.
  */
 
-import type { FormulaReading } from './formula/reading.ts';
+import type { FormulaReading } from './formula/index.ts';
 
 /** Whether a page's text layer can stand in for OCR, and the figures behind the verdict. */
 export interface TextLayerAssessment {

@@ -88,6 +88,8 @@ export function layoutLatex(atoms: readonly Atom[], bars: readonly Bar[]): Layou
   const doubts: string[] = [];
   // Blank runs carry nothing; a blank extension-font glyph is a delimiter without a code (kept, as a doubt).
   const inked = atoms.filter((a) => a.text.replace(/[\s\u200b]/g, '') !== '' || /CMEX/i.test(a.font));
+  const cases = readCases(mergeStacks(inked), bars);
+  if (cases !== undefined) return { latex: cases, doubts };
   // Several lines, each one a relation read without doubt: an `aligned` display.
   const rows = splitRows(inked, bars);
   if (rows.length >= 2 && rows.length <= 12) {
@@ -100,6 +102,56 @@ export function layoutLatex(atoms: readonly Atom[], bars: readonly Bar[]): Layou
   }
   const latex = readLevel(inked, bars, doubts, 0);
   return { latex, doubts };
+}
+
+/**
+ * `f = { a if …; b otherwise }`: a sized left brace with no right one, rows after it, each row a
+ * value and, past a wide gap, its condition. Undefined unless every part reads without doubt.
+ */
+function readCases(atoms: readonly Atom[], bars: readonly Bar[]): string | undefined {
+  const brace = atoms.find((a) => /CMEX/i.test(a.font) && atomLatex(a).latex === '\\{');
+  if (brace === undefined || atoms.some((a) => a.x0 > brace.x1 && /CMEX/i.test(a.font) && atomLatex(a).latex === '\\}')) return undefined;
+  const after = atoms.filter((a) => a !== brace && a.x0 >= brace.x1 - 0.5);
+  const before = atoms.filter((a) => a !== brace && !after.includes(a));
+  const rows = splitRows(after, bars);
+  if (rows.length < 2) return undefined;
+  const doubts: string[] = [];
+  const size = mainLine(after).size;
+  const lines = rows.map((row) => {
+    const sorted = [...row.atoms].sort((p, q) => p.x0 - q.x0);
+    let cut = -1;
+    let widest = 0.8 * size;
+    for (let i = 1; i < sorted.length; i++) {
+      const gap = sorted[i]!.x0 - Math.max(...sorted.slice(0, i).map((a) => a.x1));
+      if (gap > widest) [cut, widest] = [i, gap];
+    }
+    const value = cut < 0 ? sorted : sorted.slice(0, cut);
+    const condition = cut < 0 ? [] : sorted.slice(cut);
+    const left = readLevel(
+      value,
+      row.bars.filter((b) => cut < 0 || b.x1 <= sorted[cut]!.x0),
+      doubts,
+      1,
+    );
+    return condition.length === 0
+      ? left
+      : `${left}&${readLevel(
+          condition,
+          row.bars.filter((b) => b.x0 >= sorted[cut]!.x0),
+          doubts,
+          1,
+        )}`;
+  });
+  const lhs =
+    before.length === 0
+      ? ''
+      : readLevel(
+          before,
+          bars.filter((b) => b.x1 <= brace.x0),
+          doubts,
+          1,
+        );
+  return doubts.length === 0 ? `${lhs}\\begin{cases}${lines.join('\\\\')}\\end{cases}` : undefined;
 }
 
 function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[], depth: number): string {

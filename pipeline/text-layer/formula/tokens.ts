@@ -18,6 +18,31 @@ export function joinLatex(parts: readonly string[]): string {
   return out;
 }
 
+/** Upright words that are prose inside a formula (`\text{if}`), not operator names. */
+const TEXT_WORDS = new Set([
+  'if',
+  'for',
+  'and',
+  'or',
+  'otherwise',
+  'else',
+  'where',
+  'with',
+  'all',
+  'some',
+  'then',
+  'when',
+
+  'on',
+  'in',
+  'as',
+  'is',
+  'not',
+  'of',
+  'such',
+  'that',
+]);
+
 /** Upright operator names that take limits under them in display style. */
 const LIMIT_NAMES = new Set(['lim', 'liminf', 'limsup', 'max', 'min', 'sup', 'inf']);
 
@@ -123,6 +148,7 @@ export function atomLatex(atom: Atom): AtomLatex {
         const word = chars.slice(i, j + 1).join('');
         if (alphabet === '\\mathrm') {
           if (FUNCTIONS.has(word)) push(`\\${word}`);
+          else if (TEXT_WORDS.has(word.toLowerCase())) push(`\\text{${word}}`);
           else if (word.length > 1) push(`\\operatorname{${word}}`);
           else push(`\\mathrm{${word}}`);
           i = j;
