@@ -90,6 +90,8 @@ export function layoutLatex(atoms: readonly Atom[], bars: readonly Bar[]): Layou
   const inked = atoms.filter((a) => a.text.replace(/[\s\u200b]/g, '') !== '' || /CMEX/i.test(a.font));
   const cases = readCases(mergeStacks(inked), bars);
   if (cases !== undefined) return { latex: cases, doubts };
+  const matrix = readMatrices(mergeStacks(inked), bars);
+  if (matrix !== undefined) return { latex: matrix, doubts };
   // Several lines, each one a relation read without doubt: an `aligned` display.
   const rows = splitRows(inked, bars);
   if (rows.length >= 2 && rows.length <= 12) {
@@ -152,6 +154,74 @@ function readCases(atoms: readonly Atom[], bars: readonly Bar[]): string | undef
           1,
         );
   return doubts.length === 0 ? `${lhs}\\begin{cases}${lines.join('\\\\')}\\end{cases}` : undefined;
+}
+
+const MATRICES: Readonly<Record<string, string>> = { '(': 'pmatrix', '[': 'bmatrix', '\\{': 'Bmatrix', '|': 'vmatrix', '\\|': 'Vmatrix' };
+const CLOSER_OF: Readonly<Record<string, string>> = { '(': ')', '[': ']', '\\{': '\\}', '|': '|', '\\|': '\\|' };
+
+/**
+ * Matrices: a pair of sized delimiters around rows of cells, the columns where no glyph of any
+ * row covers the gap between them. Undefined unless every cell and the text around reads
+ * without doubt.
+ */
+function readMatrices(atoms: readonly Atom[], bars: readonly Bar[]): string | undefined {
+  const delimiters = atoms.filter((a) => /CMEX/i.test(a.font) && atomLatex(a).delimiter === true).sort((p, q) => p.x0 - q.x0);
+  const opener = delimiters.find((d) => MATRICES[atomLatex(d).latex] !== undefined);
+  if (opener === undefined) return undefined;
+  const kind = atomLatex(opener).latex;
+  const closer = delimiters.find((d) => d.x0 > opener.x1 && atomLatex(d).latex === CLOSER_OF[kind]);
+  if (closer === undefined) return undefined;
+  const inside = atoms.filter((a) => a.x0 >= opener.x1 - 0.5 && a.x1 <= closer.x0 + 0.5 && a !== opener && a !== closer);
+  const rows = splitRows(inside, bars);
+  if (rows.length < 2) return undefined;
+  const size = mainLine(inside).size;
+  // Columns: x ranges covered by some row's glyphs, split at gaps of at least 0.8 em.
+  const spans = inside.map((a) => [a.x0, a.x1] as [number, number]).sort((p, q) => p[0] - q[0]);
+  const columns: [number, number][] = [];
+  for (const s of spans) {
+    const last = columns.at(-1);
+    if (last !== undefined && s[0] < last[1] + 0.8 * size) last[1] = Math.max(last[1], s[1]);
+    else columns.push([s[0], s[1]]);
+  }
+  const doubts: string[] = [];
+  const body = rows
+    .map((row) =>
+      columns
+        .map(([x0, x1]) => {
+          const cell = row.atoms.filter((a) => (a.x0 + a.x1) / 2 >= x0 && (a.x0 + a.x1) / 2 <= x1);
+          return readLevel(
+            cell,
+            row.bars.filter((b) => b.x0 >= x0 - 1 && b.x1 <= x1 + 1),
+            doubts,
+            1,
+          );
+        })
+        .join('&'),
+    )
+    .join('\\\\');
+  const before = atoms.filter((a) => a.x1 <= opener.x0 + 0.5 && a !== opener);
+  const after = atoms.filter((a) => a.x0 >= closer.x1 - 0.5 && a !== closer);
+  const left =
+    before.length === 0
+      ? ''
+      : readLevel(
+          before,
+          bars.filter((b) => b.x1 <= opener.x0),
+          doubts,
+          1,
+        );
+  const right =
+    after.length === 0
+      ? ''
+      : (readMatrices(after, bars) ??
+        readLevel(
+          after,
+          bars.filter((b) => b.x0 >= closer.x1),
+          doubts,
+          1,
+        ));
+  const env = MATRICES[kind]!;
+  return doubts.length === 0 ? joinLatex([left, `\\begin{${env}}${body}\\end{${env}}`, right]) : undefined;
 }
 
 function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[], depth: number): string {

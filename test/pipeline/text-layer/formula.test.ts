@@ -152,6 +152,42 @@ describe('formula layout', () => {
     assert.ok(sameRendering('\\begin{aligned}a&=b\\\\&=c\\end{aligned}', latex), latex);
   });
 
+  it('reads a matrix between sized parentheses, columns at the gaps every row leaves', () => {
+    const { latex, doubts } = layoutLatex(
+      [
+        atom('A', 80, 87, 107, 10, 'CMMI10'),
+        atom('=', 90, 97, 107, 10, 'CMR10'),
+        atom('\u0012', 100, 106, 95, 10, 'CMEX10'),
+        atom('a', 110, 115, 100, 10, 'CMMI10'),
+        atom('b', 130, 135, 100, 10, 'CMMI10'),
+        atom('c', 110, 115, 114, 10, 'CMMI10'),
+        atom('d', 130, 135, 114, 10, 'CMMI10'),
+        atom('\u0013', 139, 145, 95, 10, 'CMEX10'),
+      ],
+      [],
+    );
+    assert.deepEqual(doubts, []);
+    assert.ok(sameRendering('A=\\begin{pmatrix}a&b\\\\c&d\\end{pmatrix}', latex), latex);
+  });
+
+  it('reads cases after a sized left brace, conditions past the wide gap', () => {
+    const { latex } = layoutLatex(
+      [
+        atom('f', 80, 85, 107, 10, 'CMMI10'),
+        atom('=', 88, 95, 107, 10, 'CMR10'),
+        atom('\u001a', 98, 104, 95, 10, 'CMEX10'),
+        atom('1', 108, 113, 100, 10, 'CMR10'),
+        atom('x', 130, 135, 100, 10, 'CMMI10'),
+        atom('>', 137, 144, 100, 10, 'CMMI10'),
+        atom('0', 146, 151, 100, 10, 'CMR10'),
+        atom('0', 108, 113, 114, 10, 'CMR10'),
+        atom('otherwise', 130, 170, 114, 10, 'CMR10'),
+      ],
+      [],
+    );
+    assert.ok(sameRendering('f=\\begin{cases}1&x>0\\\\0&\\text{otherwise}\\end{cases}', latex), latex);
+  });
+
   it('doubts rows of full-size text that nothing explains (a matrix)', () => {
     const { doubts } = layoutLatex(
       [
