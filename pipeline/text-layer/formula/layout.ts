@@ -298,6 +298,20 @@ function readLevel(atoms: readonly Atom[], bars: readonly Bar[], doubts: string[
   }
   // The baseline of what is left, or of the structures when nothing is.
   const base = rest.length > 0 ? mainLine(rest).y : mainLine(atoms).y;
+  // A fraction whose bar the page does not draw as a path (or that was not found): a full-size
+  // piece over the baseline with one under it that it overlaps.
+  for (const over of rest.filter((a) => a.size >= 0.9 * size && a.y < base - 0.3 * size)) {
+    const under = rest.find((a) => a !== over && a.size >= 0.9 * size && a.y > base + 0.3 * size && Math.min(a.x1, over.x1) - Math.max(a.x0, over.x0) > 0);
+    if (under === undefined) continue;
+    rest = rest.filter((a) => a !== over && a !== under);
+    items.push({
+      x0: Math.min(over.x0, under.x0),
+      x1: Math.max(over.x1, under.x1),
+      y: Number.NaN,
+      size,
+      latex: `\\frac{${atomLatex(over).latex}}{${atomLatex(under).latex}}`,
+    });
+  }
   // Big operators with limits stacked over and under them (sums, products, unions; not integrals,
   // whose limits TeX sets as scripts).
   for (const op of rest.filter((a) => bigOperatorOf(a) !== undefined)) {
