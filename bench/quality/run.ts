@@ -87,7 +87,19 @@ export async function runQualityBenchSets(options: Readonly<QualityBenchOptions>
   const sets: SetResult[] = [];
   for (const name of setNames) {
     const set = QUALITY_SETS[name]!();
-    const documents = await set.documents();
+    // A set that cannot be made here (its generator's tool is missing) is reported as not run.
+    const documents = await set.documents().catch((error: unknown) => {
+      if (!(error instanceof ConfigurationError) || error.code !== 'FOLIO_BENCH_TOOL') throw error;
+      return error;
+    });
+    if (documents instanceof ConfigurationError) {
+      log(`quality: ${name}: not run: ${documents.message}`);
+      const notRun = engines
+        .filter((e) => !e.tablesOnly || set.tables)
+        .map((e): EngineSetResult => ({ engine: e.name, kind: e.kind, notRun: documents.message, pages: 0, failures: [] }));
+      sets.push({ set: name, description: set.description, columns: set.columns, documents: 0, pages: 0, engines: notRun });
+      continue;
+    }
     const pages = documents.reduce((s, d) => s + d.pages, 0);
     log(`quality: ${name}: ${documents.length} PDFs, ${pages} pages`);
     const results: EngineSetResult[] = [];

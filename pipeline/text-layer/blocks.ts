@@ -90,6 +90,12 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
   const limits = new Set<number>();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as Line;
+    const band = line.fragments[0]?.formula;
+    if (band !== undefined) {
+      // A display formula read on the page (`formula/bands.ts`): its LaTeX is already checked.
+      formulas.set(i, { label: 'equation', lines: [line], latex: band.latex, confidence: band.confidence });
+      continue;
+    }
     if (limits.has(i) || line.fragments[0]?.table !== undefined || style.monoFonts.has(line.font) || !formulaLike(line, style.bodySize)) continue;
     const found = formulaLatex(line, limits.has(i - 1) ? undefined : lines[i - 1], lines[i + 1]);
     if (found === undefined) {
@@ -108,7 +114,7 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
       limits.add(i + 1);
       members.push(lines[i + 1] as Line);
     }
-    formulas.set(i, { label: 'equation', lines: members, latex: found.latex });
+    formulas.set(i, { label: 'equation', lines: members, latex: found.latex, confidence: found.confidence });
   }
 
   for (let i = 0; i < lines.length; i++) {

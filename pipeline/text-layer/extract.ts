@@ -15,6 +15,7 @@ import type { AssessOptions } from './assess.ts';
 import { assessText } from './assess.ts';
 import type { PageStyle } from './blocks.ts';
 import { toBlocks } from './blocks.ts';
+import { findFormulaBands } from './formula/index.ts';
 import type { MarginRow } from './furniture.ts';
 import { FurnitureModel, marginRows } from './furniture.ts';
 import { imageRegions } from './image-regions.ts';
@@ -27,7 +28,7 @@ import type { PageRules } from './rules.ts';
 import { pageRules } from './rules.ts';
 import { argmax, toFragments } from './runs.ts';
 import { findPageTables } from './tables.ts';
-import type { Block, Fragment, TextLayerPage, TextLayerRegion } from './types.ts';
+import type { Block, FormulaRegion, Fragment, Run, TextLayerPage, TextLayerRegion } from './types.ts';
 
 export interface ExtractTextLayerOptions {
   /**
@@ -71,6 +72,8 @@ interface Analysed {
   readonly rules: PageRules;
   /** Raster images' boxes, in the fragments' frame. */
   readonly images: readonly Box[];
+  /** The page's runs: display formulas read their fonts. */
+  readonly runs: readonly Run[];
 }
 
 type Box = readonly [number, number, number, number];
@@ -120,6 +123,9 @@ export async function* extractTextLayer(pdf: PdfHandle, options: Readonly<Extrac
   }
   while (queue.length > 0) yield finish(queue.shift() as Analysed | TextLayerPage, model);
 }
+
+/** LaTeX of a stacked formula: no table cell reads like this. */
+const STRUCTURED = /\\(?:frac|sqrt|sum|prod|coprod|int|iint|oint|big[a-z]+|lim|limsup|liminf|overline)\b/;
 
 function failedPage(pageNumber: number, error: unknown): TextLayerPage {
   return {
@@ -172,6 +178,7 @@ function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, 
         assessment,
         rules: pageRules(page),
         images: images?.boxes ?? [],
+        runs: content.runs,
       };
     });
   } catch (error) {
@@ -201,7 +208,7 @@ function pageStyle(fragments: readonly Fragment[], mono: ReadonlySet<string>): P
 
 function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLayerPage {
   if (!('fragments' in item)) return item;
-  const { pageNumber, width, height, turn, fragments, style, margin, assessment, rules, images } = item;
+  const { pageNumber, width, height, turn, fragments, style, margin, assessment, rules, images, runs } = item;
   const furniture = new Set<Fragment>();
   const headers: Block[] = [];
   const footers: Block[] = [];
@@ -216,7 +223,20 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
     if (row.edge === 'top') headers.unshift(block);
     else footers.push(block);
   }
-  const body = furniture.size === 0 ? fragments : fragments.filter((f) => !furniture.has(f));
+  const page = furniture.size === 0 ? fragments : fragments.filter((f) => !furniture.has(f));
+  // Display formulas before tables: their stacked rows (fractions, limits) align like cells.
+  // Only the ones read without doubt stand in for their fragments; the others keep their text.
+  // A band inside a table of many rows is a cell (`≥ 65`, `(n = 918)`), not a display formula,
+  // unless it has a formula's structure or a whole equation number (a page of display formulas
+  // reads as a table too; a share in a table cell is a decimal, `(9.4)`).
+  const bigTables = findPageTables(page).tables.filter((t) => (t.table?.length ?? 0) >= 6);
+  const inBigTable = (f: Fragment): boolean => bigTables.some((t) => f.x0 >= t.x0 - 1 && f.x1 <= t.x1 + 1 && f.top >= t.top - 1 && f.bottom <= t.bottom + 1);
+  const found = findFormulaBands(page, runs, rules.horizontal, style.bodySize).filter(
+    (b) => STRUCTURED.test(b.reading.latex) || /^\d+[a-z]?$/.test(b.number ?? '') || !inBigTable(b.standIn),
+  );
+  const bands = found.filter((b) => !b.reading.unsure);
+  const inBands = new Set(bands.flatMap((b) => b.members));
+  const body = bands.length === 0 ? page : [...page.filter((f) => !inBands.has(f)), ...bands.map((b) => b.standIn)];
   const blocks: Block[] = [...headers];
   // Where the page draws a table's cells they beat alignment, unless the aligned table reaches
   // out of the grid (rules around part of a table only: its body, its group rows).
@@ -231,6 +251,18 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
     (assessment.details as Record<string, number>).furnitureBlocks = headers.length + footers.length;
   }
   const toPage = turn === 0 ? undefined : (box: [number, number, number, number]) => unturnBox(box, turn, width, height);
+  const formulas = found.map((b): FormulaRegion => {
+    const { x0, top, x1, bottom } = b.members
+      .filter((m) => b.number === undefined || !m.text.includes(`(${b.number})`))
+      .reduce((box, m) => ({ x0: Math.min(box.x0, m.x0), top: Math.min(box.top, m.top), x1: Math.max(box.x1, m.x1), bottom: Math.max(box.bottom, m.bottom) }), {
+        x0: Infinity,
+        top: Infinity,
+        x1: -Infinity,
+        bottom: -Infinity,
+      });
+    const box = toPage === undefined ? ([x0, top, x1, bottom] as const) : toPage([x0, top, x1, bottom]);
+    return { ...b.reading, box, ...(b.number === undefined ? {} : { number: b.number }) };
+  });
   const entries = blockEntries(blocks, width, height, toPage);
   const markdown = entries.map((entry) => entry.markdown).join('\n\n');
   const regions: TextLayerRegion[] = [
@@ -242,5 +274,13 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
       .filter((entry) => entry.block.label === 'equation' && entry.block.latex === undefined)
       .map((entry) => ({ kind: 'formula' as const, box: entry.box, block: entry.markdown, display: true })),
   ];
-  return { pageNumber, width, height, markdown, assessment, ...(regions.length > 0 ? { regions } : {}) };
+  return {
+    pageNumber,
+    width,
+    height,
+    markdown,
+    assessment,
+    ...(regions.length > 0 ? { regions } : {}),
+    ...(formulas.length > 0 ? { formulas } : {}),
+  };
 }

@@ -25,4 +25,4 @@ export { readPageText } from './page-text.ts';
 export { findRuledTables } from './ruled-tables.ts';
 export type { PageRules, Rule } from './rules.ts';
 export { pageRules } from './rules.ts';
-export type { TextLayerAssessment, TextLayerPage, TextLayerRegion } from './types.ts';
+export type { FormulaRegion, TextLayerAssessment, TextLayerPage, TextLayerRegion } from './types.ts';

@@ -2,6 +2,7 @@
  * Blocks → Markdown, each block preceded by its DeepSeek-style grounding tag
  * `<|ref|>label<|/ref|><|det|>[[x1,y1,x2,y2]]<|/det|>` on a 0–999 grid of the page.
  */
+import { inlineFormulas } from './formula/index.ts';
 import { tableHtml } from './tables.ts';
 import type { Block, Line } from './types.ts';
 
@@ -63,6 +64,30 @@ export function escapeText(text: string): string {
   return out;
 }
 
+/**
+ * A paragraph with its inline formulas as `$…$`: the text around them is escaped, the LaTeX
+ * (checked by KaTeX) is not.
+ */
+function textWithFormulas(lines: readonly Line[]): string {
+  const latex: string[] = [];
+  const rebuilt = lines.map((line): Line => {
+    const found = line.fragments.map((f) => inlineFormulas(f));
+    if (found.every((x) => x === undefined) || line.fragments.some((f) => f.formula !== undefined)) return line;
+    const text = line.fragments
+      .map((f, i) => {
+        const inline = found[i];
+        if (inline === undefined) return f.text;
+        const base = latex.length;
+        latex.push(...inline.latex);
+        return inline.text.replace(/\uE000(\d+)\uE001/g, (_, k: string) => `\uE000${base + Number(k)}\uE001`);
+      })
+      .join(' ');
+    return { ...line, text };
+  });
+  const text = escapeText(joinLines(rebuilt));
+  return latex.length === 0 ? text : text.replace(/\uE000(\d+)\uE001/g, (_, k: string) => `$${latex[Number(k)]}$`);
+}
+
 function listLine(block: Block): string {
   const marker = block.marker ?? '-';
   const text = joinLines(block.lines);
@@ -94,7 +119,7 @@ export function blockMarkdown(block: Block): string {
     case 'equation':
       return block.latex === undefined ? escapeText(joinLines(block.lines)) : `$$${block.latex}$$`;
     default:
-      return escapeText(joinLines(block.lines));
+      return textWithFormulas(block.lines);
   }
 }
 

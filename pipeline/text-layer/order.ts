@@ -142,8 +142,8 @@ export function toLines(fragments: readonly Fragment[]): Line[] {
   let group: Fragment[] = [];
   let ref: Fragment | undefined;
   for (const f of sorted) {
-    if (f.table !== undefined) {
-      // A table stand-in is a line of its own.
+    if (f.table !== undefined || f.formula !== undefined) {
+      // A table or formula stand-in is a line of its own.
       if (group.length > 0) groups.push(group);
       groups.push([f]);
       group = [];

@@ -3,6 +3,7 @@
  * pieces, split at wide gaps (column gutters, table cells).
  */
 import { visualToLogical } from './bidi.ts';
+import { MATH_FONT } from './formula/index.ts';
 import type { Fragment, Run } from './types.ts';
 
 /**
@@ -171,8 +172,15 @@ function fragmentOf(runs: readonly Run[], rawText: string): Fragment | undefined
   const fragment: Fragment = { text, x0, x1, y, top, bottom, size, font: argmax(weightByFont) ?? '' };
   // Keep the runs where they may be needed: a formula is rebuilt from their baselines and
   // sizes, and figures of table cells that ran together are split at them.
-  if (/\d/.test(text) || runs.some((r) => Math.abs(r.y - y) > 0.1 * size || Math.abs(r.size - size) > 0.1 * size)) {
-    fragment.pieces = runs.filter((r) => !r.space).map((r) => ({ text: visualToLogical(cleanText(r.text)), x0: r.x0, x1: r.x1, y: r.y, size: r.size }));
+  // A math font among others marks an inline formula in a sentence: its runs are kept too.
+  if (
+    /\d/.test(text) ||
+    runs.some((r) => Math.abs(r.y - y) > 0.1 * size || Math.abs(r.size - size) > 0.1 * size) ||
+    (runs.some((r) => MATH_FONT.test(r.font)) && runs.some((r) => r.font !== runs[0]!.font))
+  ) {
+    fragment.pieces = runs
+      .filter((r) => !r.space)
+      .map((r) => ({ text: visualToLogical(cleanText(r.text)), x0: r.x0, x1: r.x1, y: r.y, size: r.size, font: r.font }));
   }
   return fragment;
 }

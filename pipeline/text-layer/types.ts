@@ -3,6 +3,8 @@
  * (rotation applied), origin top-left, y growing down.
  */
 
+import type { FormulaReading } from './formula/index.ts';
+
 /** Whether a page's text layer can stand in for OCR, and the figures behind the verdict. */
 export interface TextLayerAssessment {
   readonly usable: boolean;
@@ -26,6 +28,19 @@ export interface TextLayerPage {
    * (`pipeline/regions`): raster images that may carry words, formula blocks without LaTeX.
    */
   readonly regions?: readonly TextLayerRegion[];
+  /**
+   * The display formulas found on the page, sure or not: the sure ones are in `markdown` as
+   * `$$…$$`; an unsure one kept its text there, and its box can go to the formula model.
+   */
+  readonly formulas?: readonly FormulaRegion[];
+}
+
+/** A display formula found in the text layer (`formula/bands.ts`). */
+export interface FormulaRegion extends FormulaReading {
+  /** `[x0, top, x1, bottom]` in displayed page points, the equation number left out. */
+  readonly box: readonly [number, number, number, number];
+  /** Its equation number, `(3)` → `3`. */
+  readonly number?: string;
 }
 
 /** A region of a text-layer page worth reading from its pixels. Box in displayed page points. */
@@ -67,6 +82,8 @@ export interface Piece {
   readonly x1: number;
   readonly y: number;
   readonly size: number;
+  /** Its font, where known: inline formulas (`formula/inline.ts`) tell math from text by it. */
+  readonly font?: string;
 }
 
 /** Runs on one baseline with no wide gap between them: a line piece, or a table cell. */
@@ -82,8 +99,10 @@ export interface Fragment {
   font: string;
   /** Set on the stand-in for a whole table found before reading order: its cells. */
   table?: string[][];
-  /** Its runs, when it has several: `formula.ts` and `tables.ts` read them. */
+  /** Its runs, when it has several: `formula/` and `tables.ts` read them. */
   pieces?: Piece[];
+  /** Set on the stand-in for a display formula read before reading order (`formula/bands.ts`). */
+  formula?: FormulaReading;
 }
 
 /** Fragments of one region that share a baseline, left to right. */
@@ -115,4 +134,6 @@ export interface Block {
   code?: boolean;
   /** For `equation`: LaTeX rebuilt from the glyphs and accepted by KaTeX (`$$…$$`); else the text is kept. */
   latex?: string;
+  /** For `equation`: how sure the geometry leaves the LaTeX (`formula/reading.ts`). */
+  confidence?: number;
 }

@@ -3,6 +3,7 @@
  * `bench/scans/`, say) is one more entry here.
  */
 import { fileURLToPath } from 'node:url';
+import { formulaSet } from '../formulas/set.ts';
 import type { QualitySet } from '../types.ts';
 import { groundTruthSet } from './docling.ts';
 import { icdarSet } from './icdar.ts';
@@ -13,6 +14,8 @@ export const QUALITY_SETS: Readonly<Record<string, () => QualitySet>> = {
   docling: () => groundTruthSet(),
   olmocr: () => olmocrSet(),
   // Our own right-to-left pages (Arabic, Hebrew, mixed), rendered by pango: `rtl/make.ts`.
+  // Our own pdflatex pages of held-out formulas, typeset under .cache/ on first use: `formulas/make.ts`.
+  formulas: () => formulaSet(),
   rtl: () => groundTruthSet(fileURLToPath(new URL('../rtl/', import.meta.url)).replace(/\/$/, ''), 'rtl'),
 };
 

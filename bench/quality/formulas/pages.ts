@@ -1,0 +1,114 @@
+/**
+ * The pages of `--set formulas`, chosen deterministically: formulas from the formula model's
+ * held-out lists (`training/formula/data/heldout-*.tsv`, never trained on), set in paper-like
+ * pages (one and two columns, numbered display equations, inline formulas in prose). The LaTeX
+ * that pdflatex typesets is the ground truth.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { renderMathml } from '../../olmocr/math.ts';
+
+const DATA = fileURLToPath(new URL('../../../training/formula/data/', import.meta.url));
+
+export interface PageFormula {
+  readonly latex: string;
+  /** The held-out list's kind (`bigop`, `relation`, …; `real` for the hand-written list). */
+  readonly kind: string;
+  readonly display: boolean;
+}
+
+export interface FormulaPage {
+  readonly name: string;
+  readonly columns: 1 | 2;
+  readonly formulas: readonly PageFormula[];
+}
+
+/** Sentences of prose between formulas: paper-like, no mathematics of their own. */
+const PROSE = [
+  'We now state the relation used throughout the remainder of this section.',
+  'The following expression holds for every admissible choice of the parameters considered above.',
+  'Combining the previous estimates with the definition given earlier, one obtains the identity below.',
+  'This quantity plays a central role in the analysis of the proposed method and its variants.',
+  'In the experiments reported later, the same notation is kept for clarity and comparison.',
+  'A short computation, which we omit here, then leads directly to the next statement.',
+  'The bound is tight in the sense that equality is attained for a suitable configuration.',
+  'Note that the construction does not depend on the particular ordering of the samples.',
+];
+
+/** Environments a page cannot hold inline; pdflatex needs amsmath for them. */
+const MULTILINE = /\\begin\{/;
+/** KaTeX-only macros and non-ASCII input (pdflatex without inputenc setup): left out. */
+const UNSUPPORTED = /\\degree|[^\x20-\x7e]/;
+
+async function readList(file: string, fallbackKind: string): Promise<{ latex: string; kind: string }[]> {
+  const text = await readFile(`${DATA}${file}`, 'utf8');
+  return text
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const [latex = '', kind = fallbackKind] = l.split('\t');
+      return { latex: latex.trim(), kind };
+    })
+    .filter((f) => f.latex !== '' && !UNSUPPORTED.test(f.latex) && renderMathml(f.latex) !== undefined);
+}
+
+/**
+ * Every `stride`-th formula of the synthetic list (kinds interleaved as the list has them) and all
+ * of the real one, dealt over `pages` pages; every third page has two columns. Short formulas
+ * without environments alternate between inline and display; the rest are display equations.
+ *
+ * @example
+ * (await formulaPages()).length // 12
+ */
+export async function formulaPages(pages = 12, perPage = 10): Promise<FormulaPage[]> {
+  const real = await readList('heldout-real.tsv', 'real');
+  const synthetic = await readList('heldout-synthetic.tsv', 'synthetic');
+  const want = pages * perPage - real.length;
+  const stride = Math.max(1, Math.floor(synthetic.length / want));
+  const chosen = [...synthetic.filter((_, i) => i % stride === 0).slice(0, want), ...real];
+  const out: FormulaPage[] = [];
+  let inline = false;
+  for (let p = 0; p < pages; p++) {
+    const formulas = chosen.slice(p * perPage, (p + 1) * perPage).map((f): PageFormula => {
+      const short = !MULTILINE.test(f.latex) && f.latex.length <= 40;
+      inline = short ? !inline : inline;
+      return { ...f, display: !(short && inline) };
+    });
+    if (formulas.length > 0) out.push({ name: `formulas-${String(p + 1).padStart(2, '0')}`, columns: p % 3 === 2 ? 2 : 1, formulas });
+  }
+  return out;
+}
+
+/** The LaTeX source of a page: prose sentences, inline formulas inside them, numbered displays. */
+export function pageSource(page: FormulaPage): string {
+  const body: string[] = [];
+  let sentence = page.name.length;
+  let paragraph: string[] = [];
+  const flush = (): void => {
+    if (paragraph.length > 0) body.push(`${paragraph.join(' ')}\n`);
+    paragraph = [];
+  };
+  for (const f of page.formulas) {
+    const prose = PROSE[sentence++ % PROSE.length]!;
+    if (f.display) {
+      paragraph.push(prose);
+      flush();
+      body.push(`\\begin{equation}\n${f.latex}\n\\end{equation}\n`);
+    } else {
+      paragraph.push(`${prose.replace(/\.$/, '')}, where $${f.latex}$ is given.`);
+    }
+  }
+  flush();
+  return [
+    `\\documentclass[10pt${page.columns === 2 ? ',twocolumn' : ''}]{article}`,
+    '\\usepackage{amsmath,amssymb}',
+    '\\usepackage[margin=2.2cm]{geometry}',
+    '\\pagestyle{empty}',
+    '\\begin{document}',
+    `\\section*{Formulas, page ${page.name.slice(-2)}}`,
+    ...body,
+    '\\end{document}',
+    '',
+  ].join('\n');
+}
