@@ -93,7 +93,10 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
     const band = line.fragments[0]?.formula;
     if (band !== undefined) {
       // A display formula read on the page (`formula/bands.ts`): its LaTeX is already checked.
-      formulas.set(i, { label: 'equation', lines: [line], latex: band.latex, confidence: band.confidence });
+      formulas.set(
+        i,
+        band.unsure ? { label: 'equation', lines: [line] } : { label: 'equation', lines: [line], latex: band.latex, confidence: band.confidence },
+      );
       continue;
     }
     if (limits.has(i) || line.fragments[0]?.table !== undefined || style.monoFonts.has(line.font) || !formulaLike(line, style.bodySize)) continue;

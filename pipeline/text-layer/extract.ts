@@ -234,7 +234,10 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   const found = findFormulaBands(page, runs, rules.horizontal, style.bodySize).filter(
     (b) => STRUCTURED.test(b.reading.latex) || /^\d+[a-z]?$/.test(b.number ?? '') || !inBigTable(b.standIn),
   );
-  const bands = found.filter((b) => !b.reading.unsure);
+  // A doubtful reading that KaTeX still accepts stands in too, without its LaTeX: its text stays in
+  // the Markdown and its box goes to the formula model (`pipeline/regions`), instead of the
+  // line-by-line reader writing a worse guess from the same glyphs.
+  const bands = found.filter((b) => !b.reading.unsure || (b.reading.valid && b.reading.confidence >= 0.5));
   const inBands = new Set(bands.flatMap((b) => b.members));
   const body = bands.length === 0 ? page : [...page.filter((f) => !inBands.has(f)), ...bands.map((b) => b.standIn)];
   const blocks: Block[] = [...headers];

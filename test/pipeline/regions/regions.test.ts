@@ -157,7 +157,7 @@ describe('pipeline regions', function () {
       const read = formulas(result.elements).filter((e) => e.engine === 'folio-ocr-math');
       assert.equal(read.length, regions?.formulaRegionsRead);
       assert.ok(read.length >= 1, 'at least one formula read');
-      const truth = ['x^{a^b} = y', '\\alpha^{-1} \\leq \\beta'];
+      const truth = ['x = y'];
       for (const element of read) {
         assert.ok((element.confidence ?? 0) >= 1, `confidence ${element.confidence}`);
         const latex = element.formulas?.[0]?.latex ?? '';
@@ -166,9 +166,9 @@ describe('pipeline regions', function () {
           `${latex} renders as one of the truths`,
         );
       }
-      assert.match(regions?.regionsRefused as string, /formula 3: low confidence/);
+      assert.match(regions?.regionsRefused as string, /formula 2: low confidence/);
       assert.ok(
-        result.elements.some((e) => e.engine === undefined && e.text.startsWith('P(X ≥ t) ≤')),
+        result.elements.some((e) => e.engine === undefined && e.text.startsWith('yij = x')),
         'the refused formula keeps its text',
       );
     });
@@ -181,7 +181,7 @@ describe('pipeline regions', function () {
       });
       assert.equal(result.pages[0]?.regions, undefined);
       assert.ok(!result.elements.some((e) => e.engine !== undefined));
-      assert.ok(result.elements.some((e) => e.text.startsWith('P(X ≥ t) ≤')));
+      assert.ok(result.elements.some((e) => e.text.startsWith('yij = x')));
     });
   });
 
