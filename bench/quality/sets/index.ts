@@ -3,6 +3,7 @@
  * `bench/scans/`, say) is one more entry here.
  */
 import { fileURLToPath } from 'node:url';
+import { ensureTableSet, TABLE_COUNT, TABLES_DIR } from '../tables/make.ts';
 import type { QualitySet } from '../types.ts';
 import { groundTruthSet } from './docling.ts';
 import { icdarSet } from './icdar.ts';
@@ -13,6 +14,13 @@ export const QUALITY_SETS: Readonly<Record<string, () => QualitySet>> = {
   docling: () => groundTruthSet(),
   olmocr: () => olmocrSet(),
   // Our own right-to-left pages (Arabic, Hebrew, mixed), rendered by pango: `rtl/make.ts`.
+  // Our own table PDFs printed by Chromium from seeded HTML tables, scored like ICDAR: `tables/make.ts`.
+  tables: () =>
+    icdarSet(TABLES_DIR, {
+      name: 'tables',
+      description: `${TABLE_COUNT} synthetic table pages (seeded HTML tables: booktabs, grid, header rule only, unruled; spanning headers, multi-line cells) printed by Chromium to \`.cache/quality/tables\`: adjacency-relation F1, micro-averaged`,
+      prepare: () => ensureTableSet(),
+    }),
   rtl: () => groundTruthSet(fileURLToPath(new URL('../rtl/', import.meta.url)).replace(/\/$/, ''), 'rtl'),
 };
 
