@@ -4,7 +4,10 @@
  * are drawn with rules are read from the rules first (`ruled-tables.ts`); this is the rest.
  */
 import { toLines } from './order.ts';
+import { SPANNED } from './table-html.ts';
 import { isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
+import type { Extent, GridRow } from './table-spans.ts';
+import { headerRowCount, joinWrappedRows, spanGroupHeaders, spanHeaderRows } from './table-spans.ts';
 import type { Fragment, Line } from './types.ts';
 
 interface Column {
@@ -77,6 +80,11 @@ function tabular(row: Line): boolean {
  */
 export function findPageTables(fragments: readonly Fragment[]): { tables: Fragment[]; rest: Fragment[] } {
   const rows = toLines(fragments);
+  if ((globalThis as any).__dumpTables)
+    for (const r of rows)
+      console.error(
+        `${r.top.toFixed(1)}-${r.bottom.toFixed(1)} sz${r.size.toFixed(1)} ${r.fragments.map((f) => `[${f.x0.toFixed(0)}-${f.x1.toFixed(0)} ${f.text}]`).join(' ')}`,
+      );
   const taken = new Set<Fragment>();
   const tables: Fragment[] = [];
   const close = (upper: Line, lower: Line): boolean => lower.top - upper.bottom <= 3 * Math.max(upper.size, lower.size);
@@ -88,11 +96,16 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
     }
     let last = i;
     let count = 1;
-    for (let j = i + 1; j < rows.length && j - last <= 3 && close(rows[j - 1] as Line, rows[j] as Line); j++) {
-      if (tabular(rows[j] as Line)) {
+    // Up to three lines that are no table row may sit between rows (a section label, a wrapped
+    // cell); lines set tight under the one above (a cell wrapped onto several lines) do not count.
+    let between = 0;
+    for (let j = i + 1; j < rows.length && between < 3 && close(rows[j - 1] as Line, rows[j] as Line); j++) {
+      const row = rows[j] as Line;
+      if (tabular(row)) {
         last = j;
         count++;
-      }
+        between = 0;
+      } else if (row.top - (rows[j - 1] as Line).bottom >= 0.35 * row.size) between++;
     }
     let start = i;
     while (start > 0 && start > i - 2 && (rows[start - 1] as Line).fragments.length >= 2 && close(rows[start - 1] as Line, rows[start] as Line)) start--;
@@ -197,12 +210,16 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
     if (used.size === row.fragments.length) consistent++;
   }
   if (consistent < 0.7 * multi.length) return undefined;
-  const spans: { row: number; first: number; last: number }[] = [];
-  const grid = rows.map((row, r) => {
+  const spans = new Map<Line, { first: number; last: number }[]>();
+  const built: GridRow[] = rows.map((row) => {
     const cells: string[] = new Array<string>(merged.length).fill('');
-    const put = (c: number, raw: string): void => {
+    const extents: (Extent | undefined)[] = new Array<Extent | undefined>(merged.length).fill(undefined);
+    const put = (c: number, raw: string, x0: number, x1: number): void => {
       const text = withoutLeaders(raw);
-      if (text !== '') cells[c] = cells[c] === '' ? text : `${cells[c]} ${text}`;
+      if (text === '') return;
+      cells[c] = cells[c] === '' ? text : `${cells[c]} ${text}`;
+      const e = extents[c];
+      extents[c] = e === undefined ? { x0, x1 } : { x0: Math.min(e.x0, x0), x1: Math.max(e.x1, x1) };
     };
     for (const f of row.fragments) {
       // Figures set close together can run into one fragment: its runs go to their own columns.
@@ -210,30 +227,40 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
       const figures = f.pieces !== undefined && f.pieces.length > 1 && f.pieces.every((p) => /\d/.test(p.text));
       const byColumn = figures ? f.pieces!.map((p) => columnOf(merged, p.x0, p.x1)) : undefined;
       if (byColumn !== undefined && new Set(byColumn).size > 1) {
-        f.pieces!.forEach((p, k) => put(byColumn[k]!, p.text));
+        f.pieces!.forEach((p, k) => put(byColumn[k]!, p.text, p.x0, p.x1));
         continue;
       }
       const c = columnOf(merged, f.x0, f.x1);
-      put(c, f.text);
+      put(c, f.text, f.x0, f.x1);
       if (row.fragments.length < merged.length) {
         const over = merged.map((col, k) => (Math.min(col.x1, f.x1) - Math.max(col.x0, f.x0) > 0 ? k : -1)).filter((k) => k >= 0);
-        if (over.length >= 2) spans.push({ row: r, first: over[0]!, last: over.at(-1)! });
+        if (over.length >= 2) spans.set(row, [...(spans.get(row) ?? []), { first: over[0]!, last: over.at(-1)! }]);
       }
     }
-    return cells;
+    return { cells, extents, line: row, source: row };
   });
-  // Header cells (rows above the first with a filled stub column) spread over several columns,
-  // with those columns otherwise empty, span them.
-  const firstBody = grid.findIndex((row) => row[0] !== '');
-  for (const { row, first, last } of spans) {
-    if (firstBody >= 0 && row >= firstBody) continue;
-    const cells = grid[row]!;
-    const text = cells.slice(first, last + 1).filter((c) => c !== '');
-    if (text.length !== 1 || first === 0) continue;
-    cells[first] = text[0]!;
-    for (let k = first + 1; k <= last; k++) cells[k] = SPANNED;
-  }
-  return mergeHeaderLines(withoutEmptyColumns(grid), rows).cells;
+  const joined = joinWrappedRows(built);
+  // Header cells (rows above the body) spread over several columns, with those columns
+  // otherwise empty, span them.
+  const head = headerRowCount(joined.map((g) => g.cells));
+  joined.slice(0, head).forEach((g) => {
+    for (const { first, last } of spans.get(g.source) ?? []) {
+      const text = g.cells.slice(first, last + 1).filter((c) => c !== '');
+      if (text.length !== 1 || first === 0) continue;
+      const from = g.cells.findIndex((c, k) => k >= first && k <= last && c !== '');
+      g.extents[first] = g.extents[from];
+      g.cells[first] = text[0]!;
+      for (let k = first + 1; k <= last; k++) g.cells[k] = SPANNED;
+    }
+  });
+  spanGroupHeaders(joined);
+  const grid = joined.map((g) => g.cells);
+  return spanHeaderRows(
+    mergeHeaderLines(
+      withoutEmptyColumns(grid),
+      joined.map((g) => g.line),
+    ).cells,
+  );
 }
 
 /** Columns no cell fills (only spanned over, or opened by a stray piece elsewhere) are dropped. */
@@ -297,37 +324,4 @@ function columnOf(columns: readonly Column[], x0: number, x1: number): number {
     }
   }
   return best;
-}
-
-/** A cell held by the cell to its left: that one spans it (`colspan`). */
-export const SPANNED = '\u0000';
-/** A cell held by the cell above it (`rowspan`); ruled tables make them (`ruled-tables.ts`). */
-export const ROW_SPANNED = '\u0001';
-
-/** Cells as an HTML table; the first row as header cells, {@link SPANNED} and {@link ROW_SPANNED} cells as spans. */
-export function tableHtml(cells: readonly (readonly string[])[]): string {
-  const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  // A header cell reaching down (rowspan) takes the rows it covers into the head with it.
-  let headRows = 1;
-  (cells[0] ?? []).forEach((cell, c) => {
-    if (cell === SPANNED || cell === ROW_SPANNED) return;
-    let down = 1;
-    while (cells[down]?.[c] === ROW_SPANNED) down++;
-    headRows = Math.max(headRows, down);
-  });
-  const rows = cells.map((row, r) => {
-    const tag = r < headRows ? 'th' : 'td';
-    let html = '';
-    for (let c = 0; c < row.length; c++) {
-      if (row[c] === SPANNED || row[c] === ROW_SPANNED) continue;
-      let span = 1;
-      while (row[c + span] === SPANNED) span++;
-      let down = 1;
-      while (cells[r + down]?.[c] === ROW_SPANNED) down++;
-      const attrs = `${span > 1 ? ` colspan="${span}"` : ''}${down > 1 ? ` rowspan="${down}"` : ''}`;
-      html += `<${tag}${attrs}>${esc(row[c]!)}</${tag}>`;
-    }
-    return `<tr>${html}</tr>`;
-  });
-  return `<table><thead>${rows.slice(0, headRows).join('')}</thead><tbody>${rows.slice(headRows).join('')}</tbody></table>`;
 }
