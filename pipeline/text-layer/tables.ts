@@ -224,7 +224,8 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
     for (const f of row.fragments) {
       // Figures set close together can run into one fragment: its runs go to their own columns.
       // Words keep together (a header's words may be set apart wider than a figure gap).
-      const figures = f.pieces !== undefined && f.pieces.length > 1 && f.pieces.every((p) => /\d/.test(p.text));
+      // Dot leaders between them are no cell's text.
+      const figures = f.pieces !== undefined && f.pieces.length > 1 && f.pieces.every((p) => /\d/.test(p.text) || withoutLeaders(p.text) === '');
       const byColumn = figures ? f.pieces!.map((p) => columnOf(merged, p.x0, p.x1)) : undefined;
       if (byColumn !== undefined && new Set(byColumn).size > 1) {
         f.pieces!.forEach((p, k) => put(byColumn[k]!, p.text, p.x0, p.x1));
@@ -278,10 +279,11 @@ function withoutEmptyColumns(grid: string[][]): string[][] {
  * right above them.
  */
 function beforeCaption(lines: readonly Line[]): number {
+  // The header rows, and the first line whatever it holds (a spanning header over the columns).
   const header = new Set(
     lines
       .slice(0, 3)
-      .filter((l) => l.fragments.length >= 2)
+      .filter((l, k) => l.fragments.length >= 2 || (k === 0 && /\p{L}/u.test(l.text)))
       .map((l) => l.text),
   );
   for (let i = 1; i < lines.length; i++) {
