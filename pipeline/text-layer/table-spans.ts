@@ -90,20 +90,28 @@ export function headerRowCount(cells: readonly (readonly string[])[]): number {
  */
 export function spanGroupHeaders(rows: GridRow[]): void {
   const head = headerRowCount(rows.map((r) => r.cells));
-  for (let r = 0; r + 1 < head; r++) {
+  for (let r = 0; r < head && r < rows.length - 1; r++) {
     const { cells, extents } = rows[r]!;
-    const below = rows[r + 1]!.cells;
+    // Under a lone header row (group labels over value columns, their sub-headers set sideways
+    // or left out) the body's columns stand in for sub-headers, where they hold figures.
+    const last = head === 1;
+    const body = rows.slice(head);
+    const figures = (j: number): boolean => {
+      const values = body.map((g) => g.cells[j]).filter(filled);
+      return values.length > 0 && values.filter((v) => FIGURE.test(v!)).length >= 0.6 * values.length;
+    };
+    const under = (j: number): Extent | undefined =>
+      last ? (figures(j) ? body.find((g) => filled(g.cells[j]))?.extents[j] : undefined) : filled(rows[r + 1]!.cells[j]) ? rows[r + 1]!.extents[j] : undefined;
     const centre = (c: number): number => ((extents[c]?.x0 ?? 0) + (extents[c]?.x1 ?? 0)) / 2;
-    const owners = cells.map((c, j) => j > 0 && filled(c) && filled(below[j]) && extents[j] !== undefined);
+    const owners = cells.map((c, j) => j > 0 && filled(c) && under(j) !== undefined && extents[j] !== undefined);
     for (let j = 1; j < cells.length; j++) {
-      if (cells[j] !== '' || !filled(below[j])) continue;
-      const sub = rows[r + 1]!.extents[j];
-      if (sub === undefined) continue;
+      const sub = under(j);
+      if (cells[j] !== '' || sub === undefined) continue;
       const at = (sub.x0 + sub.x1) / 2;
       let left = j - 1;
       while (left > 0 && cells[left] === SPANNED) left--;
       let right = j + 1;
-      while (right < cells.length && cells[right] === '' && filled(below[right])) right++;
+      while (right < cells.length && cells[right] === '' && under(right) !== undefined) right++;
       const l = left > 0 && owners[left] ? Math.abs(at - centre(left)) : Number.POSITIVE_INFINITY;
       const rr = right < cells.length && owners[right] ? Math.abs(at - centre(right)) : Number.POSITIVE_INFINITY;
       if (l === Number.POSITIVE_INFINITY && rr === Number.POSITIVE_INFINITY) continue;

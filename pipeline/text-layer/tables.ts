@@ -5,7 +5,7 @@
  */
 import { toLines } from './order.ts';
 import { SPANNED } from './table-html.ts';
-import { isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
+import { groupHeaderRow, isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
 import type { Extent, GridRow } from './table-spans.ts';
 import { headerRowCount, joinWrappedRows, spanGroupHeaders, spanHeaderRows } from './table-spans.ts';
 import type { Fragment, Line } from './types.ts';
@@ -80,11 +80,10 @@ function tabular(row: Line): boolean {
  */
 export function findPageTables(fragments: readonly Fragment[]): { tables: Fragment[]; rest: Fragment[] } {
   const rows = toLines(fragments);
-  if ((globalThis as any).__dumpTables)
-    for (const r of rows)
-      console.error(
-        `${r.top.toFixed(1)}-${r.bottom.toFixed(1)} sz${r.size.toFixed(1)} ${r.fragments.map((f) => `[${f.x0.toFixed(0)}-${f.x1.toFixed(0)} ${f.text}]`).join(' ')}`,
-      );
+  for (const r of rows)
+    console.error(
+      `${r.top.toFixed(1)}-${r.bottom.toFixed(1)} sz${r.size.toFixed(1)} ${r.fragments.map((f) => `[${f.x0.toFixed(0)}-${f.x1.toFixed(0)} ${f.text}]`).join(' ')}`,
+    );
   const taken = new Set<Fragment>();
   const tables: Fragment[] = [];
   const close = (upper: Line, lower: Line): boolean => lower.top - upper.bottom <= 3 * Math.max(upper.size, lower.size);
@@ -111,6 +110,7 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
     while (start > 0 && start > i - 2 && (rows[start - 1] as Line).fragments.length >= 2 && close(rows[start - 1] as Line, rows[start] as Line)) start--;
     // A spanning header over some of the columns (`Design effect` centred over the values).
     if (start > 0 && spanningHeader(rows[start - 1] as Line, rows.slice(start, last + 1))) start--;
+    else if (start > 0 && groupHeaderRow(rows[start - 1] as Line, rows.slice(start, last + 1))) start--;
     // A caption inside the run starts another table: this one ends before it.
     const cut = beforeCaption(rows.slice(start, last + 1));
     if (start + cut <= last) {
