@@ -7,7 +7,7 @@ import { toLines } from './order.ts';
 import { SPANNED } from './table-html.ts';
 import { groupHeaderRow, isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
 import type { Extent, GridRow } from './table-spans.ts';
-import { headerRowCount, joinWrappedRows, spanGroupHeaders, spanHeaderRows } from './table-spans.ts';
+import { FIGURE, headerRowCount, joinWrappedRows, spanGroupHeaders, spanHeaderRows } from './table-spans.ts';
 import type { Fragment, Line } from './types.ts';
 
 interface Column {
@@ -80,10 +80,6 @@ function tabular(row: Line): boolean {
  */
 export function findPageTables(fragments: readonly Fragment[]): { tables: Fragment[]; rest: Fragment[] } {
   const rows = toLines(fragments);
-  for (const r of rows)
-    console.error(
-      `${r.top.toFixed(1)}-${r.bottom.toFixed(1)} sz${r.size.toFixed(1)} ${r.fragments.map((f) => `[${f.x0.toFixed(0)}-${f.x1.toFixed(0)} ${f.text}]`).join(' ')}`,
-    );
   const taken = new Set<Fragment>();
   const tables: Fragment[] = [];
   const close = (upper: Line, lower: Line): boolean => lower.top - upper.bottom <= 3 * Math.max(upper.size, lower.size);
@@ -182,9 +178,16 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
   // Then cells of other rows that sit in no column yet open columns of their own (the
   // `enc-layers`/`dec-layers` columns whose values are centred between two rows).
   const extra: Column[] = [];
-  for (const row of rows) {
+  // Group labels above the first row of figures, centred over the gap between their sub-columns,
+  // open no column: they span those (`table-spans.ts`).
+  const firstFigures = rows.findIndex((row) => row.fragments.some((f) => FIGURE.test(f.text.trim())));
+  const left = Math.min(...columns.map((c) => c.x0));
+  const right = Math.max(...columns.map((c) => c.x1));
+  for (const [r, row] of rows.entries()) {
+    const label = r < firstFigures && row.fragments.length < most;
     for (const f of row.fragments) {
       if (overlapsAny(columns, f)) continue;
+      if (label && f.x0 > left && f.x1 < right) continue;
       let hit: Column | undefined;
       for (const c of extra) {
         if (Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0) {

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { openPdf } from '../../../pipeline/pdf/index.ts';
+import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
+import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
+
+const HEIGHT = 792;
+const TAG = /^<\|ref\|>(\w+)<\|\/ref\|>/;
+
+async function firstPage(bytes: Uint8Array): Promise<TextLayerPage> {
+  const pdf = await openPdf(bytes, { source: 'aligned.pdf' });
+  try {
+    for await (const page of extractTextLayer(pdf)) return page;
+    throw new Error('no page');
+  } finally {
+    await pdf.close();
+  }
+}
+
+const blocks = (markdown: string, label: string): string[] =>
+  markdown
+    .split('\n\n')
+    .filter((b) => TAG.exec(b)?.[1] === label)
+    .map((b) => b.split('\n').slice(1).join('\n'));
+
+/** Text at (x, baseline y from the top) in 10 pt Helvetica, and horizontal rules only (booktabs). */
+async function tablePdf(texts: readonly [string, number, number][], rules: readonly [x0: number, x1: number, y: number][] = []): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, HEIGHT]);
+  for (const [text, x, y] of texts) page.drawText(text, { x, y: HEIGHT - y, size: 10, font });
+  for (const [x0, x1, y] of rules) page.drawLine({ start: { x: x0, y: HEIGHT - y }, end: { x: x1, y: HEIGHT - y }, thickness: 0.6 });
+  return doc.save();
+}
+
+/** Rows of `[stub, ...values]` at 18 pt pitch from `top`, values in columns from x 250, 80 pt apart. */
+function body(rows: readonly (readonly string[])[], top: number): [string, number, number][] {
+  return rows.flatMap((row, r) => row.map((text, c): [string, number, number] => [text, c === 0 ? 72 : 250 + 80 * (c - 1), top + 18 * r]));
+}
+
+describe('text layer: tables by alignment', () => {
+  it('joins a stub cell wrapped onto lines set tighter than the rows into one cell of its row', async () => {
+    const texts: [string, number, number][] = [
+      ['Sector', 72, 300],
+      ['2023', 250, 300],
+      ['2024', 330, 300],
+      ['2025', 410, 300],
+      ...body([['Mining', '1.5', '2.5', '3.5']], 318),
+      // The stub wraps: its second and third lines sit 11 pt below, rows are 18 pt apart.
+      ...body([['Manufacturing of', '4.5', '5.5', '6.5']], 336),
+      ['machinery and', 72, 347],
+      ['equipment', 72, 358],
+      ...body(
+        [
+          ['Retail', '7.5', '8.5', '9.5'],
+          ['Transport', '1.2', '2.2', '3.2'],
+        ],
+        376,
+      ),
+    ];
+    const [table] = blocks((await firstPage(await tablePdf(texts))).markdown, 'table');
+    assert.ok(table, 'a table');
+    assert.match(table, /<tr><td>Manufacturing of machinery and equipment<\/td><td>4.5<\/td><td>5.5<\/td><td>6.5<\/td><\/tr>/);
+    assert.match(table, /<tr><td>Retail<\/td><td>7.5<\/td>/);
+    assert.equal((table.match(/<tr>/g) ?? []).length, 5, table);
+  });
+
+  it('keeps lines apart that are set as far apart as the rows (no way to tell a wrap)', async () => {
+    const texts = body(
+      [
+        ['Sector', '2023', '2024', '2025'],
+        ['Mining', '1.5', '2.5', '3.5'],
+        ['Manufacturing', '4.5', '5.5', '6.5'],
+        ['Retail', '7.5', '8.5', '9.5'],
+      ],
+      300,
+    );
+    texts.push(['services', 72, 372]);
+    texts.push(...body([['Transport', '1.2', '2.2', '3.2']], 390));
+    const [table] = blocks((await firstPage(await tablePdf(texts))).markdown, 'table');
+    assert.ok(table, 'a table');
+    assert.doesNotMatch(table, /Retail services/);
+  });
+
+  it('spans a booktabs group header over its sub-columns (colspan) and the stub header down the header rows (rowspan)', async () => {
+    const texts: [string, number, number][] = [
+      ['Method', 72, 300],
+      // Centred over its two sub-columns each: x 250–330 and 410–490.
+      ['Accuracy', 272, 300],
+      ['Speed', 440, 300],
+      ['Train', 250, 316],
+      ['Test', 330, 316],
+      ['CPU', 410, 316],
+      ['GPU', 490, 316],
+      ...body(
+        [
+          ['Baseline', '71.2', '70.4', '12', '3'],
+          ['Ours', '75.9', '74.8', '15', '4'],
+          ['Ensemble', '77.1', '76.0', '41', '9'],
+        ],
+        336,
+      ),
+    ];
+    const rules: [number, number, number][] = [
+      [70, 520, 288],
+      [250, 360, 304],
+      [410, 520, 304],
+      [70, 520, 322],
+      [70, 520, 376],
+    ];
+    const [table] = blocks((await firstPage(await tablePdf(texts, rules))).markdown, 'table');
+    assert.ok(table, 'a table');
+    assert.match(
+      table,
+      /^<table><thead><tr><th rowspan="2">Method<\/th><th colspan="2">Accuracy<\/th><th colspan="2">Speed<\/th><\/tr><tr><th>Train<\/th><th>Test<\/th><th>CPU<\/th><th>GPU<\/th><\/tr><\/thead>/,
+    );
+    assert.match(table, /<tr><td>Ours<\/td><td>75.9<\/td><td>74.8<\/td><td>15<\/td><td>4<\/td><\/tr>/);
+  });
+
+  it('splits two stacked tables of one layout where the first line of the first comes again', async () => {
+    const part = (top: number, years: readonly string[]): [string, number, number][] => [
+      ['Design effect', 320, top],
+      ...body(
+        [
+          ['Proportion', ...years],
+          ['0.99', '800', '880', '960'],
+          ['0.95', '160', '176', '192'],
+          ['0.90', '80', '88', '96'],
+        ],
+        top + 16,
+      ),
+    ];
+    const texts = [...part(300, ['1.0', '1.1', '1.2']), ...part(390, ['1.7', '1.8', '1.9'])];
+    const tables = blocks((await firstPage(await tablePdf(texts))).markdown, 'table');
+    assert.equal(tables.length, 2, tables.join('\n'));
+    assert.match(tables[1]!, /Design effect/);
+    assert.match(tables[1]!, /<td>1.7<\/td>|<th>1.7<\/th>/);
+  });
+});
