@@ -30,19 +30,26 @@ export function pageHtml(spec: TableSpec): string {
   const rows: string[] = [];
   for (let r = 0; r < spec.rows; r++) {
     const inRow = spec.cells.filter((c) => c.row === r).sort((a, b) => a.col - b.col);
-    const html = inRow
-      .map((c) => {
-        const tag = c.header ? 'th' : 'td';
-        const attrs = [
-          c.colspan > 1 ? ` colspan="${c.colspan}"` : '',
-          c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : '',
-          c.header && c.colspan > 1 ? ' class="group"' : '',
-          // Figures right-aligned, labels left; a stub cell wraps at the stub width.
-          c.col === 0 ? ` style="text-align:left;max-width:${spec.stubEms}em"` : /\d/.test(c.text) ? ' style="text-align:right"' : ' style="text-align:center"',
-        ].join('');
-        return `<${tag}${attrs}>${esc(c.text)}</${tag}>`;
-      })
-      .join('');
+    // A row of one stub cell (a section label) gets its empty cells, so the grid keeps its columns.
+    const empty = inRow.length === 1 && inRow[0]!.colspan === 1 && r >= spec.headerRows && !spec.cells.some((c) => c.row < r && c.row + c.rowspan > r);
+    const html =
+      inRow
+        .map((c) => {
+          const tag = c.header ? 'th' : 'td';
+          const attrs = [
+            c.colspan > 1 ? ` colspan="${c.colspan}"` : '',
+            c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : '',
+            c.header && c.colspan > 1 ? ' class="group"' : '',
+            // Figures right-aligned, labels left; a stub cell wraps at the stub width.
+            c.col === 0
+              ? ` style="text-align:left;max-width:${spec.stubEms}em"`
+              : /\d/.test(c.text)
+                ? ' style="text-align:right"'
+                : ' style="text-align:center"',
+          ].join('');
+          return `<${tag}${attrs}>${esc(c.text)}</${tag}>`;
+        })
+        .join('') + (empty ? '<td></td>'.repeat(spec.cols - 1) : '');
     rows.push(`<tr${r === spec.headerRows - 1 ? ' class="last-head"' : ''}>${html}</tr>`);
   }
   const width = spec.width === undefined ? '' : ` style="width:${(spec.width * 100).toFixed(0)}%"`;

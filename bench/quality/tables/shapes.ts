@@ -150,8 +150,11 @@ export function tableSpec(index: number): TableSpec {
   let stub = 0;
   for (let b = 0; b < bodyRows; b++) {
     const row = headerRows + b;
+    // A section label sits in the stub column alone, the rest of its row empty (as the ICDAR
+    // 2013 truth records such rows: one cell, no span).
     if (b === sectionAt) {
-      add(pick(rand, SECTIONS), row, 0, 1, cols);
+      add(pick(rand, SECTIONS), row, 0);
+      for (let c = 1; c < cols; c++) used.add(`${row},${c}`);
       continue;
     }
     for (let c = 0; c < cols; c++) {
