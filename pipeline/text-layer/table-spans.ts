@@ -73,12 +73,12 @@ export function joinWrappedRows(rows: readonly GridRow[]): GridRow[] {
   return out;
 }
 
-/** Rows before the body: the body starts at the first row after the first that names a stub or holds a figure. */
+/**
+ * Rows before the body: the body starts at the first row after the first that names a stub
+ * (sub-headers such as years look like figures, so figures do not tell).
+ */
 export function headerRowCount(cells: readonly (readonly string[])[]): number {
-  for (let r = 0; r < cells.length; r++) {
-    const row = cells[r]!;
-    if ((r > 0 && filled(row[0])) || row.slice(1).some((c) => filled(c) && FIGURE.test(c))) return r;
-  }
+  for (let r = 1; r < cells.length; r++) if (filled(cells[r]![0])) return r;
   return 0;
 }
 
@@ -88,8 +88,7 @@ export function headerRowCount(cells: readonly (readonly string[])[]): number {
  * of it that themselves have a sub-header under them; a header with none under it (`Total`
  * reaching down) takes no sub-columns.
  */
-export function spanGroupHeaders(rows: GridRow[]): void {
-  const head = headerRowCount(rows.map((r) => r.cells));
+export function spanGroupHeaders(rows: GridRow[], head = headerRowCount(rows.map((r) => r.cells))): void {
   for (let r = 0; r < head && r < rows.length - 1; r++) {
     const { cells, extents } = rows[r]!;
     // Under a lone header row (group labels over value columns, their sub-headers set sideways
@@ -133,8 +132,7 @@ export function spanGroupHeaders(rows: GridRow[]): void {
  * Header cells with nothing under them in the header rows reach down to the body (`Total`
  * over a column with no sub-headers, the stub's header over the header rows).
  */
-export function spanHeaderRows(cells: string[][]): string[][] {
-  const head = headerRowCount(cells);
+export function spanHeaderRows(cells: string[][], head = headerRowCount(cells)): string[][] {
   if (head < 2) return cells;
   const out = cells.map((row) => [...row]);
   const width = Math.max(...out.map((row) => row.length));

@@ -3,7 +3,10 @@
  * (cells) at consistent column positions: the common born-digital grid. Tables whose cells
  * are drawn with rules are read from the rules first (`ruled-tables.ts`); this is the rest.
  */
+
+import { headerEnd, rulesBetweenRows, spanOverShortRules } from './booktabs.ts';
 import { toLines } from './order.ts';
+import type { PageRules, Rule } from './rules.ts';
 import { SPANNED } from './table-html.ts';
 import { groupHeaderRow, isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
 import type { Extent, GridRow } from './table-spans.ts';
@@ -78,7 +81,7 @@ function tabular(row: Line): boolean {
  * three or more short cells, with the rows just above it that have two or more cells (headers),
  * becomes one stand-in fragment carrying the cells; the rest of the page is returned apart.
  */
-export function findPageTables(fragments: readonly Fragment[]): { tables: Fragment[]; rest: Fragment[] } {
+export function findPageTables(fragments: readonly Fragment[], rules?: PageRules): { tables: Fragment[]; rest: Fragment[] } {
   const rows = toLines(fragments);
   const taken = new Set<Fragment>();
   const tables: Fragment[] = [];
@@ -114,7 +117,7 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
       count = rows.slice(i, last + 1).filter((r) => tabular(r)).length;
     }
     const slice = rows.slice(start, last + 1);
-    const cells = count >= 3 ? gridOf(slice) : undefined;
+    const cells = count >= 3 ? gridOf(slice, rules?.horizontal) : undefined;
     if (cells === undefined) {
       i++;
       continue;
@@ -137,7 +140,8 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
   return { tables, rest: taken.size === 0 ? [...fragments] : fragments.filter((f) => !taken.has(f)) };
 }
 
-function gridOf(rows: readonly Line[]): string[][] | undefined {
+/** The cells of a run of rows, or `undefined` when they make no table; `horizontal`: the page's rules (booktabs). */
+function gridOf(rows: readonly Line[], horizontal: readonly Rule[] = []): string[][] | undefined {
   if (rows.length < MIN_ROWS) return undefined;
   let most = 0;
   for (const row of rows) most = Math.max(most, row.fragments.length);
@@ -244,9 +248,16 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
     return { cells, extents, line: row, source: row };
   });
   const joined = joinWrappedRows(built);
+  // Rules between the rows (booktabs): the one under the header ends it, short ones under
+  // group headers give their spans.
+  const x0 = Math.min(...merged.map((c) => c.x0));
+  const x1 = Math.max(...merged.map((c) => c.x1));
+  const between = horizontal.length === 0 ? [] : rulesBetweenRows(joined, horizontal, x0, x1);
+  const ruledHead = headerEnd(between, x0, x1, joined.length);
+  const midAt = ruledHead === undefined ? undefined : joined[ruledHead - 1]!.line.bottom;
   // Header cells (rows above the body) spread over several columns, with those columns
   // otherwise empty, span them.
-  const head = headerRowCount(joined.map((g) => g.cells));
+  const head = ruledHead ?? headerRowCount(joined.map((g) => g.cells));
   joined.slice(0, head).forEach((g) => {
     for (const { first, last } of spans.get(g.source) ?? []) {
       const text = g.cells.slice(first, last + 1).filter((c) => c !== '');
@@ -257,14 +268,15 @@ function gridOf(rows: readonly Line[]): string[][] | undefined {
       for (let k = first + 1; k <= last; k++) g.cells[k] = SPANNED;
     }
   });
-  spanGroupHeaders(joined);
+  spanOverShortRules(joined, between, merged, x0, x1);
+  spanGroupHeaders(joined, head);
   const grid = joined.map((g) => g.cells);
-  return spanHeaderRows(
-    mergeHeaderLines(
-      withoutEmptyColumns(grid),
-      joined.map((g) => g.line),
-    ).cells,
+  const tidied = mergeHeaderLines(
+    withoutEmptyColumns(grid),
+    joined.map((g) => g.line),
   );
+  const tidiedHead = midAt === undefined ? undefined : tidied.lines.findIndex((l) => l.top > midAt);
+  return spanHeaderRows(tidied.cells, tidiedHead !== undefined && tidiedHead > 0 ? tidiedHead : undefined);
 }
 
 /** Columns no cell fills (only spanned over, or opened by a stray piece elsewhere) are dropped. */

@@ -117,6 +117,32 @@ describe('text layer: tables by alignment', () => {
     assert.match(table, /<tr><td>Ours<\/td><td>75.9<\/td><td>74.8<\/td><td>15<\/td><td>4<\/td><\/tr>/);
   });
 
+  it("takes a group header's span from the short rule under it where the label does not sit over the middle", async () => {
+    // Sub-columns at x 250, 310, 370 (group `Acc`, its label set left) and 430, 490 (`Speed`, centred).
+    const at = (x: number, y: number, text: string): [string, number, number] => [text, x, y];
+    const texts: [string, number, number][] = [
+      at(72, 300, 'Model'),
+      at(250, 300, 'Acc'),
+      at(455, 300, 'Speed'),
+      ...['Top-1', 'Top-5', 'Mean', 'CPU', 'GPU'].map((t, k) => at(250 + 60 * k, 316, t)),
+      ...[
+        ['Small', '61.0', '82.5', '71.7', '12', '3'],
+        ['Large', '70.2', '89.9', '80.0', '40', '8'],
+        ['Huge', '75.8', '92.4', '84.1', '95', '19'],
+      ].flatMap((row, r) => row.map((t, k) => at(k === 0 ? 72 : 250 + 60 * (k - 1), 336 + 18 * r, t))),
+    ];
+    const rules: [number, number, number][] = [
+      [70, 520, 288],
+      [250, 400, 304],
+      [430, 520, 304],
+      [70, 520, 322],
+      [70, 520, 380],
+    ];
+    const [table] = blocks((await firstPage(await tablePdf(texts, rules))).markdown, 'table');
+    assert.ok(table, 'a table');
+    assert.match(table, /<th colspan="3">Acc<\/th><th colspan="2">Speed<\/th>/);
+  });
+
   it('splits two stacked tables of one layout where the first line of the first comes again', async () => {
     const part = (top: number, years: readonly string[]): [string, number, number][] => [
       ['Design effect', 320, top],
