@@ -103,7 +103,11 @@ export function findPageTables(fragments: readonly Fragment[], rules?: PageRules
         last = j;
         count++;
         between = 0;
-      } else if (row.top - (rows[j - 1] as Line).bottom >= 0.35 * row.size) between++;
+      } else {
+        // Lines that overlap the one above come from another column beside the table.
+        const gap = row.top - (rows[j - 1] as Line).bottom;
+        if (gap < -0.5 || gap >= 0.35 * row.size || !insideCells(row, rows[last] as Line)) between++;
+      }
     }
     let start = i;
     while (start > 0 && start > i - 2 && (rows[start - 1] as Line).fragments.length >= 2 && close(rows[start - 1] as Line, rows[start] as Line)) start--;
@@ -138,6 +142,15 @@ export function findPageTables(fragments: readonly Fragment[], rules?: PageRules
     i = last + 1;
   }
   return { tables, rest: taken.size === 0 ? [...fragments] : fragments.filter((f) => !taken.has(f)) };
+}
+
+/** Every fragment of `line` lies under one cell of `row`, clear of the next cell (a cell's text wrapped onto another line). */
+function insideCells(line: Line, row: Line): boolean {
+  return line.fragments.every((f) => {
+    const k = row.fragments.findIndex((g) => Math.min(g.x1, f.x1) > Math.max(g.x0, f.x0));
+    const next = row.fragments[k + 1];
+    return k >= 0 && f.x0 >= (row.fragments[k - 1]?.x1 ?? Number.NEGATIVE_INFINITY) && (next === undefined || f.x1 < next.x0);
+  });
 }
 
 /** The cells of a run of rows, or `undefined` when they make no table; `horizontal`: the page's rules (booktabs). */
