@@ -99,10 +99,20 @@ export function spanGroupHeaders(rows: GridRow[], head = headerRowCount(rows.map
       const values = body.map((g) => g.cells[j]).filter(filled);
       return values.length > 0 && values.filter((v) => FIGURE.test(v!)).length >= 0.6 * values.length;
     };
+    // The sub-header of a column: the first header row below that fills it.
     const under = (j: number): Extent | undefined =>
-      last ? (figures(j) ? body.find((g) => filled(g.cells[j]))?.extents[j] : undefined) : filled(rows[r + 1]!.cells[j]) ? rows[r + 1]!.extents[j] : undefined;
+      last ? (figures(j) ? body.find((g) => filled(g.cells[j]))?.extents[j] : undefined) : rows.slice(r + 1, head).find((g) => filled(g.cells[j]))?.extents[j];
     const centre = (c: number): number => ((extents[c]?.x0 ?? 0) + (extents[c]?.x1 ?? 0)) / 2;
     const owners = cells.map((c, j) => j > 0 && filled(c) && under(j) !== undefined && extents[j] !== undefined);
+    // A group label reaches over the columns within half its width and most of a column's pitch
+    // of its centre: a header wrapped onto a second line (`Distance` over `(mi)`) takes no others.
+    const subs = cells.map((_, j) => under(j)).filter((e): e is Extent => e !== undefined);
+    const steps = subs
+      .slice(1)
+      .map((e, k) => (e.x0 + e.x1) / 2 - (subs[k]!.x0 + subs[k]!.x1) / 2)
+      .sort((a, b) => a - b);
+    const pitch = steps[Math.floor(steps.length / 2)] ?? 0;
+    const reach = (c: number): number => ((extents[c]?.x1 ?? 0) - (extents[c]?.x0 ?? 0)) / 2 + 0.75 * pitch;
     for (let j = 1; j < cells.length; j++) {
       const sub = under(j);
       if (cells[j] !== '' || sub === undefined) continue;
@@ -111,8 +121,9 @@ export function spanGroupHeaders(rows: GridRow[], head = headerRowCount(rows.map
       while (left > 0 && cells[left] === SPANNED) left--;
       let right = j + 1;
       while (right < cells.length && cells[right] === '' && under(right) !== undefined) right++;
-      const l = left > 0 && owners[left] ? Math.abs(at - centre(left)) : Number.POSITIVE_INFINITY;
-      const rr = right < cells.length && owners[right] ? Math.abs(at - centre(right)) : Number.POSITIVE_INFINITY;
+      const near = (o: number): number => (Math.abs(at - centre(o)) <= reach(o) ? Math.abs(at - centre(o)) : Number.POSITIVE_INFINITY);
+      const l = left > 0 && owners[left] ? near(left) : Number.POSITIVE_INFINITY;
+      const rr = right < cells.length && owners[right] ? near(right) : Number.POSITIVE_INFINITY;
       if (l === Number.POSITIVE_INFINITY && rr === Number.POSITIVE_INFINITY) continue;
       if (l <= rr) {
         cells[j] = SPANNED;
