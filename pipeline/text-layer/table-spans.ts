@@ -99,9 +99,14 @@ export function spanGroupHeaders(rows: GridRow[], head = headerRowCount(rows.map
       const values = body.map((g) => g.cells[j]).filter(filled);
       return values.length > 0 && values.filter((v) => FIGURE.test(v!)).length >= 0.6 * values.length;
     };
-    // The sub-header of a column: the first header row below that fills it.
+    // The sub-header of a column: the first header row below that fills it; under the last
+    // header row (or where the sub-headers are set sideways and read as none) the body's column,
+    // where it holds figures.
+    // (Not in the last of several header rows: its empty cells sit under cells reaching down.)
+    const noSubHeaders = r + 1 < head && rows.slice(r + 1, head).every((g) => !g.cells.some((c, k) => k > 0 && filled(c) && figures(k)));
+    const bodyColumn = (j: number): Extent | undefined => (figures(j) ? body.find((g) => filled(g.cells[j]))?.extents[j] : undefined);
     const under = (j: number): Extent | undefined =>
-      last ? (figures(j) ? body.find((g) => filled(g.cells[j]))?.extents[j] : undefined) : rows.slice(r + 1, head).find((g) => filled(g.cells[j]))?.extents[j];
+      last ? bodyColumn(j) : (rows.slice(r + 1, head).find((g) => filled(g.cells[j]))?.extents[j] ?? (noSubHeaders ? bodyColumn(j) : undefined));
     const centre = (c: number): number => ((extents[c]?.x0 ?? 0) + (extents[c]?.x1 ?? 0)) / 2;
     const owners = cells.map((c, j) => j > 0 && filled(c) && under(j) !== undefined && extents[j] !== undefined);
     // A group label reaches over the columns within half its width and most of a column's pitch

@@ -143,6 +143,27 @@ describe('text layer: tables by alignment', () => {
     assert.match(table, /<th colspan="3">Acc<\/th><th colspan="2">Speed<\/th>/);
   });
 
+  it('takes in a row of group labels set apart above the table and spans each over the value columns under it', async () => {
+    // Labels centred over value columns 250/290/330 and 390/430/470; their sub-headers were set
+    // sideways (no text-layer line), leaving a gap of two lines under the labels.
+    const texts: [string, number, number][] = [
+      ['ReACT', 283, 300],
+      ['Planner', 424, 300],
+      ['#', 72, 330],
+      ['Task', 100, 330],
+      ...[
+        ['1', 'Easy', '0.87', '0.20', '0.20', '0.80', '0.00', '0.10'],
+        ['2', 'Normal', '0.88', '0.40', '0.40', '0.68', '0.20', '0.30'],
+        ['3', 'Hard', '0.85', '0.30', '0.60', '0.58', '0.20', '0.40'],
+      ].flatMap((row, r) =>
+        row.map((t, k): [string, number, number] => [t, k === 0 ? 72 : k === 1 ? 100 : k < 5 ? 250 + 40 * (k - 2) : 390 + 40 * (k - 5), 346 + 16 * r]),
+      ),
+    ];
+    const [table] = blocks((await firstPage(await tablePdf(texts))).markdown, 'table');
+    assert.ok(table, 'a table');
+    assert.match(table, /<th colspan="3">ReACT<\/th><th colspan="3">Planner<\/th>/);
+  });
+
   it('splits two stacked tables of one layout where the first line of the first comes again', async () => {
     const part = (top: number, years: readonly string[]): [string, number, number][] => [
       ['Design effect', 320, top],
