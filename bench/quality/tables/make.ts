@@ -10,6 +10,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../../../core/errors.ts';
+import { runChild } from '../../common/tools.ts';
 import { CACHE_DIR } from '../engines/cache.ts';
 import { pageHtml, structureXml } from './render.ts';
 import { tableSpec } from './shapes.ts';
@@ -21,6 +22,23 @@ const CHROMIUM = '/usr/bin/chromium';
 const SOURCES = ['shapes.ts', 'render.ts', 'make.ts'].map((f) => fileURLToPath(new URL(f, import.meta.url)));
 
 export const tableName = (i: number): string => `table-${String(i + 1).padStart(3, '0')}`;
+
+/** Debian's Chromium, installed where missing and this user may (root, as on CI), like the bench's other tools. */
+async function ensureChromium(log: (line: string) => void): Promise<void> {
+  if (existsSync(CHROMIUM)) return;
+  const hint = `the synthetic table set is printed by ${CHROMIUM}: apt-get update && apt-get install -y chromium`;
+  if (process.getuid?.() !== 0) throw new ConfigurationError('FOLIO_BENCH_TOOL', hint);
+  log('quality: tables: installing chromium (apt-get) …');
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [
+    ['update', '-q'],
+    ['install', '-y', '-q', '--no-install-recommends', 'chromium'],
+  ]) {
+    const run = await runChild({ command: 'apt-get', args, env, timeoutMs: 900_000 });
+    if (run.code !== 0) throw new ConfigurationError('FOLIO_BENCH_TOOL', `${hint} (apt-get ${args[0]} failed: ${run.stderr.trim().split('\n').at(-1)})`);
+  }
+  if (!existsSync(CHROMIUM)) throw new ConfigurationError('FOLIO_BENCH_TOOL', hint);
+}
 
 /** A hash of the generator's sources: the set is printed again when they change. */
 async function stamp(): Promise<string> {
@@ -34,9 +52,7 @@ export async function ensureTableSet(log: (line: string) => void = (line) => con
   const want = await stamp();
   const stampFile = path.join(TABLES_DIR, 'STAMP');
   if ((await readFile(stampFile, 'utf8').catch(() => '')) === want) return TABLES_DIR;
-  if (!existsSync(CHROMIUM)) {
-    throw new ConfigurationError('FOLIO_BENCH_TOOL', `the synthetic table set is printed by ${CHROMIUM}: apt-get update && apt-get install -y chromium`);
-  }
+  await ensureChromium(log);
   log(`quality: tables: printing ${TABLE_COUNT} synthetic table PDFs with Chromium to ${TABLES_DIR}`);
   await rm(TABLES_DIR, { recursive: true, force: true });
   await mkdir(TABLES_DIR, { recursive: true });
