@@ -152,12 +152,26 @@ export function spanHeaderRows(cells: string[][], head = headerRowCount(cells)):
   if (head < 2) return cells;
   const out = cells.map((row) => [...row]);
   const width = Math.max(...out.map((row) => row.length));
-  for (let c = 0; c < width; c++) {
-    for (let r = 1; r < head; r++) {
-      if ((out[r]![c] ?? '') !== '') continue;
+  // Columns each reaching cell holds, by its first column: HTML's rowspan holds every column of
+  // a colspan, so a cell reaches down only where all of them are empty in the row below.
+  let reaching = new Map<number, number>();
+  for (let r = 1; r < head; r++) {
+    const next = new Map<number, number>();
+    for (let c = 0; c < width; ) {
       const above = out[r - 1]![c];
-      if (filled(above) || above === ROW_SPANNED) out[r]![c] = ROW_SPANNED;
+      let w = reaching.get(c) ?? 0;
+      if (filled(above)) for (w = 1; out[r - 1]![c + w] === SPANNED; w++);
+      if (w === 0) {
+        c++;
+        continue;
+      }
+      if (out[r]!.slice(c, c + w).every((cell) => cell === '') && c + w <= out[r]!.length) {
+        for (let k = c; k < c + w; k++) out[r]![k] = ROW_SPANNED;
+        next.set(c, w);
+      }
+      c += w;
     }
+    reaching = next;
   }
   return out;
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { readSimpleTable } from '../../../pipeline/markdown/html-table.ts';
+import { buildTable } from '../../../pipeline/markdown/table.ts';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
 import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
 import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
@@ -32,6 +34,9 @@ async function tablePdf(texts: readonly [string, number, number][], rules: reado
   for (const [x0, x1, y] of rules) page.drawLine({ start: { x: x0, y: HEIGHT - y }, end: { x: x1, y: HEIGHT - y }, thickness: 0.6 });
   return doc.save();
 }
+
+/** The structural problems the Markdown reader finds in a table (ragged rows: spans that do not fit). */
+const problemsOf = (html: string): readonly string[] => buildTable({ rows: readSimpleTable(html) ?? [] }).issues ?? [];
 
 /** Rows of `[stub, ...values]` at 18 pt pitch from `top`, values in columns from x 250, 80 pt apart. */
 function body(rows: readonly (readonly string[])[], top: number): [string, number, number][] {
@@ -115,6 +120,38 @@ describe('text layer: tables by alignment', () => {
       /^<table><thead><tr><th rowspan="2">Method<\/th><th colspan="2">Accuracy<\/th><th colspan="2">Speed<\/th><\/tr><tr><th>Train<\/th><th>Test<\/th><th>CPU<\/th><th>GPU<\/th><\/tr><\/thead>/,
     );
     assert.match(table, /<tr><td>Ours<\/td><td>75.9<\/td><td>74.8<\/td><td>15<\/td><td>4<\/td><\/tr>/);
+    assert.deepEqual(problemsOf(table), []);
+  });
+
+  it('lets a spanning header reach down only where every column it spans is empty below (no ragged rows)', async () => {
+    const texts: [string, number, number][] = [
+      ['Method', 72, 300],
+      ['Accuracy', 272, 300],
+      ['Speed', 440, 300],
+      // No sub-header under the first of Accuracy's columns.
+      ['Test', 330, 316],
+      ['CPU', 410, 316],
+      ['GPU', 490, 316],
+      ...body(
+        [
+          ['Baseline', '71.2', '70.4', '12', '3'],
+          ['Ours', '75.9', '74.8', '15', '4'],
+          ['Ensemble', '77.1', '76.0', '41', '9'],
+        ],
+        336,
+      ),
+    ];
+    const rules: [number, number, number][] = [
+      [70, 520, 288],
+      [250, 360, 304],
+      [410, 520, 304],
+      [70, 520, 322],
+      [70, 520, 376],
+    ];
+    const [table] = blocks((await firstPage(await tablePdf(texts, rules))).markdown, 'table');
+    assert.ok(table, 'a table');
+    assert.match(table, /<th colspan="2">Accuracy<\/th>/);
+    assert.deepEqual(problemsOf(table), []);
   });
 
   it("takes a group header's span from the short rule under it where the label does not sit over the middle", async () => {
@@ -162,6 +199,7 @@ describe('text layer: tables by alignment', () => {
     const [table] = blocks((await firstPage(await tablePdf(texts))).markdown, 'table');
     assert.ok(table, 'a table');
     assert.match(table, /<th colspan="3">ReACT<\/th><th colspan="3">Planner<\/th>/);
+    assert.deepEqual(problemsOf(table), []);
   });
 
   it('splits two stacked tables of one layout where the first line of the first comes again', async () => {
