@@ -10,7 +10,7 @@ import type { QualityBenchResult } from './run.ts';
 import { runQualityBenchSets } from './run.ts';
 
 export const QUALITY_USAGE =
-  'folio bench quality [--set icdar,docling,olmocr,rtl,formulas,scans] [--engine folio-auto,pdftotext,pymupdf4llm,tabula-guess,tabula-lattice,tabula-stream] [--folio-engine auto|text] [--limit N] [--rebuild] (scans: pages per set, rebuild the scans) [--quick]';
+  'folio bench quality [--set icdar,tables,docling,olmocr,rtl,formulas,scans] [--engine folio-auto,pdftotext,pymupdf4llm,tabula-guess,tabula-lattice,tabula-stream] [--folio-engine auto|text] [--limit N] [--rebuild] (scans: pages per set, rebuild the scans) [--quick]';
 
 /** The scanned-page set lives in `bench/scans/` (Folio beside Tesseract, CER): its own engines and scorer. */
 const SCANS = 'scans';

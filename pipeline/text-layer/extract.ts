@@ -243,9 +243,9 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   const blocks: Block[] = [...headers];
   // Where the page draws a table's cells they beat alignment, unless the aligned table reaches
   // out of the grid (rules around part of a table only: its body, its group rows).
-  const aligned = findPageTables(body);
+  const aligned = findPageTables(body, rules);
   const ruled = findRuledTables(body, rules, aligned.tables);
-  const { tables, rest } = ruled.tables.length === 0 ? aligned : findPageTables(ruled.rest);
+  const { tables, rest } = ruled.tables.length === 0 ? aligned : findPageTables(ruled.rest, rules);
   for (const region of readingOrder([...rest, ...ruled.tables, ...tables], { bodySize: style.bodySize })) {
     blocks.push(...toBlocks(toLines(region), style));
   }

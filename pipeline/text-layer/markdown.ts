@@ -3,7 +3,7 @@
  * `<|ref|>label<|/ref|><|det|>[[x1,y1,x2,y2]]<|/det|>` on a 0–999 grid of the page.
  */
 import { inlineFormulas } from './formula/index.ts';
-import { tableHtml } from './tables.ts';
+import { tableHtml } from './table-html.ts';
 import type { Block, Line } from './types.ts';
 
 /** The grounding tag of a box in page points. */

@@ -5,7 +5,7 @@
  * rowspan). Pages without such a grid are left to the alignment route untouched.
  */
 import type { PageRules, Rule } from './rules.ts';
-import { ROW_SPANNED, SPANNED } from './tables.ts';
+import { ROW_SPANNED, SPANNED } from './table-html.ts';
 import type { Fragment } from './types.ts';
 
 /** Rules this close (points) to each other, or reaching this close to a crossing, meet. */

@@ -99,3 +99,17 @@ export function spanningHeader(line: Line, body: readonly Line[]): boolean {
     line.x1 - line.x0 < 0.7 * width
   );
 }
+
+/**
+ * A row of group headers set apart above the table (room left for sub-headers drawn or set
+ * sideways): two or more short cells, all over the table's columns right of its stub, within
+ * five lines' space of its first row.
+ */
+export function groupHeaderRow(line: Line, body: readonly Line[]): boolean {
+  if (line.fragments.length < 2 || body.length === 0 || line.fragments.some((f) => f.text.length > 30 || isCaptionRow([f.text]))) return false;
+  const first = body[0] as Line;
+  const x0 = Math.min(...body.map((l) => l.x0));
+  const x1 = Math.max(...body.map((l) => l.x1));
+  const width = x1 - x0;
+  return first.top - line.bottom <= 5 * Math.max(line.size, first.size) && line.x0 > x0 + 0.15 * width && line.x1 <= x1 + 0.05 * width;
+}

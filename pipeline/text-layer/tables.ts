@@ -3,20 +3,12 @@
  * (cells) at consistent column positions: the common born-digital grid. Tables whose cells
  * are drawn with rules are read from the rules first (`ruled-tables.ts`); this is the rest.
  */
+
 import { toLines } from './order.ts';
-import { isCaptionRow, mergeHeaderLines, spanningHeader, withoutLeaders } from './table-rows.ts';
+import type { PageRules } from './rules.ts';
+import { gridOf } from './table-grid.ts';
+import { groupHeaderRow, isCaptionRow, spanningHeader } from './table-rows.ts';
 import type { Fragment, Line } from './types.ts';
-
-interface Column {
-  x0: number;
-  x1: number;
-}
-
-/** Fewest rows and columns for a grid to count as a table. */
-const MIN_ROWS = 2;
-const MIN_COLUMNS = 2;
-/** More columns than this is a map or a scatter of labels, not a table (and costs quadratic time). */
-const MAX_COLUMNS = 60;
 
 /**
  * Find table runs among a region's lines (top to bottom). Returns `[start, end)` line index
@@ -75,7 +67,7 @@ function tabular(row: Line): boolean {
  * three or more short cells, with the rows just above it that have two or more cells (headers),
  * becomes one stand-in fragment carrying the cells; the rest of the page is returned apart.
  */
-export function findPageTables(fragments: readonly Fragment[]): { tables: Fragment[]; rest: Fragment[] } {
+export function findPageTables(fragments: readonly Fragment[], rules?: PageRules): { tables: Fragment[]; rest: Fragment[] } {
   const rows = toLines(fragments);
   const taken = new Set<Fragment>();
   const tables: Fragment[] = [];
@@ -88,16 +80,26 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
     }
     let last = i;
     let count = 1;
-    for (let j = i + 1; j < rows.length && j - last <= 3 && close(rows[j - 1] as Line, rows[j] as Line); j++) {
-      if (tabular(rows[j] as Line)) {
+    // Up to three lines that are no table row may sit between rows (a section label, a wrapped
+    // cell); lines set tight under the one above (a cell wrapped onto several lines) do not count.
+    let between = 0;
+    for (let j = i + 1; j < rows.length && between < 3 && close(rows[j - 1] as Line, rows[j] as Line); j++) {
+      const row = rows[j] as Line;
+      if (tabular(row)) {
         last = j;
         count++;
+        between = 0;
+      } else {
+        // Lines that overlap the one above come from another column beside the table.
+        const gap = row.top - (rows[j - 1] as Line).bottom;
+        if (gap < -0.5 || gap >= 0.35 * row.size || !insideCells(row, rows[last] as Line)) between++;
       }
     }
     let start = i;
     while (start > 0 && start > i - 2 && (rows[start - 1] as Line).fragments.length >= 2 && close(rows[start - 1] as Line, rows[start] as Line)) start--;
     // A spanning header over some of the columns (`Design effect` centred over the values).
     if (start > 0 && spanningHeader(rows[start - 1] as Line, rows.slice(start, last + 1))) start--;
+    else if (start > 0 && groupHeaderRow(rows[start - 1] as Line, rows.slice(start, last + 1))) start--;
     // A caption inside the run starts another table: this one ends before it.
     const cut = beforeCaption(rows.slice(start, last + 1));
     if (start + cut <= last) {
@@ -105,7 +107,7 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
       count = rows.slice(i, last + 1).filter((r) => tabular(r)).length;
     }
     const slice = rows.slice(start, last + 1);
-    const cells = count >= 3 ? gridOf(slice) : undefined;
+    const cells = count >= 3 ? gridOf(slice, rules?.horizontal) : undefined;
     if (cells === undefined) {
       i++;
       continue;
@@ -128,121 +130,13 @@ export function findPageTables(fragments: readonly Fragment[]): { tables: Fragme
   return { tables, rest: taken.size === 0 ? [...fragments] : fragments.filter((f) => !taken.has(f)) };
 }
 
-function gridOf(rows: readonly Line[]): string[][] | undefined {
-  if (rows.length < MIN_ROWS) return undefined;
-  let most = 0;
-  for (const row of rows) most = Math.max(most, row.fragments.length);
-  // The checks that need no columns go first: most candidate row runs fail one of them.
-  const multi = rows.filter((r) => r.fragments.length >= 2 && r.fragments.length >= 0.75 * most);
-  if (multi.length < MIN_ROWS) return undefined;
-  let letters = 0;
-  let cellCount = 0;
-  for (const row of multi) {
-    cellCount += row.fragments.length;
-    for (const f of row.fragments) letters += f.text.length;
-  }
-  const meanLength = letters / cellCount;
-  if (meanLength > 60) return undefined;
-  const columns: Column[] = [];
-  // Columns come from the fullest rows; group rows that span columns (`Chemistry | Exploring
-  // Combinations…`) would glue neighbouring columns together.
-  for (const row of rows) {
-    // Only the fullest rows: in a row with fewer cells two of them may have run together.
-    if (row.fragments.length < 2 || row.fragments.length < most) continue;
-    for (const f of row.fragments) {
-      // Real overlap, not a touch: one slightly wide cell must not chain two columns together.
-      let hit: Column | undefined;
-      for (const c of columns) {
-        if (Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0.3 * Math.min(c.x1 - c.x0, f.x1 - f.x0)) {
-          hit = c;
-          break;
-        }
-      }
-      if (hit === undefined) {
-        if (columns.push({ x0: f.x0, x1: f.x1 }) > MAX_COLUMNS) return undefined;
-      } else {
-        hit.x0 = Math.min(hit.x0, f.x0);
-        hit.x1 = Math.max(hit.x1, f.x1);
-      }
-    }
-  }
-  // Then cells of other rows that sit in no column yet open columns of their own (the
-  // `enc-layers`/`dec-layers` columns whose values are centred between two rows).
-  const extra: Column[] = [];
-  for (const row of rows) {
-    for (const f of row.fragments) {
-      if (overlapsAny(columns, f)) continue;
-      let hit: Column | undefined;
-      for (const c of extra) {
-        if (Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0) {
-          hit = c;
-          break;
-        }
-      }
-      if (hit === undefined) {
-        if (extra.push({ x0: f.x0, x1: f.x1 }) + columns.length > MAX_COLUMNS) return undefined;
-      } else {
-        hit.x0 = Math.min(hit.x0, f.x0);
-        hit.x1 = Math.max(hit.x1, f.x1);
-      }
-    }
-  }
-  const merged = mergeOverlapping([...columns, ...extra]);
-  if (merged.length < MIN_COLUMNS) return undefined;
-  if (merged.length === 2 && meanLength > 30) return undefined;
-  // Most multi-fragment rows must put their fragments in distinct columns.
-  let consistent = 0;
-  for (const row of multi) {
-    const used = new Set(row.fragments.map((f) => columnOf(merged, f.x0, f.x1)));
-    if (used.size === row.fragments.length) consistent++;
-  }
-  if (consistent < 0.7 * multi.length) return undefined;
-  const spans: { row: number; first: number; last: number }[] = [];
-  const grid = rows.map((row, r) => {
-    const cells: string[] = new Array<string>(merged.length).fill('');
-    const put = (c: number, raw: string): void => {
-      const text = withoutLeaders(raw);
-      if (text !== '') cells[c] = cells[c] === '' ? text : `${cells[c]} ${text}`;
-    };
-    for (const f of row.fragments) {
-      // Figures set close together can run into one fragment: its runs go to their own columns.
-      // Words keep together (a header's words may be set apart wider than a figure gap).
-      const figures = f.pieces !== undefined && f.pieces.length > 1 && f.pieces.every((p) => /\d/.test(p.text));
-      const byColumn = figures ? f.pieces!.map((p) => columnOf(merged, p.x0, p.x1)) : undefined;
-      if (byColumn !== undefined && new Set(byColumn).size > 1) {
-        f.pieces!.forEach((p, k) => put(byColumn[k]!, p.text));
-        continue;
-      }
-      const c = columnOf(merged, f.x0, f.x1);
-      put(c, f.text);
-      if (row.fragments.length < merged.length) {
-        const over = merged.map((col, k) => (Math.min(col.x1, f.x1) - Math.max(col.x0, f.x0) > 0 ? k : -1)).filter((k) => k >= 0);
-        if (over.length >= 2) spans.push({ row: r, first: over[0]!, last: over.at(-1)! });
-      }
-    }
-    return cells;
+/** Every fragment of `line` lies under one cell of `row`, clear of the next cell (a cell's text wrapped onto another line). */
+function insideCells(line: Line, row: Line): boolean {
+  return line.fragments.every((f) => {
+    const k = row.fragments.findIndex((g) => Math.min(g.x1, f.x1) > Math.max(g.x0, f.x0));
+    const next = row.fragments[k + 1];
+    return k >= 0 && f.x0 >= (row.fragments[k - 1]?.x1 ?? Number.NEGATIVE_INFINITY) && (next === undefined || f.x1 < next.x0);
   });
-  // Header cells (rows above the first with a filled stub column) spread over several columns,
-  // with those columns otherwise empty, span them.
-  const firstBody = grid.findIndex((row) => row[0] !== '');
-  for (const { row, first, last } of spans) {
-    if (firstBody >= 0 && row >= firstBody) continue;
-    const cells = grid[row]!;
-    const text = cells.slice(first, last + 1).filter((c) => c !== '');
-    if (text.length !== 1 || first === 0) continue;
-    cells[first] = text[0]!;
-    for (let k = first + 1; k <= last; k++) cells[k] = SPANNED;
-  }
-  return mergeHeaderLines(withoutEmptyColumns(grid), rows).cells;
-}
-
-/** Columns no cell fills (only spanned over, or opened by a stray piece elsewhere) are dropped. */
-function withoutEmptyColumns(grid: string[][]): string[][] {
-  const width = Math.max(0, ...grid.map((r) => r.length));
-  const keep: number[] = [];
-  for (let c = 0; c < width; c++) if (grid.some((row) => (row[c] ?? '') !== '' && row[c] !== SPANNED)) keep.push(c);
-  if (keep.length === width) return grid;
-  return grid.map((row) => keep.map((c) => row[c] ?? ''));
 }
 
 /**
@@ -251,10 +145,11 @@ function withoutEmptyColumns(grid: string[][]): string[][] {
  * right above them.
  */
 function beforeCaption(lines: readonly Line[]): number {
+  // The header rows, and the first line whatever it holds (a spanning header over the columns).
   const header = new Set(
     lines
       .slice(0, 3)
-      .filter((l) => l.fragments.length >= 2)
+      .filter((l, k) => l.fragments.length >= 2 || (k === 0 && /\p{L}/u.test(l.text)))
       .map((l) => l.text),
   );
   for (let i = 1; i < lines.length; i++) {
@@ -267,67 +162,4 @@ function beforeCaption(lines: readonly Line[]): number {
     }
   }
   return lines.length;
-}
-
-function overlapsAny(columns: readonly Column[], f: Fragment): boolean {
-  for (const c of columns) if (Math.min(c.x1, f.x1) - Math.max(c.x0, f.x0) > 0) return true;
-  return false;
-}
-
-function mergeOverlapping(columns: readonly Column[]): Column[] {
-  const sorted = [...columns].sort((p, q) => p.x0 - q.x0);
-  const out: Column[] = [];
-  for (const c of sorted) {
-    const last = out[out.length - 1];
-    if (last !== undefined && last.x1 - c.x0 > 0.3 * Math.min(last.x1 - last.x0, c.x1 - c.x0)) last.x1 = Math.max(last.x1, c.x1);
-    else out.push({ ...c });
-  }
-  return out;
-}
-
-function columnOf(columns: readonly Column[], x0: number, x1: number): number {
-  let best = 0;
-  let bestOverlap = -Infinity;
-  for (let i = 0; i < columns.length; i++) {
-    const c = columns[i] as Column;
-    const overlap = Math.min(c.x1, x1) - Math.max(c.x0, x0);
-    if (overlap > bestOverlap) {
-      best = i;
-      bestOverlap = overlap;
-    }
-  }
-  return best;
-}
-
-/** A cell held by the cell to its left: that one spans it (`colspan`). */
-export const SPANNED = '\u0000';
-/** A cell held by the cell above it (`rowspan`); ruled tables make them (`ruled-tables.ts`). */
-export const ROW_SPANNED = '\u0001';
-
-/** Cells as an HTML table; the first row as header cells, {@link SPANNED} and {@link ROW_SPANNED} cells as spans. */
-export function tableHtml(cells: readonly (readonly string[])[]): string {
-  const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  // A header cell reaching down (rowspan) takes the rows it covers into the head with it.
-  let headRows = 1;
-  (cells[0] ?? []).forEach((cell, c) => {
-    if (cell === SPANNED || cell === ROW_SPANNED) return;
-    let down = 1;
-    while (cells[down]?.[c] === ROW_SPANNED) down++;
-    headRows = Math.max(headRows, down);
-  });
-  const rows = cells.map((row, r) => {
-    const tag = r < headRows ? 'th' : 'td';
-    let html = '';
-    for (let c = 0; c < row.length; c++) {
-      if (row[c] === SPANNED || row[c] === ROW_SPANNED) continue;
-      let span = 1;
-      while (row[c + span] === SPANNED) span++;
-      let down = 1;
-      while (cells[r + down]?.[c] === ROW_SPANNED) down++;
-      const attrs = `${span > 1 ? ` colspan="${span}"` : ''}${down > 1 ? ` rowspan="${down}"` : ''}`;
-      html += `<${tag}${attrs}>${esc(row[c]!)}</${tag}>`;
-    }
-    return `<tr>${html}</tr>`;
-  });
-  return `<table><thead>${rows.slice(0, headRows).join('')}</thead><tbody>${rows.slice(headRows).join('')}</tbody></table>`;
 }

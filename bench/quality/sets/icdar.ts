@@ -6,18 +6,29 @@ import { documentCounts, microAverage, predictedTables, readStructure, scoreCoun
 import type { QualityDocument, QualitySet } from '../types.ts';
 import { pageCount, readOutput } from './pages.ts';
 
+/** How a set in the ICDAR format differs from the ICDAR documents: its name, its line, how its folder is made. */
+export interface IcdarFormatSet {
+  readonly name: string;
+  readonly description: string;
+  /** Makes the folder where it is missing (a generated set); resolves when it is there. */
+  readonly prepare?: () => Promise<unknown>;
+}
+
 /**
  * @param data Folder with `<name>.pdf` and `<name>-str.xml`. @default '../shared/data/icdar2013-dev'
+ * @param set Another set in the same format (the synthetic tables): its name, line and maker.
  */
-export function icdarSet(data = '../shared/data/icdar2013-dev'): QualitySet {
+export function icdarSet(data = '../shared/data/icdar2013-dev', set?: IcdarFormatSet): QualitySet {
   return {
-    name: 'icdar',
-    description: `ICDAR 2013 table competition, dev half (\`${data}\`): adjacency-relation F1 of the tables, micro-averaged over the documents`,
+    name: set?.name ?? 'icdar',
+    description:
+      set?.description ?? `ICDAR 2013 table competition, dev half (\`${data}\`): adjacency-relation F1 of the tables, micro-averaged over the documents`,
     tables: true,
     columns: ['document', 'pages', 'tables (truth)', 'tables (output)', 'correct', 'precision', 'recall', 'F1'],
     async documents() {
+      await set?.prepare?.();
       const files = await readdir(data).catch((error: unknown) => {
-        throw new ConfigurationError('FOLIO_BENCH_DATASET', `expected \`${data}\` to hold the ICDAR 2013 PDFs`, { cause: error });
+        throw new ConfigurationError('FOLIO_BENCH_DATASET', `expected \`${data}\` to hold PDFs with ICDAR 2013 structure files`, { cause: error });
       });
       const names = files
         .filter((f) => f.endsWith('.pdf') && files.includes(f.replace(/\.pdf$/, '-str.xml')))

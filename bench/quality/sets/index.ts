@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { formulaSet } from '../formulas/set.ts';
+import { ensureTableSet, TABLE_COUNT, TABLES_DIR } from '../tables/make.ts';
 import type { QualitySet } from '../types.ts';
 import { groundTruthSet } from './docling.ts';
 import { icdarSet } from './icdar.ts';
@@ -16,6 +17,13 @@ export const QUALITY_SETS: Readonly<Record<string, () => QualitySet>> = {
   // Our own right-to-left pages (Arabic, Hebrew, mixed), rendered by pango: `rtl/make.ts`.
   // Our own pdflatex pages of held-out formulas, typeset under .cache/ on first use: `formulas/make.ts`.
   formulas: () => formulaSet(),
+  // Our own table PDFs printed by Chromium from seeded HTML tables, scored like ICDAR: `tables/make.ts`.
+  tables: () =>
+    icdarSet(TABLES_DIR, {
+      name: 'tables',
+      description: `${TABLE_COUNT} synthetic table pages (seeded HTML tables: booktabs, grid, header rule only, unruled; spanning headers, multi-line cells) printed by Chromium to \`.cache/quality/tables\`: adjacency-relation F1, micro-averaged`,
+      prepare: () => ensureTableSet(),
+    }),
   rtl: () => groundTruthSet(fileURLToPath(new URL('../rtl/', import.meta.url)).replace(/\/$/, ''), 'rtl'),
 };
 
