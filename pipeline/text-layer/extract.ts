@@ -229,7 +229,7 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   // A band inside a table of many rows is a cell (`≥ 65`, `(n = 918)`), not a display formula,
   // unless it has a formula's structure or a whole equation number (a page of display formulas
   // reads as a table too; a share in a table cell is a decimal, `(9.4)`).
-  const bigTables = findPageTables(page).tables.filter((t) => (t.table?.length ?? 0) >= 6);
+  const bigTables = findPageTables(page, rules).tables.filter((t) => (t.table?.length ?? 0) >= 6);
   const inBigTable = (f: Fragment): boolean => bigTables.some((t) => f.x0 >= t.x0 - 1 && f.x1 <= t.x1 + 1 && f.top >= t.top - 1 && f.bottom <= t.bottom + 1);
   const found = findFormulaBands(page, runs, rules.horizontal, style.bodySize).filter(
     (b) => STRUCTURED.test(b.reading.latex) || /^\d+[a-z]?$/.test(b.number ?? '') || !inBigTable(b.standIn),
