@@ -93,7 +93,23 @@ export function headlineFigures(results: CollectedResults): Figure[] {
   }
   figures.push(...suiteFigures(results.suites, decodeCommand));
   figures.push(...qualityFigures(results.suites['quality']));
+  figures.push(...furnitureFigures(results.suites['furniture']));
   return figures;
+}
+
+/** `furniture.json` (`folio bench furniture`): running heads, footers and page numbers on generated scans. */
+export function furnitureFigures(furniture: unknown): Figure[] {
+  const f = furniture as Json;
+  const precision = num(f?.['precision']);
+  const recall = num(f?.['recall']);
+  if (precision === undefined || recall === undefined) return [];
+  return [
+    {
+      figure: `Page furniture on OCR pages, generated degraded scans (${num(f?.['documents'])} documents, ${num(f?.['pages'])} pages, seed \`${String(f?.['seed'])}\`), auto`,
+      value: `precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (character trigrams), body CER ${(num(f?.['bodyCer']) ?? Number.NaN).toFixed(3)}`,
+      command: `npx folio bench furniture --documents ${num(f?.['documents'])}`,
+    },
+  ];
 }
 
 const SET_NAMES: Readonly<Record<string, string>> = {
@@ -101,6 +117,8 @@ const SET_NAMES: Readonly<Record<string, string>> = {
   docling: 'docling-dev ground truth',
   olmocr: 'olmOCR-Bench dev sample (not the official benchmark)',
   rtl: 'our right-to-left pages',
+  tables: 'our synthetic table pages (Chromium-printed)',
+  formulas: 'our pdflatex formula pages',
 };
 
 /**
