@@ -27,8 +27,9 @@ import { findRuledTables } from './ruled-tables.ts';
 import type { PageRules } from './rules.ts';
 import { pageRules } from './rules.ts';
 import { argmax, toFragments } from './runs.ts';
+import { withSidewaysHeaders } from './sideways-headers.ts';
 import { findPageTables } from './tables.ts';
-import type { Block, FormulaRegion, Fragment, Run, TextLayerPage, TextLayerRegion } from './types.ts';
+import type { Block, FormulaRegion, Fragment, Run, SidewaysPiece, TextLayerPage, TextLayerRegion } from './types.ts';
 
 export interface ExtractTextLayerOptions {
   /**
@@ -74,6 +75,8 @@ interface Analysed {
   readonly images: readonly Box[];
   /** The page's runs: display formulas read their fonts. */
   readonly runs: readonly Run[];
+  /** Text set at a quarter turn, with its boxes: sideways column headers (`sideways-headers.ts`). */
+  readonly turned: readonly SidewaysPiece[];
 }
 
 type Box = readonly [number, number, number, number];
@@ -179,6 +182,7 @@ function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, 
         rules: pageRules(page),
         images: images?.boxes ?? [],
         runs: content.runs,
+        turned: content.turned,
       };
     });
   } catch (error) {
@@ -208,7 +212,7 @@ function pageStyle(fragments: readonly Fragment[], mono: ReadonlySet<string>): P
 
 function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLayerPage {
   if (!('fragments' in item)) return item;
-  const { pageNumber, width, height, turn, fragments, style, margin, assessment, rules, images, runs } = item;
+  const { pageNumber, width, height, turn, fragments, style, margin, assessment, rules, images, runs, turned } = item;
   const furniture = new Set<Fragment>();
   const headers: Block[] = [];
   const footers: Block[] = [];
@@ -243,8 +247,10 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   const blocks: Block[] = [...headers];
   // Where the page draws a table's cells they beat alignment, unless the aligned table reaches
   // out of the grid (rules around part of a table only: its body, its group rows).
-  const aligned = findPageTables(body, rules);
-  const ruled = findRuledTables(body, rules, aligned.tables);
+  // Column headers set sideways join their tables' header rows; other sideways text stays out.
+  const headed = withSidewaysHeaders(body, turned, rules);
+  const aligned = findPageTables(headed, rules);
+  const ruled = findRuledTables(headed, rules, aligned.tables);
   const { tables, rest } = ruled.tables.length === 0 ? aligned : findPageTables(ruled.rest, rules);
   for (const region of readingOrder([...rest, ...ruled.tables, ...tables], { bodySize: style.bodySize })) {
     blocks.push(...toBlocks(toLines(region), style));

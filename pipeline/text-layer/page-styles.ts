@@ -33,6 +33,8 @@ export interface ObjectStyle {
    * bottom), 180 (upside down), 270 (bottom to top), or -1 (at a slant).
    */
   readonly turn: number;
+  /** The same in whole degrees, clockwise from left-to-right, 0–359, slants included. */
+  readonly angle: number;
   readonly invisible: boolean;
   /** Displayed baseline minus the displayed bottom of a character's advance box. */
   readonly baselineOffset: number;
@@ -102,6 +104,7 @@ export class StyleReader {
     const scaleX = Math.sqrt(ma * ma + mb * mb);
     const horizontal = size > 0.5 && scaleX > 0 && Math.abs(mb) <= 0.1 * scaleX && ma > 0;
     const turn = !(scaleX > 0) ? -1 : Math.abs(mb) <= 0.1 * scaleX ? (ma > 0 ? 0 : 180) : Math.abs(ma) <= 0.1 * scaleX ? (mb > 0 ? 90 : 270) : -1;
+    const angle = (Math.round((Math.atan2(mb, ma) * 180) / Math.PI) + 360) % 360;
     let baselineOffset = 0;
     if (horizontal) {
       lib.FPDFText_GetCharOrigin(textPage, index, scratch, scratch + 8);
@@ -117,7 +120,7 @@ export class StyleReader {
       baselineOffset = originY - (Math.max(tb * left + td * top, tb * right + td * bottom) + tf);
     }
     const mode = lib.FPDFTextObj_GetTextRenderMode(object);
-    const style: ObjectStyle = { font, size, horizontal, turn, invisible: mode === 3 || mode === 7, baselineOffset };
+    const style: ObjectStyle = { font, size, horizontal, turn, angle, invisible: mode === 3 || mode === 7, baselineOffset };
     this.#styles.set(object, style);
     return style;
   }

@@ -20,12 +20,14 @@ import { isRtlCode } from './bidi.ts';
 import type { Accent, OpenRun } from './open-runs.ts';
 import { CharBuffer, placeAccent, toRun } from './open-runs.ts';
 import { StyleReader } from './page-styles.ts';
-import type { Run } from './types.ts';
+import type { Run, SidewaysPiece } from './types.ts';
 
 export interface PageText {
   readonly runs: Run[];
   /** Text of characters that are not horizontal on the displayed page (stamps, axis labels). */
   readonly rotated: string[];
+  /** The same pieces set at a quarter turn, with their boxes: table headers set sideways (`sideways-headers.ts`). */
+  readonly turned: SidewaysPiece[];
   /** Runs and rotated pieces: the counterpart of pdfjs' text items. */
   readonly items: number;
   /** Characters drawn (spaces and PDFium's generated characters left out). */
@@ -129,7 +131,13 @@ export function readPageText(page: PdfiumPage): PageText {
   const open: OpenRun[] = [];
   const accents: Accent[] = [];
   const rotated: string[] = [];
+  const turned: SidewaysPiece[] = [];
   let rotatedText = '';
+  /** The box and style of the quarter-turned piece being read; undefined when it is not one. */
+  /** Origin of the piece's last glyph on the displayed page. */
+  let lastX = 0;
+  let lastY = 0;
+  let piece: { x0: number; x1: number; top: number; bottom: number; size: number; font: string; turn: number } | undefined;
   let run: OpenRun | undefined;
   let pendingSpace = false;
   /** Index of the whitespace character behind `pendingSpace`. */
@@ -150,8 +158,11 @@ export function readPageText(page: PdfiumPage): PageText {
     run = undefined;
   };
   const endRotated = (): void => {
-    if (rotatedText.trim() !== '') rotated.push(rotatedText.trim());
+    const text = rotatedText.trim();
+    if (text !== '') rotated.push(text);
+    if (text !== '' && piece !== undefined) turned.push({ text, ...piece });
     rotatedText = '';
+    piece = undefined;
   };
 
   /** Left edge of a space from its own box; `guess` when it has none. */
@@ -166,12 +177,83 @@ export function readPageText(page: PdfiumPage): PageText {
     return Math.min(ta * left + tc * top + te, ta * right + tc * bottom + te);
   };
 
+  /**
+   * A character that is not horizontal joins the rotated piece; a steep one (sideways, or at a
+   * slant of more than 30°) also widens the piece's box. A change of angle, or a gap along the piece wider than an em, starts another
+   * (two sideways headers side by side are two pieces, however PDFium orders them).
+   */
+  const readTurned = (i: number, code: number, turn: number, angle: number, size: number, font: string): void => {
+    // Set steeper than 30°: a header turned up or down, square or at a slant.
+    const quarter = Math.abs(Math.sin((angle * Math.PI) / 180)) >= 0.5;
+    let x0 = 0;
+    let x1 = 0;
+    let top = 0;
+    let bottom = 0;
+    let originX = 0;
+    let originY = 0;
+    if (quarter) {
+      lib.FPDFText_GetLooseCharBox(textPage, i, scratch);
+      const f32 = heap.f32;
+      const [l, t, r, b] = [f32[box] as number, f32[box + 1] as number, f32[box + 2] as number, f32[box + 3] as number];
+      const xa = ta * l + tc * t + te;
+      const xb = ta * r + tc * b + te;
+      const ya = tb * l + td * t + tf;
+      const yb = tb * r + td * b + tf;
+      [x0, x1, top, bottom] = [Math.min(xa, xb), Math.max(xa, xb), Math.min(ya, yb), Math.max(ya, yb)];
+      const p = piece;
+      // A ligature PDFium splits (`fi`) may come with a box elsewhere on the page: it belongs to
+      // the piece it is read in, and says nothing of where that piece is.
+      if (p !== undefined && p.turn === angle && (turn === 90 || turn === 270) && bottom - top > 1.5 * size) {
+        if (pendingSpace) rotatedText += ' ';
+        pendingSpace = false;
+        rotatedText += String.fromCodePoint(code);
+        return;
+      }
+      // The glyph's origin on the displayed page: it continues the piece when it lies ahead of the
+      // last one along the piece's direction and on its baseline (slanted headers side by side
+      // overlap in their boxes, never on one baseline).
+      lib.FPDFText_GetCharOrigin(textPage, i, scratch, scratch + 8);
+      const f64 = heap.f64;
+      const ox = f64[scratch >>> 3] as number;
+      const oy = f64[(scratch >>> 3) + 1] as number;
+      originX = ta * ox + tc * oy + te;
+      originY = tb * ox + td * oy + tf;
+      let apart = false;
+      if (p !== undefined) {
+        const rad = (angle * Math.PI) / 180;
+        const dx = originX - lastX;
+        const dy = originY - lastY;
+        const along = dx * Math.cos(rad) + dy * Math.sin(rad);
+        const across = -dx * Math.sin(rad) + dy * Math.cos(rad);
+        apart = Math.abs(p.turn - angle) > 2 || along < -0.2 * size || along > 1.5 * size || Math.abs(across) > 0.4 * size;
+      }
+      if (apart || (p === undefined && rotatedText.trim() !== '')) endRotated();
+    } else if (piece !== undefined) {
+      endRotated();
+    }
+    if (pendingSpace) rotatedText += ' ';
+    pendingSpace = false;
+    rotatedText += String.fromCodePoint(code);
+    if (!quarter) return;
+    lastX = originX;
+    lastY = originY;
+    if (piece === undefined) piece = { x0, x1, top, bottom, size, font, turn: angle };
+    else {
+      piece.x0 = Math.min(piece.x0, x0);
+      piece.x1 = Math.max(piece.x1, x1);
+      piece.top = Math.min(piece.top, top);
+      piece.bottom = Math.max(piece.bottom, bottom);
+    }
+  };
+
   for (let i = 0; i < count; i++) {
     let code = lib.FPDFText_GetUnicode(textPage, i);
     if (code === 0x0d || code === 0x0a) {
       pendingSpace = false;
       endRun();
-      endRotated();
+      // PDFium breaks the line between sideways glyphs (each steps down, not right): a quarter-turned
+      // piece ends where its geometry says (`readTurned`), not here.
+      if (piece === undefined) endRotated();
       continue;
     }
     if (isSpace(code)) {
@@ -189,9 +271,7 @@ export function readPageText(page: PdfiumPage): PageText {
     if (style.invisible) invisible++;
     if (style.turn >= 0) (turns[style.turn / 90] as number)++;
     if (!style.horizontal) {
-      if (pendingSpace) rotatedText += ' ';
-      pendingSpace = false;
-      rotatedText += String.fromCodePoint(code);
+      readTurned(i, code, style.turn, style.angle, style.size, style.font.key);
       continue;
     }
     lib.FPDFText_GetLooseCharBox(textPage, i, scratch);
@@ -281,5 +361,5 @@ export function readPageText(page: PdfiumPage): PageText {
   for (let t = 1; t < 4; t++) {
     if (glyphs >= 20 && (turns[t] as number) >= SIDEWAYS_SHARE * glyphs && (turns[0] as number) <= UPRIGHT_AT_MOST * glyphs) sideways = t * 90;
   }
-  return { runs, rotated, items: runs.length + rotated.length, glyphs, invisibleGlyphs: invisible, monoFonts, sideways };
+  return { runs, rotated, turned, items: runs.length + rotated.length, glyphs, invisibleGlyphs: invisible, monoFonts, sideways };
 }

@@ -75,6 +75,23 @@ export interface Run {
   readonly space: boolean;
 }
 
+/**
+ * Text set sideways (or steeper than 30°) on the displayed page (a column header set sideways, a margin
+ * stamp), in reading order along its baseline, with its box (`page-text.ts`).
+ */
+export interface SidewaysPiece {
+  readonly text: string;
+  readonly x0: number;
+  readonly x1: number;
+  readonly top: number;
+  readonly bottom: number;
+  /** Font size in points. */
+  readonly size: number;
+  readonly font: string;
+  /** Which way it runs, in degrees clockwise from left-to-right: 90 reads top to bottom, 270 bottom to top, others at a slant. */
+  readonly turn: number;
+}
+
 /** One run inside a fragment of several runs (formulas read their baselines, tables split at them). */
 export interface Piece {
   readonly text: string;

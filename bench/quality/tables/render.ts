@@ -25,6 +25,16 @@ function css(ruling: Ruling): string {
   }
 }
 
+/**
+ * Sideways header text: `vertical-rl` turns Latin a quarter clockwise (top to bottom); turned
+ * half round again it reads bottom to top, as most sideways headers do.
+ */
+function turnedCss(turn: TableSpec['turned']): string {
+  if (turn === 0) return '';
+  const flip = turn === 270 ? ' transform: rotate(180deg);' : '';
+  return `th { vertical-align: bottom; } .turned { writing-mode: vertical-rl; white-space: nowrap;${flip} }`;
+}
+
 /** The page's HTML: heading, a paragraph, the caption, the table, a closing paragraph. */
 export function pageHtml(spec: TableSpec): string {
   const rows: string[] = [];
@@ -47,7 +57,8 @@ export function pageHtml(spec: TableSpec): string {
                 ? ' style="text-align:right"'
                 : ' style="text-align:center"',
           ].join('');
-          return `<${tag}${attrs}>${esc(c.text)}</${tag}>`;
+          const sideways = spec.turned !== 0 && c.header && c.col > 0 && c.colspan === 1;
+          return `<${tag}${attrs}>${sideways ? `<span class="turned">${esc(c.text)}</span>` : esc(c.text)}</${tag}>`;
         })
         .join('') + (empty ? '<td></td>'.repeat(spec.cols - 1) : '');
     rows.push(`<tr${r === spec.headerRows - 1 ? ' class="last-head"' : ''}>${html}</tr>`);
@@ -57,6 +68,7 @@ export function pageHtml(spec: TableSpec): string {
 body { font-family: 'DejaVu Serif', 'Liberation Serif', serif; font-size: ${spec.size}pt; margin: 0; }
 h1 { font-size: ${spec.size + 5}pt; } p { text-align: justify; line-height: 1.3; } .caption { font-weight: bold; margin-top: 14pt; }
 ${css(spec.ruling)}
+${turnedCss(spec.turned)}
 </style></head><body><h1>Statistical annex</h1><p>${PROSE}</p><p class="caption">${esc(spec.caption)}</p>
 <table${width}>${rows.join('')}</table><p>${PROSE}</p></body></html>`;
 }

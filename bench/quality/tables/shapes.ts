@@ -3,7 +3,9 @@
  * same documents: multi-level headers (a group header spanning sub-columns, a stub header
  * spanning the header rows), multi-line cells, group cells spanning body rows, section rows,
  * numeric columns of several formats, narrow and wide tables, and four rulings (booktabs, full
- * grid, a rule under the header only, none).
+ * grid, a rule under the header only, none). From {@link TURNED_FROM} on, the column headers
+ * under the group headers (and those of plain columns) are set sideways, as narrow columns set
+ * them, read bottom to top or top to bottom.
  */
 
 export type Ruling = 'booktabs' | 'grid' | 'header-rule' | 'none';
@@ -32,7 +34,15 @@ export interface TableSpec {
   readonly size: number;
   /** Widest a stub (first column) cell may be, in ems, so long labels wrap onto several lines. */
   readonly stubEms: number;
+  /**
+   * Column headers of one column (not the stub's, not a group's) set sideways: 270 reads bottom
+   * to top (turned a quarter counter-clockwise), 90 top to bottom; 0 upright.
+   */
+  readonly turned: 0 | 90 | 270;
 }
+
+/** Tables from this index on set their column headers sideways (the ones before are as they were). */
+export const TURNED_FROM = 40;
 
 /** Mulberry32: a small seeded generator (deterministic across machines and Node versions). */
 export function seeded(seed: number): () => number {
@@ -176,5 +186,7 @@ export function tableSpec(index: number): TableSpec {
     width: rand() < 0.4 ? undefined : 0.6 + rand() * 0.4,
     size: between(rand, 8, 11),
     stubEms: between(rand, 8, 16),
+    // From the index alone, so the tables before keep their shapes draw for draw.
+    turned: index < TURNED_FROM ? 0 : index % 2 === 0 ? 270 : 90,
   };
 }
