@@ -313,7 +313,7 @@ export function alphabetOf(font: string, char: string): string | undefined {
   if (/CMBX|CMMIB|Bold|-Bd|\bBX/i.test(name)) return '\\mathbf';
   if (/CMSS|Sans/i.test(name)) return '\\mathsf';
   if (/CMTT|Mono|Courier/i.test(name)) return '\\mathtt';
-  // An upright text font (`CMR10`, `…-Roman`, `…-Roma`, `…-Regular`) sets operator names and upright letters.
-  if (/CMR\d|CMU.*Roman|-Regular|-Roma(?:n)?$|-Book$|Roman$/i.test(name) && !/Ital|Oblique|CMMI/i.test(name)) return '\\mathrm';
+  // An upright text font (`CMR10`, `…-Roman`, `…-Roma`, `…-Regular`, `…-Regu`) sets operator names and upright letters.
+  if (/CMR\d|CMU.*Roman|-Regu(?:lar)?$|-Roma(?:n)?$|-Book$|Roman$/i.test(name) && !/Ital|Oblique|CMMI/i.test(name)) return '\\mathrm';
   return undefined;
 }
