@@ -90,7 +90,7 @@ export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
 
 /**
  * A row of small runs only, each overlapping a neighbouring row of bigger text by a third of its
- * own height, holds that row's scripts: a superscript sorts before its line and a prime beside it
+ * own height and touching one of its runs, holds that row's scripts: a superscript sorts before its line and a prime beside it
  * may start a row of its own (`x²` on one line, `g′` on the next). Such a row joins the bigger one.
  */
 function withScriptsJoined(rows: Run[][]): Run[][] {
@@ -104,9 +104,10 @@ function withScriptsJoined(rows: Run[][]): Run[][] {
       if (big === undefined || big.length === 0 || sizeOf(small) >= 0.85 * sizeOf(big)) continue;
       const top = Math.min(...big.map((x) => x.top));
       const bottom = Math.max(...big.map((x) => x.bottom));
-      const x0 = Math.min(...big.map((x) => x.x0)) - sizeOf(big);
-      const x1 = Math.max(...big.map((x) => x.x1)) + sizeOf(big);
-      const inside = (x: Run): boolean => Math.min(bottom, x.bottom) - Math.max(top, x.top) >= x.size / 3 && x.x0 >= x0 && x.x1 <= x1;
+      // A script starts where the glyph it is set on ends; a smaller label before a line's text
+      // (a form's field name, a table cell) does not.
+      const touches = (x: Run): boolean => big.some((b) => Math.abs(x.x0 - b.x1) < 0.3 * b.size);
+      const inside = (x: Run): boolean => Math.min(bottom, x.bottom) - Math.max(top, x.top) >= x.size / 3 && touches(x);
       if (!small.every(inside)) continue;
       big.push(...small);
       small.length = 0;

@@ -28,10 +28,15 @@ const OPERATOR = /[=+\-−<>]/;
 /** A script: smaller and off the baseline. */
 const isScript = (p: Piece, f: Fragment): boolean => p.size < 0.85 * f.size && Math.abs(p.y - f.y) > 0.1 * f.size;
 
-/** How a piece is math: `strong` on its own, `letter` (a single italic letter) with other cues. */
-function mathKind(p: Piece, f: Fragment, greekProse: boolean): 'strong' | 'letter' | undefined {
+/**
+ * How a piece is math: `strong` on its own; `letter` (a single italic letter) and `script` (a
+ * raised or lowered run) with other cues: a script on an italic letter is a formula (`x²`), one
+ * on a word is a footnote mark.
+ */
+function mathKind(p: Piece, f: Fragment, greekProse: boolean): 'strong' | 'letter' | 'script' | undefined {
   const font = p.font ?? '';
-  if (strongMathCue(p.text, font, greekProse) || isScript(p, f)) return 'strong';
+  if (strongMathCue(p.text, font, greekProse)) return 'strong';
+  if (isScript(p, f)) return 'script';
   return italicLetter(p.text, font) ? 'letter' : undefined;
 }
 
@@ -104,7 +109,7 @@ export function inlineFormulas(f: Fragment): InlineText | undefined {
   const sorted = splitOperatorHeads([...pieces].sort((p, q) => p.x0 - q.x0));
   const spaced = spacedBefore(f, sorted);
   const kinds = sorted.map((p) => mathKind(p, f, greekProse));
-  if (!kinds.includes('strong') && !kinds.includes('letter')) return undefined;
+  if (kinds.every((k) => k === undefined)) return undefined;
   const math = kinds.map((k) => k !== undefined);
   // Upright joiners between two math pieces belong to the formula (`x = 2y`), and so do the ones
   // right before or after it that carry an operator or a function name (`lim x`, `x + 1`).
@@ -119,8 +124,8 @@ export function inlineFormulas(f: Fragment): InlineText | undefined {
     if (!math[i] && math[i - 1] && attached(sorted[i]!) && sorted[i]!.x0 - sorted[i - 1]!.x1 < 0.5 * f.size) math[i] = true;
   for (let i = sorted.length - 2; i >= 0; i--)
     if (!math[i] && math[i + 1] && attached(sorted[i]!) && sorted[i + 1]!.x0 - sorted[i]!.x1 < 0.5 * f.size) math[i] = true;
-  // The spans of math pieces; one of italic letters alone counts when an operator joins them or
-  // another span of the sentence is a formula on its own.
+  // The spans of math pieces; one of italic letters and scripts alone counts when an operator
+  // joins them or a script sits on a letter, else when another span of the sentence counts.
   const spans: { i: number; j: number; math: boolean }[] = [];
   for (let i = 0; i < sorted.length; ) {
     let j = i;
@@ -130,9 +135,10 @@ export function inlineFormulas(f: Fragment): InlineText | undefined {
   }
   const strongSpan = (s: { i: number; j: number }): boolean => {
     const range = kinds.slice(s.i, s.j);
-    return (
-      range.includes('strong') || (range.includes('letter') && sorted.slice(s.i, s.j).some((p, k) => kinds[s.i + k] === undefined && OPERATOR.test(p.text)))
-    );
+    if (range.includes('strong')) return true;
+    if (!range.includes('letter')) return false;
+    const scripted = range.some((k, n) => k === 'script' && n > 0 && range[n - 1] === 'letter');
+    return scripted || sorted.slice(s.i, s.j).some((p, k) => kinds[s.i + k] === undefined && OPERATOR.test(p.text));
   };
   const anyStrong = spans.some((s) => s.math && strongSpan(s));
   const latex: string[] = [];

@@ -302,7 +302,7 @@ export const FUNCTIONS = new Set([
 ]);
 
 /** Fonts that set mathematics (Computer Modern and AMS math fonts, common math fonts of other families). */
-export const MATH_FONT = /CMMI|CMSY|CMEX|CMBSY|MSAM|MSBM|EUFM|EUSM|RSFS|Math|Symbol|STIX|Cambria.?Math|TeXGyre.*Math|rtxmi|txsy|txex|pxsy|pxex/i;
+export const MATH_FONT = /CMMI|CMSY|CMEX|CMBSY|MSAM|MSBM|EUFM|EUSM|RSFS|Math|Symbol|StandardSym|STIX|Cambria.?Math|TeXGyre.*Math|rtxmi|txsy|txex|pxsy|pxex/i;
 
 /** The font a letter is set in → the LaTeX alphabet command, undefined for italic math (the default). */
 export function alphabetOf(font: string, char: string): string | undefined {
