@@ -28,14 +28,6 @@ export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
     const sameRow = row.length > 0 && (ratio >= 0.85 && ratio <= 1.18 ? Math.abs(run.y - refY) <= 0.3 * refSize : overlap >= 0.5 * Math.min(refSize, run.size));
     if (sameRow) {
       row.push(run);
-      // A superscript sorts before its line (its baseline is higher): the line's text, bigger
-      // but no drop cap, takes over as the reference, so the line's subscripts join it too.
-      if (ratio > 1.18 && ratio <= 1.6) {
-        refTop = run.top;
-        refBottom = run.bottom;
-        refSize = run.size;
-        refY = run.y;
-      }
       continue;
     }
     if (row.length > 0) rows.push(row);
@@ -106,9 +98,13 @@ function withScriptsJoined(rows: Run[][]): Run[][] {
       const bottom = Math.max(...big.map((x) => x.bottom));
       // A script starts where the glyph it is set on ends; a smaller label before a line's text
       // (a form's field name, a table cell) does not.
-      const touches = (x: Run): boolean => big.some((b) => Math.abs(x.x0 - b.x1) < 0.3 * b.size);
-      const inside = (x: Run): boolean => Math.min(bottom, x.bottom) - Math.max(top, x.top) >= x.size / 3 && touches(x);
-      if (!small.every(inside)) continue;
+      // It is short and off that glyph's baseline.
+      // A script may follow another script (`g′` in `λ_{g′}`) if one of them is on the line's glyph.
+      const follows = (x: Run, bases: readonly Run[]): boolean =>
+        bases.some((b) => b !== x && Math.abs(x.x0 - b.x1) < 0.3 * b.size && Math.abs(x.y - b.y) > 0.1 * Math.max(b.size, x.size));
+      const inside = (x: Run): boolean =>
+        x.text.trim().length <= 4 && Math.min(bottom, x.bottom) - Math.max(top, x.top) >= x.size / 3 && follows(x, [...big, ...small]);
+      if (!small.every(inside) || !small.some((x) => follows(x, big))) continue;
       big.push(...small);
       small.length = 0;
       break;
