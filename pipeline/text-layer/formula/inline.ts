@@ -84,6 +84,36 @@ function spacedBefore(f: Fragment, sorted: readonly Piece[]): boolean[] {
   });
 }
 
+const depth = (text: string): number => (text.match(/[([]/g)?.length ?? 0) - (text.match(/[)\]]/g)?.length ?? 0);
+
+/**
+ * A formula closes the brackets it opens: pieces at its end that close a bracket of the sentence
+ * (`(n = 260)`, `254).` and the footnote mark after it) go back to the text, as do the pieces
+ * from a bracket it opens and never closes (the formula's text run is cut short there).
+ */
+function balanceBrackets(sorted: readonly Piece[], math: boolean[]): void {
+  for (let i = 0; i < sorted.length; ) {
+    if (!math[i]) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < sorted.length && math[j]) j++;
+    let end = j;
+    const start = i;
+    const open = (): number =>
+      depth(
+        sorted
+          .slice(start, end)
+          .map((p) => p.text)
+          .join(''),
+      );
+    while (end > start && open() < 0) math[--end] = false;
+    while (end > start && open() > 0) math[--end] = false;
+    i = j;
+  }
+}
+
 /** Join pieces as the text layer spaced them. */
 function joinPieces(pieces: readonly Piece[]): string {
   let out = '';
@@ -124,6 +154,7 @@ export function inlineFormulas(f: Fragment): InlineText | undefined {
     if (!math[i] && math[i - 1] && attached(sorted[i]!) && sorted[i]!.x0 - sorted[i - 1]!.x1 < 0.5 * f.size) math[i] = true;
   for (let i = sorted.length - 2; i >= 0; i--)
     if (!math[i] && math[i + 1] && attached(sorted[i]!) && sorted[i + 1]!.x0 - sorted[i]!.x1 < 0.5 * f.size) math[i] = true;
+  balanceBrackets(sorted, math);
   // The spans of math pieces; one of italic letters and scripts alone counts when an operator
   // joins them or a script sits on a letter, else when another span of the sentence counts.
   const spans: { i: number; j: number; math: boolean }[] = [];

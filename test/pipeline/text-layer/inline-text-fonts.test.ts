@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import { sameRendering } from '../../../bench/olmocr/math.ts';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
+import { inlineFormulas } from '../../../pipeline/text-layer/formula/index.ts';
 import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
 import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
+import type { Fragment } from '../../../pipeline/text-layer/types.ts';
 
 const HEIGHT = 792;
 
@@ -72,5 +74,21 @@ describe('inline formulas in text fonts', () => {
   it('leaves italic words and a lone italic letter of prose as text', async () => {
     const page = await firstPage(await timesPdf());
     assert.ok(page.markdown.includes('This is a very important remark about plan B of the committee.'), page.markdown);
+  });
+});
+
+describe('inline formulas and the brackets of the sentence', () => {
+  const piece = (text: string, x0: number, x1: number, font: string, y = 100, size = 10) => ({ text, x0, x1, y, size, font });
+
+  it('keeps a closing bracket of the sentence, and the footnote mark after it, out of the formula', () => {
+    const pieces = [
+      piece('the subjects (94 percent,', 60, 170, 'Times-Roman'),
+      piece('n', 173, 178, 'Times-Italic'),
+      piece('= 254).', 181, 210, 'Times-Roman'),
+      piece('31', 210, 217, 'Times-Roman', 96, 7),
+    ];
+    const f: Fragment = { text: 'the subjects (94 percent, n = 254).31', x0: 60, x1: 217, y: 100, top: 92, bottom: 103, size: 10, font: 'Times-Roman', pieces };
+    const found = inlineFormulas(f);
+    assert.ok(found === undefined || found.latex.every((l) => !l.includes(')')), JSON.stringify(found));
   });
 });
