@@ -3,7 +3,7 @@
  * pieces, split at wide gaps (column gutters, table cells).
  */
 import { visualToLogical } from './bidi.ts';
-import { MATH_FONT } from './formula/index.ts';
+import { italicLetter, strongMathCue } from './formula/index.ts';
 import type { Fragment, Run } from './types.ts';
 
 /**
@@ -40,7 +40,7 @@ export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
   if (row.length > 0) rows.push(row);
 
   const fragments: Fragment[] = [];
-  for (const r of rows) {
+  for (const r of withScriptsJoined(rows)) {
     r.sort((p, q) => p.x0 - q.x0);
     let current: { runs: Run[]; x1: number; pendingSpace: boolean; text: string } | undefined;
     const flush = (): void => {
@@ -78,6 +78,39 @@ export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
     flush();
   }
   return fragments;
+}
+
+/**
+ * A row of small runs only, each overlapping a neighbouring row of bigger text by a third of its
+ * own height and touching one of its runs, holds that row's scripts: a superscript sorts before its line and a prime beside it
+ * may start a row of its own (`x²` on one line, `g′` on the next). Such a row joins the bigger one.
+ */
+function withScriptsJoined(rows: Run[][]): Run[][] {
+  const out = rows.map((r) => [...r]);
+  const sizeOf = (r: readonly Run[]): number => Math.max(...r.map((x) => x.size));
+  for (let i = 0; i < out.length; i++) {
+    const small = out[i]!;
+    if (small.length === 0) continue;
+    for (const k of [i + 1, i - 1]) {
+      const big = out[k];
+      if (big === undefined || big.length === 0 || sizeOf(small) >= 0.85 * sizeOf(big)) continue;
+      const top = Math.min(...big.map((x) => x.top));
+      const bottom = Math.max(...big.map((x) => x.bottom));
+      // A script starts where the glyph it is set on ends; a smaller label before a line's text
+      // (a form's field name, a table cell) does not.
+      // It is short and off that glyph's baseline.
+      // A script may follow another script (`g′` in `λ_{g′}`) if one of them is on the line's glyph.
+      const follows = (x: Run, bases: readonly Run[]): boolean =>
+        bases.some((b) => b !== x && Math.abs(x.x0 - b.x1) < 0.3 * b.size && Math.abs(x.y - b.y) > 0.1 * Math.max(b.size, x.size));
+      const inside = (x: Run): boolean =>
+        x.text.trim().length <= 4 && Math.min(bottom, x.bottom) - Math.max(top, x.top) >= x.size / 3 && follows(x, [...big, ...small]);
+      if (!small.every(inside) || !small.some((x) => follows(x, big))) continue;
+      big.push(...small);
+      small.length = 0;
+      break;
+    }
+  }
+  return out.filter((r) => r.length > 0);
 }
 
 /**
@@ -172,11 +205,12 @@ function fragmentOf(runs: readonly Run[], rawText: string): Fragment | undefined
   const fragment: Fragment = { text, x0, x1, y, top, bottom, size, font: argmax(weightByFont) ?? '' };
   // Keep the runs where they may be needed: a formula is rebuilt from their baselines and
   // sizes, and figures of table cells that ran together are split at them.
-  // A math font among others marks an inline formula in a sentence: its runs are kept too.
+  // A math run among others (a math font, a math-only glyph, an italic letter) marks an inline
+  // formula in a sentence: its runs are kept too.
   if (
     /\d/.test(text) ||
     runs.some((r) => Math.abs(r.y - y) > 0.1 * size || Math.abs(r.size - size) > 0.1 * size) ||
-    (runs.some((r) => MATH_FONT.test(r.font)) && runs.some((r) => r.font !== runs[0]!.font))
+    (runs.some((r) => strongMathCue(r.text, r.font) || italicLetter(r.text, r.font)) && runs.some((r) => r.font !== runs[0]!.font))
   ) {
     fragment.pieces = runs
       .filter((r) => !r.space)

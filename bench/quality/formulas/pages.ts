@@ -17,9 +17,20 @@ export interface PageFormula {
   readonly display: boolean;
 }
 
+/**
+ * Font families the pages are set in: Computer Modern (TeX's math fonts), and packages whose math
+ * letters are the text italic (Palatino by mathpazo, Times by mathptmx), as many papers are.
+ */
+export const FONT_PACKAGES: Readonly<Record<string, string>> = { cm: '', palatino: 'mathpazo', times: 'mathptmx' };
+
+/** Symbols a font package does not have (pdflatex stops on them): left out of its pages. */
+const MISSING: Readonly<Record<string, RegExp>> = { times: /\\(?:jmath|amalg|coprod)(?![a-zA-Z])/ };
+
 export interface FormulaPage {
   readonly name: string;
   readonly columns: 1 | 2;
+  /** A key of FONT_PACKAGES. */
+  readonly font: string;
   readonly formulas: readonly PageFormula[];
 }
 
@@ -59,7 +70,7 @@ async function readList(file: string, fallbackKind: string): Promise<{ latex: st
  * without environments alternate between inline and display; the rest are display equations.
  *
  * @example
- * (await formulaPages()).length // 12
+ * (await formulaPages()).length // 20: 12 in Computer Modern, 4 each in Palatino and Times
  */
 export async function formulaPages(pages = 12, perPage = 10): Promise<FormulaPage[]> {
   const real = await readList('heldout-real.tsv', 'real');
@@ -75,8 +86,17 @@ export async function formulaPages(pages = 12, perPage = 10): Promise<FormulaPag
       inline = short ? !inline : inline;
       return { ...f, display: !(short && inline) };
     });
-    if (formulas.length > 0) out.push({ name: `formulas-${String(p + 1).padStart(2, '0')}`, columns: p % 3 === 2 ? 2 : 1, formulas });
+    if (formulas.length > 0) out.push({ name: `formulas-${String(p + 1).padStart(2, '0')}`, columns: p % 3 === 2 ? 2 : 1, font: 'cm', formulas });
   }
+  // The same formulas again in the other font families, a third of the pages each (one- and
+  // two-column pages among them), so that each family is measured on the same kinds.
+  const others = Object.keys(FONT_PACKAGES).filter((f) => f !== 'cm');
+  const share = Math.ceil(out.length / 3);
+  for (const [k, font] of others.entries())
+    for (const page of out.slice(k * share, (k + 1) * share).filter((q) => q.font === 'cm')) {
+      const formulas = page.formulas.filter((f) => !MISSING[font]?.test(f.latex));
+      out.push({ ...page, name: `${page.name}-${font}`, font, formulas });
+    }
   return out;
 }
 
@@ -103,6 +123,7 @@ export function pageSource(page: FormulaPage): string {
   return [
     `\\documentclass[10pt${page.columns === 2 ? ',twocolumn' : ''}]{article}`,
     '\\usepackage{amsmath,amssymb}',
+    ...(FONT_PACKAGES[page.font] ? [`\\usepackage{${FONT_PACKAGES[page.font]}}`] : []),
     '\\usepackage[margin=2.2cm]{geometry}',
     '\\pagestyle{empty}',
     '\\begin{document}',

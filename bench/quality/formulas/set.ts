@@ -12,6 +12,9 @@ import type { QualityDocument, QualitySet } from '../types.ts';
 import { ensureFormulaPages, FORMULAS_DIR } from './make.ts';
 import type { PageFormula } from './pages.ts';
 
+/** A page's font family, from its name (`formulas-03-times`; Computer Modern has no suffix). */
+const fontOf = (name: string): string => /-([a-z]+)$/.exec(name)?.[1] ?? 'cm';
+
 const share = (found: number, n: number): number => (n === 0 ? 0 : found / n);
 
 export function formulaSet(dir = FORMULAS_DIR): QualitySet {
@@ -19,7 +22,7 @@ export function formulaSet(dir = FORMULAS_DIR): QualitySet {
     name: 'formulas',
     description:
       'our own pdflatex pages of held-out formulas (`bench/quality/formulas/`, made under `.cache/quality/formulas/`): share of formulas found rendering like the typeset LaTeX (olmOCR math semantics)',
-    columns: ['document', 'columns', 'display found', 'inline found'],
+    columns: ['document', 'font', 'columns', 'display found', 'inline found'],
     async documents() {
       const { pages } = await ensureFormulaPages(dir);
       return Promise.all(
@@ -41,17 +44,19 @@ export function formulaSet(dir = FORMULAS_DIR): QualitySet {
         const truth = JSON.parse(await readFile(path.join(dir, 'truth', `${doc.name}.json`), 'utf8')) as PageFormula[];
         const markdown = await readOutput(path.join(markdownDir, `${doc.name}.md`));
         const mine = { display: [0, 0], inline: [0, 0] };
+        const font = fontOf(doc.name);
         for (const f of truth) {
           const found = findMath(f.latex, markdown).passed;
           const where = f.display ? 'display' : 'inline';
           count('all', found);
           count(where, found);
           count(`kind ${f.kind}`, found);
+          count(`font ${font} ${where}`, found);
           mine[where][0]! += Number(found);
           mine[where][1]! += 1;
         }
         const columns = /twocolumn/.test(await readFile(path.join(dir, 'tex', `${doc.name}.tex`), 'utf8')) ? '2' : '1';
-        rows.push([doc.name, columns, `${mine.display[0]}/${mine.display[1]}`, `${mine.inline[0]}/${mine.inline[1]}`]);
+        rows.push([doc.name, font, columns, `${mine.display[0]}/${mine.display[1]}`, `${mine.inline[0]}/${mine.inline[1]}`]);
       }
       const figures: Record<string, number> = {};
       for (const [key, t] of Object.entries(tally)) {

@@ -6,6 +6,7 @@
 export type { Atom, Bar } from './atoms.ts';
 export type { FormulaBand } from './bands.ts';
 export { findFormulaBands } from './bands.ts';
+export { italicLetter, strongMathCue } from './cues.ts';
 export { inlineFormulas } from './inline.ts';
 export { layoutLatex } from './layout.ts';
 export type { LineFormula } from './line.ts';

@@ -1,14 +1,16 @@
 /**
- * Inline formulas inside a sentence: the runs of a fragment set in a math font (TeX's math
- * italic and symbol fonts, or raised and lowered scripts), with the upright operators, digits and
- * brackets between them, are one formula; read without doubt it is written `$…$`, otherwise its
- * text stays. Only fragments that kept their runs (a math font among others) are looked at.
+ * Inline formulas inside a sentence: the runs of a fragment that are math (`cues.ts`: a math
+ * font, a math-only glyph, a raised or lowered script, a single italic letter), with the upright
+ * operators, digits and brackets between them, are one formula; read without doubt it is written
+ * `$…$`, otherwise its text stays. A formula of italic letters alone (`x`, `a b`) needs an operator
+ * or another formula in the sentence: prose sets words, not formulas, in italics. Only fragments
+ * that kept their runs are looked at.
  */
 import type { Fragment, Piece } from '../types.ts';
 import type { Atom } from './atoms.ts';
+import { GREEK_WORD, italicLetter, strongMathCue } from './cues.ts';
 import { layoutLatex } from './layout.ts';
 import { toReading } from './reading.ts';
-import { MATH_FONT } from './symbols.ts';
 
 /** Upright text that belongs to a formula around it: operators, digits, brackets, function names. */
 const JOINER = /^[=+\-−<>()[\]|/0-9.,′'!:;]+$|^(?:sin|cos|tan|log|ln|exp|max|min|sup|inf|lim|det)$/;
@@ -20,11 +22,96 @@ export interface InlineText {
   readonly latex: readonly string[];
 }
 
-function mathPiece(p: Piece, f: Fragment): boolean {
+/** An operator between letters or figures: with it, italic letters are a formula (`x = y`). */
+const OPERATOR = /[=+\-−<>]/;
+
+/** A script: smaller and off the baseline. */
+const isScript = (p: Piece, f: Fragment): boolean => p.size < 0.85 * f.size && Math.abs(p.y - f.y) > 0.1 * f.size;
+
+/**
+ * How a piece is math: `strong` on its own; `letter` (a single italic letter) and `script` (a
+ * raised or lowered run) with other cues: a script on an italic letter is a formula (`x²`), one
+ * on a word is a footnote mark.
+ */
+function mathKind(p: Piece, f: Fragment, greekProse: boolean): 'strong' | 'letter' | 'script' | undefined {
   const font = p.font ?? '';
-  if (MATH_FONT.test(font)) return true;
-  // A script: smaller and off the baseline.
-  return p.size < 0.85 * f.size && Math.abs(p.y - f.y) > 0.1 * f.size;
+  if (strongMathCue(p.text, font, greekProse)) return 'strong';
+  if (isScript(p, f)) return 'script';
+  return italicLetter(p.text, font) ? 'letter' : undefined;
+}
+
+/**
+ * An upright piece set tight against both neighbours, without a space inside it (`Ann` in
+ * `R/Ann(x)`), is an operator name of the formula: prose words are set apart by spaces.
+ */
+function touching(sorted: readonly Piece[], i: number, size: number): boolean {
+  const p = sorted[i]!;
+  const before = sorted[i - 1];
+  const after = sorted[i + 1];
+  if (before === undefined || after === undefined || /\s/.test(p.text.trim())) return false;
+  return p.x0 - before.x1 < 0.12 * size && after.x0 - p.x1 < 0.12 * size;
+}
+
+/**
+ * A run that starts with an operator and its figure and goes on in words (`= 1 is given`: the
+ * figure is set in the text font, so it runs on into the sentence) is cut after the figure,
+ * each part given its share of the run's width by characters.
+ */
+function splitOperatorHeads(pieces: readonly Piece[]): Piece[] {
+  return pieces.flatMap((p): Piece[] => {
+    const m = /^([=+\-−<>]\s*[0-9.]*)(\s+\p{L}.*)$/u.exec(p.text);
+    if (m === null) return [p];
+    const cut = p.x0 + ((p.x1 - p.x0) * m[1]!.length) / p.text.length;
+    return [
+      { ...p, text: m[1]!, x1: cut },
+      { ...p, text: m[2]!.trim(), x0: cut + (p.x1 - p.x0) / p.text.length },
+    ];
+  });
+}
+
+/**
+ * Whether the fragment's text has a space before each piece: text layers that draw spaces as
+ * glyphs leave no gap between a word and the space-ended run before it.
+ */
+function spacedBefore(f: Fragment, sorted: readonly Piece[]): boolean[] {
+  let cursor = 0;
+  return sorted.map((p, i) => {
+    const at = f.text.indexOf(p.text.trim(), cursor);
+    const gap = i > 0 && p.x0 - sorted[i - 1]!.x1 > 0.15 * f.size;
+    if (at < 0) return gap;
+    cursor = at + p.text.trim().length;
+    return i > 0 && (gap || f.text[at - 1] === ' ');
+  });
+}
+
+const depth = (text: string): number => (text.match(/[([]/g)?.length ?? 0) - (text.match(/[)\]]/g)?.length ?? 0);
+
+/**
+ * A formula closes the brackets it opens: pieces at its end that close a bracket of the sentence
+ * (`(n = 260)`, `254).` and the footnote mark after it) go back to the text, as do the pieces
+ * from a bracket it opens and never closes (the formula's text run is cut short there).
+ */
+function balanceBrackets(sorted: readonly Piece[], math: boolean[]): void {
+  for (let i = 0; i < sorted.length; ) {
+    if (!math[i]) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < sorted.length && math[j]) j++;
+    let end = j;
+    const start = i;
+    const open = (): number =>
+      depth(
+        sorted
+          .slice(start, end)
+          .map((p) => p.text)
+          .join(''),
+      );
+    while (end > start && open() < 0) math[--end] = false;
+    while (end > start && open() > 0) math[--end] = false;
+    i = j;
+  }
 }
 
 /** Join pieces as the text layer spaced them. */
@@ -47,32 +134,53 @@ function joinPieces(pieces: readonly Piece[]): string {
  */
 export function inlineFormulas(f: Fragment): InlineText | undefined {
   const pieces = f.pieces;
-  if (pieces === undefined || pieces.length < 2 || !pieces.some((p) => MATH_FONT.test(p.font ?? ''))) return undefined;
-  const sorted = [...pieces].sort((p, q) => p.x0 - q.x0);
-  const math = sorted.map((p) => mathPiece(p, f));
+  if (pieces === undefined || pieces.length < 2) return undefined;
+  const greekProse = GREEK_WORD.test(f.text);
+  const sorted = splitOperatorHeads([...pieces].sort((p, q) => p.x0 - q.x0));
+  const spaced = spacedBefore(f, sorted);
+  const kinds = sorted.map((p) => mathKind(p, f, greekProse));
+  if (kinds.every((k) => k === undefined)) return undefined;
+  const math = kinds.map((k) => k !== undefined);
   // Upright joiners between two math pieces belong to the formula (`x = 2y`), and so do the ones
   // right before or after it that carry an operator or a function name (`lim x`, `x + 1`).
   for (let i = 1; i < sorted.length - 1; i++) {
     if (math[i]) continue;
     const next = math.indexOf(true, i + 1);
-    if (math[i - 1] && next > i && sorted.slice(i, next).every((p) => JOINER.test(p.text.trim()))) for (let k = i; k < next; k++) math[k] = true;
+    if (math[i - 1] && next > i && sorted.slice(i, next).every((p, k) => JOINER.test(p.text.replace(/\s+/g, '')) || touching(sorted, i + k, f.size)))
+      for (let k = i; k < next; k++) math[k] = true;
   }
-  const attached = (p: Piece): boolean => JOINER.test(p.text.trim()) && !/^[.,;:]+$/.test(p.text.trim()) && /[=+\-−<>0-9a-z]/.test(p.text);
+  const attached = (p: Piece): boolean => JOINER.test(p.text.replace(/\s+/g, '')) && !/^[.,;:]+$/.test(p.text.trim()) && /[=+\-−<>0-9a-z]/.test(p.text);
   for (let i = 1; i < sorted.length; i++)
     if (!math[i] && math[i - 1] && attached(sorted[i]!) && sorted[i]!.x0 - sorted[i - 1]!.x1 < 0.5 * f.size) math[i] = true;
   for (let i = sorted.length - 2; i >= 0; i--)
     if (!math[i] && math[i + 1] && attached(sorted[i]!) && sorted[i + 1]!.x0 - sorted[i]!.x1 < 0.5 * f.size) math[i] = true;
-  const latex: string[] = [];
-  const parts: string[] = [];
-  let i = 0;
-  while (i < sorted.length) {
+  balanceBrackets(sorted, math);
+  // The spans of math pieces; one of italic letters and scripts alone counts when an operator
+  // joins them or a script sits on a letter, else when another span of the sentence counts.
+  const spans: { i: number; j: number; math: boolean }[] = [];
+  for (let i = 0; i < sorted.length; ) {
     let j = i;
     while (j < sorted.length && math[j] === math[i]) j++;
+    spans.push({ i, j, math: math[i]! });
+    i = j;
+  }
+  const strongSpan = (s: { i: number; j: number }): boolean => {
+    const range = kinds.slice(s.i, s.j);
+    if (range.includes('strong')) return true;
+    if (!range.includes('letter')) return false;
+    const scripted = range.some((k, n) => k === 'script' && n > 0 && range[n - 1] === 'letter');
+    return scripted || sorted.slice(s.i, s.j).some((p, k) => kinds[s.i + k] === undefined && OPERATOR.test(p.text));
+  };
+  const anyStrong = spans.some((s) => s.math && strongSpan(s));
+  const latex: string[] = [];
+  const parts: string[] = [];
+  for (const s of spans) {
+    const { i, j } = s;
     const span = sorted.slice(i, j);
     const text = joinPieces(span);
-    const gap = i === 0 ? '' : sorted[i]!.x0 - sorted[i - 1]!.x1 > 0.15 * f.size ? ' ' : '';
+    const gap = spaced[i] ? ' ' : '';
     // A formula has letters or figures: a bullet or a dash in a symbol font is text.
-    if (math[i] && /[\p{L}\p{N}]/u.test(text)) {
+    if (s.math && anyStrong && /[\p{L}\p{N}]/u.test(text)) {
       // Sentence punctuation after a formula is set in the math font too: it stays text.
       const trail = /[.,;:]$/.test(span.at(-1)!.text.trim()) ? span.at(-1)!.text.trim().slice(-1) : '';
       const atoms: Atom[] = span.map((p) => ({ text: p.text, x0: p.x0, x1: p.x1, y: p.y, size: p.size, font: p.font ?? '' }));
@@ -87,7 +195,6 @@ export function inlineFormulas(f: Fragment): InlineText | undefined {
         latex.push(reading.latex);
       } else parts.push(gap + text);
     } else parts.push(gap + text);
-    i = j;
   }
   return latex.length === 0 ? undefined : { text: parts.join('').replace(/\s+/g, ' ').trim(), latex };
 }

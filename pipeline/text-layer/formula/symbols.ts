@@ -302,7 +302,7 @@ export const FUNCTIONS = new Set([
 ]);
 
 /** Fonts that set mathematics (Computer Modern and AMS math fonts, common math fonts of other families). */
-export const MATH_FONT = /CMMI|CMSY|CMEX|CMBSY|MSAM|MSBM|EUFM|EUSM|RSFS|Math|Symbol|STIX|Cambria.?Math|TeXGyre.*Math|rtxmi|txsy|txex|pxsy|pxex/i;
+export const MATH_FONT = /CMMI|CMSY|CMEX|CMBSY|MSAM|MSBM|EUFM|EUSM|RSFS|Math|Symbol|StandardSym|STIX|Cambria.?Math|TeXGyre.*Math|rtxmi|txsy|txex|pxsy|pxex/i;
 
 /** The font a letter is set in → the LaTeX alphabet command, undefined for italic math (the default). */
 export function alphabetOf(font: string, char: string): string | undefined {
@@ -313,7 +313,7 @@ export function alphabetOf(font: string, char: string): string | undefined {
   if (/CMBX|CMMIB|Bold|-Bd|\bBX/i.test(name)) return '\\mathbf';
   if (/CMSS|Sans/i.test(name)) return '\\mathsf';
   if (/CMTT|Mono|Courier/i.test(name)) return '\\mathtt';
-  // An upright text font (`CMR10`, `…-Roman`, `…-Roma`, `…-Regular`) sets operator names and upright letters.
-  if (/CMR\d|CMU.*Roman|-Regular|-Roma(?:n)?$|-Book$|Roman$/i.test(name) && !/Ital|Oblique|CMMI/i.test(name)) return '\\mathrm';
+  // An upright text font (`CMR10`, `…-Roman`, `…-Roma`, `…-Regular`, `…-Regu`) sets operator names and upright letters.
+  if (/CMR\d|CMU.*Roman|-Regu(?:lar)?$|-Roma(?:n)?$|-Book$|Roman$/i.test(name) && !/Ital|Oblique|CMMI/i.test(name)) return '\\mathrm';
   return undefined;
 }
