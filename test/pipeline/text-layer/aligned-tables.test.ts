@@ -2,28 +2,11 @@ import assert from 'node:assert/strict';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { readSimpleTable } from '../../../pipeline/markdown/html-table.ts';
 import { buildTable } from '../../../pipeline/markdown/table.ts';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
-import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
-import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
+import { blocks, firstPage } from '../../support/text-layer.ts';
+
+const page1 = (bytes: Uint8Array) => firstPage(bytes, 'aligned.pdf');
 
 const HEIGHT = 792;
-const TAG = /^<\|ref\|>(\w+)<\|\/ref\|>/;
-
-async function firstPage(bytes: Uint8Array): Promise<TextLayerPage> {
-  const pdf = await openPdf(bytes, { source: 'aligned.pdf' });
-  try {
-    for await (const page of extractTextLayer(pdf)) return page;
-    throw new Error('no page');
-  } finally {
-    await pdf.close();
-  }
-}
-
-const blocks = (markdown: string, label: string): string[] =>
-  markdown
-    .split('\n\n')
-    .filter((b) => TAG.exec(b)?.[1] === label)
-    .map((b) => b.split('\n').slice(1).join('\n'));
 
 /** Text at (x, baseline y from the top) in 10 pt Helvetica, and horizontal rules only (booktabs). */
 async function tablePdf(texts: readonly [string, number, number][], rules: readonly [x0: number, x1: number, y: number][] = []): Promise<Uint8Array> {
@@ -63,7 +46,7 @@ describe('text layer: tables by alignment', () => {
         376,
       ),
     ];
-    const [table] = blocks((await firstPage(await tablePdf(texts))).markdown, 'table');
+    const [table] = blocks((await page1(await tablePdf(texts))).markdown, 'table');
     assert.ok(table, 'a table');
     assert.match(table, /<tr><td>Manufacturing of machinery and equipment<\/td><td>4.5<\/td><td>5.5<\/td><td>6.5<\/td><\/tr>/);
     assert.match(table, /<tr><td>Retail<\/td><td>7.5<\/td>/);
@@ -82,7 +65,7 @@ describe('text layer: tables by alignment', () => {
     );
     texts.push(['services', 72, 372]);
     texts.push(...body([['Transport', '1.2', '2.2', '3.2']], 390));
-    const [table] = blocks((await firstPage(await tablePdf(texts))).markdown, 'table');
+    const [table] = blocks((await page1(await tablePdf(texts))).markdown, 'table');
     assert.ok(table, 'a table');
     assert.doesNotMatch(table, /Retail services/);
   });
@@ -113,7 +96,7 @@ describe('text layer: tables by alignment', () => {
       [70, 520, 322],
       [70, 520, 376],
     ];
-    const [table] = blocks((await firstPage(await tablePdf(texts, rules))).markdown, 'table');
+    const [table] = blocks((await page1(await tablePdf(texts, rules))).markdown, 'table');
     assert.ok(table, 'a table');
     assert.match(
       table,
@@ -148,7 +131,7 @@ describe('text layer: tables by alignment', () => {
       [70, 520, 322],
       [70, 520, 376],
     ];
-    const [table] = blocks((await firstPage(await tablePdf(texts, rules))).markdown, 'table');
+    const [table] = blocks((await page1(await tablePdf(texts, rules))).markdown, 'table');
     assert.ok(table, 'a table');
     assert.match(table, /<th colspan="2">Accuracy<\/th>/);
     assert.deepEqual(problemsOf(table), []);
@@ -175,7 +158,7 @@ describe('text layer: tables by alignment', () => {
       [70, 520, 322],
       [70, 520, 380],
     ];
-    const [table] = blocks((await firstPage(await tablePdf(texts, rules))).markdown, 'table');
+    const [table] = blocks((await page1(await tablePdf(texts, rules))).markdown, 'table');
     assert.ok(table, 'a table');
     assert.match(table, /<th colspan="3">Acc<\/th><th colspan="2">Speed<\/th>/);
   });
@@ -196,7 +179,7 @@ describe('text layer: tables by alignment', () => {
         row.map((t, k): [string, number, number] => [t, k === 0 ? 72 : k === 1 ? 100 : k < 5 ? 250 + 40 * (k - 2) : 390 + 40 * (k - 5), 346 + 16 * r]),
       ),
     ];
-    const [table] = blocks((await firstPage(await tablePdf(texts))).markdown, 'table');
+    const [table] = blocks((await page1(await tablePdf(texts))).markdown, 'table');
     assert.ok(table, 'a table');
     assert.match(table, /<th colspan="3">ReACT<\/th><th colspan="3">Planner<\/th>/);
     assert.deepEqual(problemsOf(table), []);
@@ -216,7 +199,7 @@ describe('text layer: tables by alignment', () => {
       ),
     ];
     const texts = [...part(300, ['1.0', '1.1', '1.2']), ...part(390, ['1.7', '1.8', '1.9'])];
-    const tables = blocks((await firstPage(await tablePdf(texts))).markdown, 'table');
+    const tables = blocks((await page1(await tablePdf(texts))).markdown, 'table');
     assert.equal(tables.length, 2, tables.join('\n'));
     assert.match(tables[1]!, /Design effect/);
     assert.match(tables[1]!, /<td>1.7<\/td>|<th>1.7<\/th>/);

@@ -1,31 +1,14 @@
 import assert from 'node:assert/strict';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { sameRendering } from '../../../bench/olmocr/math.ts';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
 import type { Atom } from '../../../pipeline/text-layer/formula/index.ts';
 import { inlineFormulas, layoutLatex } from '../../../pipeline/text-layer/formula/index.ts';
-import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
-import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
 import type { Fragment } from '../../../pipeline/text-layer/types.ts';
+import { blocks, firstPage } from '../../support/text-layer.ts';
+
+const page1 = (bytes: Uint8Array) => firstPage(bytes, 'formula.pdf');
 
 const HEIGHT = 792;
-const TAG = /^<\|ref\|>(\w+)<\|\/ref\|>/;
-
-async function firstPage(bytes: Uint8Array): Promise<TextLayerPage> {
-  const pdf = await openPdf(bytes, { source: 'formula.pdf' });
-  try {
-    for await (const page of extractTextLayer(pdf)) return page;
-    throw new Error('no page');
-  } finally {
-    await pdf.close();
-  }
-}
-
-const blocks = (markdown: string, label: string): string[] =>
-  markdown
-    .split('\n\n')
-    .filter((b) => TAG.exec(b)?.[1] === label)
-    .map((b) => b.split('\n').slice(1).join('\n'));
 
 const latexOf = (block: string): string => block.replace(/^\$\$\n?|\n?\$\$$/g, '').trim();
 
@@ -54,7 +37,7 @@ async function formulaPdf(): Promise<Uint8Array> {
 
 describe('formulas from the text layer', () => {
   it('reads a fraction over a drawn rule and a superscript, equation numbers kept out', async () => {
-    const page = await firstPage(await formulaPdf());
+    const page = await page1(await formulaPdf());
     const equations = blocks(page.markdown, 'equation').map(latexOf);
     assert.equal(equations.length, 2, page.markdown);
     assert.ok(sameRendering('x=\\frac{a+b}{2c}', equations[0]!), equations[0]);
@@ -63,7 +46,7 @@ describe('formulas from the text layer', () => {
   });
 
   it("lists the page's display formulas with their boxes, numbers and verdicts", async () => {
-    const page = await firstPage(await formulaPdf());
+    const page = await page1(await formulaPdf());
     const formulas = page.formulas ?? [];
     assert.deepEqual(
       formulas.map((f) => [f.number, f.unsure]),
@@ -79,7 +62,7 @@ describe('formulas from the text layer', () => {
   });
 
   it('leaves a relation inside a sentence in its paragraph', async () => {
-    const page = await firstPage(await formulaPdf());
+    const page = await page1(await formulaPdf());
     assert.ok(
       blocks(page.markdown, 'text').some((b) => b.includes('The value x = y holds')),
       page.markdown,

@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import { sameRendering } from '../../../bench/olmocr/math.ts';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
 import { inlineFormulas } from '../../../pipeline/text-layer/formula/index.ts';
-import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
-import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
 import type { Fragment } from '../../../pipeline/text-layer/types.ts';
+import { firstPage } from '../../support/text-layer.ts';
+
+const page1 = (bytes: Uint8Array) => firstPage(bytes, 'inline-text-fonts.pdf');
 
 const HEIGHT = 792;
-
-async function firstPage(bytes: Uint8Array): Promise<TextLayerPage> {
-  const pdf = await openPdf(bytes, { source: 'inline-text-fonts.pdf' });
-  try {
-    for await (const page of extractTextLayer(pdf)) return page;
-    throw new Error('no page');
-  } finally {
-    await pdf.close();
-  }
-}
 
 const inlineLatex = (markdown: string): string[] => [...markdown.matchAll(/(?<!\$)\$([^$\n]+)\$(?!\$)/g)].map((m) => m[1]!);
 
@@ -64,7 +54,7 @@ async function timesPdf(): Promise<Uint8Array> {
 
 describe('inline formulas in text fonts', () => {
   it('reads italic letters with scripts and upright operators as one formula', async () => {
-    const page = await firstPage(await timesPdf());
+    const page = await page1(await timesPdf());
     const found = inlineLatex(page.markdown);
     assert.equal(found.length, 1, page.markdown);
     assert.ok(sameRendering('x^{2}+y_{i}=1', found[0]!), found[0]);
@@ -72,7 +62,7 @@ describe('inline formulas in text fonts', () => {
   });
 
   it('leaves italic words and a lone italic letter of prose as text', async () => {
-    const page = await firstPage(await timesPdf());
+    const page = await page1(await timesPdf());
     assert.ok(page.markdown.includes('This is a very important remark about plan B of the committee.'), page.markdown);
   });
 });

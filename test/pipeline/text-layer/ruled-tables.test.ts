@@ -1,27 +1,10 @@
 import assert from 'node:assert/strict';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
-import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
-import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
+import { blocks, firstPage } from '../../support/text-layer.ts';
+
+const page1 = (bytes: Uint8Array) => firstPage(bytes, 'ruled.pdf');
 
 const HEIGHT = 792;
-const TAG = /^<\|ref\|>(\w+)<\|\/ref\|>/;
-
-async function firstPage(bytes: Uint8Array): Promise<TextLayerPage> {
-  const pdf = await openPdf(bytes, { source: 'ruled.pdf' });
-  try {
-    for await (const page of extractTextLayer(pdf)) return page;
-    throw new Error('no page');
-  } finally {
-    await pdf.close();
-  }
-}
-
-const blocks = (markdown: string, label: string): string[] =>
-  markdown
-    .split('\n\n')
-    .filter((b) => TAG.exec(b)?.[1] === label)
-    .map((b) => b.split('\n').slice(1).join('\n'));
 
 /** Lines from top-left coordinates (y down), as the text layer reads them. */
 type Segment = readonly [x0: number, y0: number, x1: number, y1: number];
@@ -63,7 +46,7 @@ describe('text layer: ruled tables', () => {
       ['7', 196, 174],
       ['9', 316, 174],
     ];
-    const page = await firstPage(await ruledPdf(texts, segments));
+    const page = await page1(await ruledPdf(texts, segments));
     const tables = blocks(page.markdown, 'table');
     assert.equal(tables.length, 1, page.markdown);
     assert.equal(
@@ -85,7 +68,7 @@ describe('text layer: ruled tables', () => {
       ['grows', 196, 234],
       ['slowly', 196, 246],
     ];
-    const page = await firstPage(await ruledPdf(texts, segments));
+    const page = await page1(await ruledPdf(texts, segments));
     const tables = blocks(page.markdown, 'table');
     assert.equal(tables.length, 1, page.markdown);
     assert.equal(tables[0], '<table><thead><tr><th>Name</th><th>Note</th></tr></thead><tbody><tr><td>Oak</td><td>grows slowly</td></tr></tbody></table>');
@@ -107,7 +90,7 @@ describe('text layer: ruled tables', () => {
       ['Total', 76, 362],
       ['2,783', 196, 362],
     ];
-    const page = await firstPage(await ruledPdf(texts, segments));
+    const page = await page1(await ruledPdf(texts, segments));
     assert.deepEqual(blocks(page.markdown, 'table'), [
       '<table><thead><tr><th>Cohort</th><th>Count</th></tr></thead><tbody><tr><td>Three</td><td>1,530</td></tr><tr><td>Four</td><td>1,253</td></tr><tr><td>Total</td><td>2,783</td></tr></tbody></table>',
     ]);
@@ -126,8 +109,8 @@ describe('text layer: ruled tables', () => {
       ['Slovakia', 180, 478],
     ];
     // The grid is refused: the page reads as it does without its lines (alignment alone).
-    const page = await firstPage(await ruledPdf(texts, segments));
-    const unruled = await firstPage(await ruledPdf(texts, []));
+    const page = await page1(await ruledPdf(texts, segments));
+    const unruled = await page1(await ruledPdf(texts, []));
     assert.equal(page.markdown, unruled.markdown);
     assert.match(page.markdown, /Czech Republic share/);
   });
@@ -143,7 +126,7 @@ describe('text layer: ruled tables', () => {
       [72, 104, 260, 104],
       [72, 224, 240, 224],
     ];
-    const page = await firstPage(await ruledPdf(texts, segments, [[74, 138, 360, 172]]));
+    const page = await page1(await ruledPdf(texts, segments, [[74, 138, 360, 172]]));
     assert.deepEqual(blocks(page.markdown, 'table'), [], page.markdown);
     const text = blocks(page.markdown, 'text').join('\n');
     assert.match(text, /boxed paragraph runs on here/);

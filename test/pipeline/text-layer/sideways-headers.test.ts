@@ -1,27 +1,11 @@
 import assert from 'node:assert/strict';
 import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
 import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
-import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
+import { blocks, firstPage } from '../../support/text-layer.ts';
+
+const page1 = (bytes: Uint8Array) => firstPage(bytes, 'sideways.pdf');
 
 const HEIGHT = 792;
-const TAG = /^<\|ref\|>(\w+)<\|\/ref\|>/;
-
-async function firstPage(bytes: Uint8Array): Promise<TextLayerPage> {
-  const pdf = await openPdf(bytes, { source: 'sideways.pdf' });
-  try {
-    for await (const page of extractTextLayer(pdf)) return page;
-    throw new Error('no page');
-  } finally {
-    await pdf.close();
-  }
-}
-
-const blocks = (markdown: string, label: string): string[] =>
-  markdown
-    .split('\n\n')
-    .filter((b) => TAG.exec(b)?.[1] === label)
-    .map((b) => b.split('\n').slice(1).join('\n'));
 
 /** Text at (x, baseline y from the top) in 10 pt Helvetica, turned `angle` degrees counter-clockwise (pdf-lib's sense). */
 type Placed = readonly [text: string, x: number, y: number, angle?: number];
@@ -62,21 +46,21 @@ describe('text layer: sideways column headers', () => {
     // Turned a quarter counter-clockwise, a glyph's box lies left of its origin: the origin
     // goes right of the column's middle so the header stands over its figures.
     const texts = [...body(), ...HEADERS.map((h, c): Placed => [h, COLUMNS[c]! + 12, 185, 90])];
-    const page = await firstPage(await pagePdf(texts));
+    const page = await page1(await pagePdf(texts));
     assert.deepEqual(headCells(page), ['Method', ...HEADERS]);
   });
 
   it('reads headers set top to bottom in their own order, not reversed', async () => {
     const tops = HEADERS.map((h) => 185 - h.length * 5.5);
     const texts = [...body(), ...HEADERS.map((h, c): Placed => [h, COLUMNS[c]! + 4, tops[c]!, -90])];
-    const page = await firstPage(await pagePdf(texts));
+    const page = await page1(await pagePdf(texts));
     assert.deepEqual(headCells(page), ['Method', ...HEADERS]);
   });
 
   it('reads headers set at a slant, each over the column its foot stands on', async () => {
     // Slanted headers lean over the next columns: their boxes overlap, their baselines do not.
     const texts = [...body(), ...HEADERS.map((h, c): Placed => [h, COLUMNS[c]! + 2, 185, 45])];
-    const page = await firstPage(await pagePdf(texts));
+    const page = await page1(await pagePdf(texts));
     assert.deepEqual(headCells(page), ['Method', ...HEADERS]);
   });
 
@@ -90,7 +74,7 @@ describe('text layer: sideways column headers', () => {
       ['Coverage', 320, 185],
       [stamp, 30, 500, 90],
     ];
-    const page = await firstPage(await pagePdf(texts));
+    const page = await page1(await pagePdf(texts));
     assert.ok(!page.markdown.includes('arXiv'), page.markdown);
     assert.deepEqual(headCells(page), ['Method', ...HEADERS]);
   });
