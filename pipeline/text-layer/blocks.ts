@@ -7,7 +7,7 @@
  * PDFium's font weights could sharpen it, untried).
  */
 
-import { formulaLatex, formulaLike } from './formula.ts';
+import { formulaLatex, formulaLike } from './formula/index.ts';
 import { findTables } from './tables.ts';
 import type { Block, Line } from './types.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
-import { formulaLatex, formulaLike } from '../../../pipeline/text-layer/formula.ts';
+import { formulaLatex, formulaLike } from '../../../pipeline/text-layer/formula/index.ts';
 import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
 import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
 import type { Line } from '../../../pipeline/text-layer/types.ts';
