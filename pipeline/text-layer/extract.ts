@@ -233,11 +233,14 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   // A band inside a table of many rows is a cell (`≥ 65`, `(n = 918)`), not a display formula,
   // unless it has a formula's structure or a whole equation number (a page of display formulas
   // reads as a table too; a share in a table cell is a decimal, `(9.4)`).
-  const bigTables = findPageTables(page, rules).tables.filter((t) => (t.table?.length ?? 0) >= 6);
+  // The table pass is the costliest step of a page: it runs on the page once, and that result
+  // serves the table pass below too when no formula band or sideways header changed the fragments.
+  let pageTables: ReturnType<typeof findPageTables> | undefined;
+  const tablesOfPage = (): ReturnType<typeof findPageTables> => (pageTables ??= findPageTables(page, rules));
+  const candidates = findFormulaBands(page, runs, rules.horizontal, style.bodySize);
+  const bigTables = candidates.length === 0 ? [] : tablesOfPage().tables.filter((t) => (t.table?.length ?? 0) >= 6);
   const inBigTable = (f: Fragment): boolean => bigTables.some((t) => f.x0 >= t.x0 - 1 && f.x1 <= t.x1 + 1 && f.top >= t.top - 1 && f.bottom <= t.bottom + 1);
-  const found = findFormulaBands(page, runs, rules.horizontal, style.bodySize).filter(
-    (b) => STRUCTURED.test(b.reading.latex) || /^\d+[a-z]?$/.test(b.number ?? '') || !inBigTable(b.standIn),
-  );
+  const found = candidates.filter((b) => STRUCTURED.test(b.reading.latex) || /^\d+[a-z]?$/.test(b.number ?? '') || !inBigTable(b.standIn));
   // A doubtful reading that KaTeX still accepts stands in too, without its LaTeX: its text stays in
   // the Markdown and its box goes to the formula model (`pipeline/regions`), instead of the
   // line-by-line reader writing a worse guess from the same glyphs.
@@ -249,7 +252,7 @@ function finish(item: Analysed | TextLayerPage, model: FurnitureModel): TextLaye
   // out of the grid (rules around part of a table only: its body, its group rows).
   // Column headers set sideways join their tables' header rows; other sideways text stays out.
   const headed = withSidewaysHeaders(body, turned, rules);
-  const aligned = findPageTables(headed, rules);
+  const aligned = headed === page ? tablesOfPage() : findPageTables(headed, rules);
   const ruled = findRuledTables(headed, rules, aligned.tables);
   const { tables, rest } = ruled.tables.length === 0 ? aligned : findPageTables(ruled.rest, rules);
   for (const region of readingOrder([...rest, ...ruled.tables, ...tables], { bodySize: style.bodySize })) {

@@ -31,19 +31,19 @@ type Table = Fragment & { ruled: boolean };
  * const body = withSidewaysHeaders(fragments, pageText.turned, rules);
  * findPageTables(body, rules); // the header row now holds `Procedure` over its column
  */
-export function withSidewaysHeaders(fragments: readonly Fragment[], pieces: readonly SidewaysPiece[], rules: PageRules): Fragment[] {
+export function withSidewaysHeaders(fragments: readonly Fragment[], pieces: readonly SidewaysPiece[], rules: PageRules): readonly Fragment[] {
   const candidates = pieces.filter((p) => p.text.length <= MAX_HEADER_CHARS);
-  if (candidates.length === 0) return [...fragments];
+  if (candidates.length === 0) return fragments;
   const aligned = findPageTables(fragments, rules).tables;
   const ruled = findRuledTables(fragments, rules, aligned).tables;
   const tables: Table[] = [...ruled.map((t) => ({ ...t, ruled: true })), ...aligned.map((t) => ({ ...t, ruled: false }))];
-  if (tables.length === 0) return [...fragments];
+  if (tables.length === 0) return fragments;
   const placed: { piece: SidewaysPiece; table: Table }[] = [];
   for (const piece of candidates) {
     const table = tables.find((t) => heads(piece, t));
     if (table !== undefined) placed.push({ piece, table });
   }
-  if (placed.length === 0) return [...fragments];
+  if (placed.length === 0) return fragments;
   const added = placed.map(({ piece, table }) => upright(piece, table, fragments, placed));
   return [...fragments, ...added];
 }
