@@ -94,7 +94,7 @@ def bench_batch(reader, pixels, batch, budget, runs, dev):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ckpt", default=None, help="a training checkpoint folder; default: the --model folder's weights")
-    ap.add_argument("--model", default=os.path.join(ROOT, "training", "weights", "folio-ocr-mini"))
+    ap.add_argument("--model", default=os.path.join(ROOT, "inference", "models", "folio-ocr-mini"))
     ap.add_argument("--views", default=os.path.join(ROOT, "bench", "decode", "views"))
     ap.add_argument("--batch", default="1,32")
     ap.add_argument("--runs", type=int, default=5)
