@@ -144,16 +144,18 @@ function analysePage(pdf: PdfHandle, pageNumber: number, invisibleText: string, 
   try {
     return pdf.readPage(pageNumber, (displayed) => {
       let page = displayed;
-      let content = readPageText(page);
+      // Invisible glyphs pass as text only when the caller asks (`never`: an OCR layer is the text).
+      const read = { dropUnpainted: invisibleText !== 'never' };
+      let content = readPageText(page, read);
       const turn = content.sideways;
       if (turn !== 0) {
         // Most text runs one other way: read the page turned so it runs left to right.
         page = turnPage(displayed, turn);
-        content = readPageText(page);
+        content = readPageText(page, read);
       }
       const fragments = toFragments(content.runs);
       const style = pageStyle(fragments, content.monoFonts);
-      const text = `${content.runs.map((r) => r.text).join(' ')} ${content.rotated.join(' ')}`;
+      const text = `${content.runs.map((r) => r.text).join(' ')} ${content.rotated.join(' ')} ${content.unpaintedText}`;
       // Render modes come with the characters and image bounds with the page objects, so the
       // check that used to need pdfjs' operator list now costs next to nothing.
       const images = invisibleText === 'never' ? undefined : pageImages(page);

@@ -35,7 +35,13 @@ export interface ObjectStyle {
   readonly turn: number;
   /** The same in whole degrees, clockwise from left-to-right, 0–359, slants included. */
   readonly angle: number;
+  /** Render mode 3 (neither filled nor stroked) or 7 (clip only): counted for the invisible-layer check. */
   readonly invisible: boolean;
+  /**
+   * Render mode 3 alone: never painted. Mode 7 glyphs clip what is painted after them (text filled
+   * with an image or a gradient), so they can be seen and stay.
+   */
+  readonly unpainted: boolean;
   /** Displayed baseline minus the displayed bottom of a character's advance box. */
   readonly baselineOffset: number;
 }
@@ -120,7 +126,7 @@ export class StyleReader {
       baselineOffset = originY - (Math.max(tb * left + td * top, tb * right + td * bottom) + tf);
     }
     const mode = lib.FPDFTextObj_GetTextRenderMode(object);
-    const style: ObjectStyle = { font, size, horizontal, turn, angle, invisible: mode === 3 || mode === 7, baselineOffset };
+    const style: ObjectStyle = { font, size, horizontal, turn, angle, invisible: mode === 3 || mode === 7, unpainted: mode === 3, baselineOffset };
     this.#styles.set(object, style);
     return style;
   }

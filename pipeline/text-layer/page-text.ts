@@ -34,6 +34,11 @@ export interface PageText {
   readonly glyphs: number;
   /** Of those, drawn with render mode 3 (invisible) or 7 (clip only). */
   readonly invisibleGlyphs: number;
+  /**
+   * The characters left out of the runs because they are never painted (`dropUnpainted`), in
+   * drawing order without spaces: what the text-layer check still weighs.
+   */
+  readonly unpaintedText: string;
   /** Font keys (as in {@link Run.font}) of fixed-pitch fonts. */
   readonly monoFonts: ReadonlySet<string>;
   /**
@@ -121,7 +126,18 @@ function isSpace(code: number): boolean {
  * const text = pdf.readPage(1, readPageText);
  * text.runs[0]; // { text: 'Introduction', x0: 72, x1: 141.3, y: 96.2, size: 14.3, font: 'ABCDEF+Times-Bold', … }
  */
-export function readPageText(page: PdfiumPage): PageText {
+export interface ReadPageTextOptions {
+  /**
+   * Leave never-painted glyphs (render mode 3) out of the runs: on a page that is read from its text
+   * layer they are nobody's reading (font samples, search keywords, text parked off the page);
+   * an OCR layer over a scan is caught by the invisible-text check before this matters.
+   * @default false
+   */
+  readonly dropUnpainted?: boolean;
+}
+
+export function readPageText(page: PdfiumPage, options: Readonly<ReadPageTextOptions> = {}): PageText {
+  const { dropUnpainted = false } = options;
   const { lib, heap, scratch } = page.pdfium;
   const textPage = page.textPage();
   const count = lib.FPDFText_CountChars(textPage);
@@ -145,6 +161,7 @@ export function readPageText(page: PdfiumPage): PageText {
   let afterAccent = false;
   let glyphs = 0;
   let invisible = 0;
+  let unpaintedText = '';
   /** Glyphs by the way they run: 0, 90, 180, 270 degrees. */
   const turns = [0, 0, 0, 0];
   const box = scratch >>> 2;
@@ -269,6 +286,10 @@ export function readPageText(page: PdfiumPage): PageText {
     const style = styles.styleOf(object, i);
     glyphs++;
     if (style.invisible) invisible++;
+    if (dropUnpainted && style.unpainted) {
+      unpaintedText += String.fromCodePoint(code);
+      continue;
+    }
     if (style.turn >= 0) (turns[style.turn / 90] as number)++;
     if (!style.horizontal) {
       readTurned(i, code, style.turn, style.angle, style.size, style.font.key);
@@ -361,5 +382,5 @@ export function readPageText(page: PdfiumPage): PageText {
   for (let t = 1; t < 4; t++) {
     if (glyphs >= 20 && (turns[t] as number) >= SIDEWAYS_SHARE * glyphs && (turns[0] as number) <= UPRIGHT_AT_MOST * glyphs) sideways = t * 90;
   }
-  return { runs, rotated, turned, items: runs.length + rotated.length, glyphs, invisibleGlyphs: invisible, monoFonts, sideways };
+  return { runs, rotated, turned, items: runs.length + rotated.length, glyphs, invisibleGlyphs: invisible, unpaintedText, monoFonts, sideways };
 }

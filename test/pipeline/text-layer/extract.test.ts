@@ -277,6 +277,30 @@ describe('extractTextLayer', () => {
     assert.equal(page?.assessment.details.invisibleGlyphs, page?.assessment.details.glyphs);
   });
 
+  it('leaves never-painted glyphs on a readable page out of its Markdown, and keeps clip-only ones', async () => {
+    const texts = paragraph(
+      [
+        'The visible paragraph of this page is long enough to be read',
+        'from the text layer, and a producer parked a font sample in',
+        'render mode three underneath it, which nobody can see.',
+      ],
+      72,
+      100,
+    );
+    texts.push({ text: 'zyxwvutsrqponmlk', x: 72, y: 160, size: 10, mode: 3 });
+    texts.push({ text: 'Clipped headline', x: 72, y: 200, size: 10, mode: 7 });
+    const bytes = makePdf([{ texts }]);
+    const [page] = await pagesOf(bytes);
+    assert.equal(page?.assessment.usable, true, JSON.stringify(page?.assessment));
+    assert.ok(Number(page?.assessment.details.invisibleGlyphs) >= 'zyxwvutsrqponmlk'.length);
+    assert.doesNotMatch(page?.markdown ?? '', /zyxw/);
+    assert.match(page?.markdown ?? '', /Clipped headline/);
+    assert.match(page?.markdown ?? '', /render mode three underneath/);
+    // A caller who takes invisible text as the page's text gets it.
+    const [kept] = await pagesOf(bytes, { invisibleText: 'never' });
+    assert.match(kept?.markdown ?? '', /zyxwvutsrqponmlk/);
+  });
+
   it('measures image coverage from the page objects', async () => {
     const [scan] = await pagesOf(await readFile(`${OLMOCR}lincoln_letter.pdf`));
     assert.ok(Number(scan?.assessment.details.imageCoverage) > 0.9, JSON.stringify(scan?.assessment.details));
