@@ -52,15 +52,16 @@ export function joinWrappedRows(rows: readonly GridRow[]): GridRow[] {
     const gap = prev === undefined ? Number.POSITIVE_INFINITY : row.line.top - prev.line.bottom;
     const size = Math.min(row.line.size, prev?.line.size ?? row.line.size);
     const count = row.cells.filter(filled).length;
+    // Prose cells wrapped in a table set with rows as tight as its lines: no space tells, the words do.
+    const spaced = rowGap > 0.25 * size && gap < 0.5 * rowGap;
     if (
       prev !== undefined &&
-      rowGap > 0.25 * size &&
-      gap < 0.5 * rowGap &&
+      (spaced || (gap <= 1.25 * rowGap && continuesProse(prev, row))) &&
       count >= 1 &&
       count < Math.max(2, prev.cells.filter(filled).length) &&
       row.cells.every((c, j) => !filled(c) || (filled(prev.cells[j]) && !FIGURE.test(c)))
     ) {
-      prev.cells = prev.cells.map((c, j) => (filled(row.cells[j]) ? `${c} ${row.cells[j]}` : c));
+      prev.cells = prev.cells.map((c, j) => (filled(row.cells[j]) ? joinCellLines(c, row.cells[j] as string) : c));
       prev.extents = prev.extents.map((e, j) => {
         const f = row.extents[j];
         return e === undefined || f === undefined ? (e ?? f) : { x0: Math.min(e.x0, f.x0), x1: Math.max(e.x1, f.x1) };
@@ -71,6 +72,27 @@ export function joinWrappedRows(rows: readonly GridRow[]): GridRow[] {
     out.push({ cells: [...row.cells], extents: [...row.extents], line: row.line, source: row.source });
   }
   return out;
+}
+
+/** A cell's next line after its last: a word broken at a hyphen (`heavy-` over `duty`) closes up. */
+function joinCellLines(above: string, below: string): string {
+  return /\p{L}-$/u.test(above) && LOWER_START.test(below) ? `${above}${below}` : `${above} ${below}`;
+}
+
+const LOWER_START = /^\p{Ll}/u;
+const SENTENCE_END = /[.!?:;]$/;
+
+/**
+ * Whether each filled cell of `row` reads on from the cell above it: it starts in lower case, and the
+ * cell above holds several words and does not end a sentence (`Emissions of 10 tons per year or` over
+ * `more of any one air toxic`). Single-word cells (`yes`, `kg`) never count as prose.
+ */
+function continuesProse(prev: GridRow, row: GridRow): boolean {
+  return row.cells.every((c, j) => {
+    if (!filled(c)) return true;
+    const above = prev.cells[j];
+    return LOWER_START.test(c) && filled(above) && (above as string).split(/\s+/).length >= 3 && !SENTENCE_END.test(above as string);
+  });
 }
 
 /**

@@ -95,6 +95,7 @@ export function findPageTables(fragments: readonly Fragment[], rules?: PageRules
         if (gap < -0.5 || gap >= 0.35 * row.size || !insideCells(row, rows[last] as Line)) between++;
       }
     }
+    last = wrappedTail(rows, last);
     let start = i;
     while (start > 0 && start > i - 2 && (rows[start - 1] as Line).fragments.length >= 2 && close(rows[start - 1] as Line, rows[start] as Line)) start--;
     // A spanning header over some of the columns (`Design effect` centred over the values).
@@ -128,6 +129,27 @@ export function findPageTables(fragments: readonly Fragment[], rules?: PageRules
     i = last + 1;
   }
   return { tables, rest: taken.size === 0 ? [...fragments] : fragments.filter((f) => !taken.has(f)) };
+}
+
+/**
+ * The last line of a table run once the lines set tight under its last row, inside that row's cells
+ * but clear of its first and starting in lower case, are taken in: the row's cells wrapped onto more
+ * lines. A note under a table starts under the stub column or runs across the cells, so it stays out.
+ */
+function wrappedTail(rows: readonly Line[], last: number): number {
+  const anchor = rows[last] as Line;
+  const stub = anchor.fragments[0];
+  let tail = last;
+  while (tail + 1 < rows.length) {
+    const row = rows[tail + 1] as Line;
+    const gap = row.top - (rows[tail] as Line).bottom;
+    if (gap < -0.5 || gap >= 0.35 * row.size || !insideCells(row, anchor)) break;
+    if (stub !== undefined && row.fragments.some((f) => f.x0 < stub.x1)) break;
+    // Words carried on start in lower case; a capital starts a heading or another table beside.
+    if (!row.fragments.every((f) => /^\p{Ll}/u.test(f.text))) break;
+    tail++;
+  }
+  return tail;
 }
 
 /** Every fragment of `line` lies under one cell of `row`, clear of the next cell (a cell's text wrapped onto another line). */

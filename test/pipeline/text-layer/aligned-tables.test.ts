@@ -70,6 +70,29 @@ describe('text layer: tables by alignment', () => {
     assert.doesNotMatch(table, /Retail services/);
   });
 
+  it('joins prose cells wrapped at the same pitch as the rows by their words, and keeps one-word rows apart', async () => {
+    // Every line 12 pt below the last: only the words tell a wrapped cell (lower case after an
+    // unfinished phrase) from a new row.
+    const lines: (readonly string[])[] = [
+      ['Source', 'Definition', 'Examples'],
+      ['Major', 'Emissions of ten tons per year or', 'Utilities, refineries, steel'],
+      ['', 'more of any one air toxic', 'manufacturers and chemical plants'],
+      ['Area', 'Emissions of less than ten tons', 'Dry cleaners and heavy-'],
+      ['', 'per year of any one air toxic', 'duty trucks'],
+      ['Mobile', 'Cars', 'yes'],
+      ['', 'buses', 'no'],
+    ];
+    const texts = lines.flatMap((row, r) => row.map((text, c): [string, number, number] => [text, [72, 160, 360][c] as number, 300 + 12 * r]));
+    const [table] = blocks((await page1(await tablePdf(texts.filter(([t]) => t !== '')))).markdown, 'table');
+    assert.ok(table, 'a table');
+    assert.match(
+      table,
+      /<td>Major<\/td><td>Emissions of ten tons per year or more of any one air toxic<\/td><td>Utilities, refineries, steel manufacturers and chemical plants<\/td>/,
+    );
+    assert.match(table, /<td>Dry cleaners and heavy-duty trucks<\/td>/);
+    assert.match(table, /<tr><td>Mobile<\/td><td>Cars<\/td><td>yes<\/td><\/tr><tr><td><\/td><td>buses<\/td><td>no<\/td><\/tr>/);
+  });
+
   it('spans a booktabs group header over its sub-columns (colspan) and the stub header down the header rows (rowspan)', async () => {
     const texts: [string, number, number][] = [
       ['Method', 72, 300],
