@@ -198,11 +198,13 @@ function cellsOf(grid: Grid, inside: readonly Fragment[]): string[][] | undefine
   /** The grid rows and columns each region's text sits in. */
   const slots = new Map<number, { rows: Set<number>; cols: Set<number> }>();
   for (const f of inside) {
-    const pieces = f.pieces !== undefined && f.pieces.length > 1 ? f.pieces : [{ text: f.text, x0: f.x0, x1: f.x1, y: f.y }];
     const cy = (f.top + f.bottom) / 2;
+    const crossing = grid.vertical.filter((v) => cy > v.from && cy < v.to);
+    const runs = f.pieces !== undefined && f.pieces.length > 1 ? f.pieces : [{ text: f.text, x0: f.x0, x1: f.x1, y: f.y }];
+    const pieces = runs.flatMap((p) => splitAtRules(p, crossing, f.size));
     for (const p of pieces) {
       // Words running through a drawn rule are a chart's labels over its grid lines, not cell text.
-      if (grid.vertical.some((v) => v.at > p.x0 + MEET && v.at < p.x1 - MEET && cy > v.from && cy < v.to)) return undefined;
+      if (crossing.some((v) => v.at > p.x0 + MEET && v.at < p.x1 - MEET)) return undefined;
       const c = slot(xs, (p.x0 + p.x1) / 2);
       const r = slot(ys, cy);
       const root = find(r * cols + c);
@@ -286,6 +288,32 @@ function splitRows(grid: Grid, inside: readonly Fragment[]): Grid {
     vertical: grid.vertical,
     horizontal: [...grid.horizontal, ...cuts.map((at) => ({ at, from, to }))],
   };
+}
+
+/**
+ * A run cut where a drawn rule passes through one of its spaces: justified cell text set close
+ * to the rule (`Number      of` then `Pct` in the next cell) comes as one run across it. Word
+ * positions are estimated from the run's width (no glyph boxes here), so a cut is made only at a
+ * space within half an em of the rule; a word the rule runs through stays whole (and the grid is
+ * refused as before).
+ */
+function splitAtRules(
+  run: { text: string; x0: number; x1: number; y: number },
+  rules: readonly { at: number }[],
+  size: number,
+): { text: string; x0: number; x1: number; y: number }[] {
+  const rule = rules.find((v) => v.at > run.x0 + MEET && v.at < run.x1 - MEET);
+  if (rule === undefined || !run.text.includes(' ')) return [run];
+  const per = (run.x1 - run.x0) / run.text.length;
+  let best = -1;
+  for (let i = 0; i < run.text.length; i++) {
+    if (run.text[i] !== ' ') continue;
+    if (best < 0 || Math.abs(run.x0 + (i + 0.5) * per - rule.at) < Math.abs(run.x0 + (best + 0.5) * per - rule.at)) best = i;
+  }
+  if (Math.abs(run.x0 + (best + 0.5) * per - rule.at) > 0.5 * size) return [run];
+  const left = { text: run.text.slice(0, best).trimEnd(), x0: run.x0, x1: rule.at - MEET, y: run.y };
+  const right = { text: run.text.slice(best + 1).trimStart(), x0: rule.at + MEET, x1: run.x1, y: run.y };
+  return [left, ...splitAtRules(right, rules, size)];
 }
 
 /** A cell that is one figure: `1,530`, `-0.4`, `(12)`, `85.1%`, `$ 3.2`. */

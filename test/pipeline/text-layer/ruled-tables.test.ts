@@ -56,6 +56,28 @@ describe('text layer: ruled tables', () => {
     );
   });
 
+  it('cuts a run of justified header text where a rule passes through its space', async () => {
+    const segments: Segment[] = [];
+    for (const y of [100, 120, 140, 160]) segments.push([72, y, 432, y]);
+    for (const x of [72, 192, 312, 432]) segments.push([x, 100, x, 160]);
+    // One run across the rule at x 192: `Count of` set flush right in the first cell, `Pct` flush
+    // left in the second, one space between (Helvetica 10 pt: `Count of ` is 40.6 pt wide).
+    const texts: [string, number, number][] = [
+      ['Count of Pct', 192 - 39.2, 114],
+      ['Share', 316, 114],
+      ['Apples', 76, 134],
+      ['10', 196, 134],
+      ['12%', 316, 134],
+      ['Pears', 76, 154],
+      ['7', 196, 154],
+      ['9%', 316, 154],
+    ];
+    const [table] = blocks((await page1(await ruledPdf(texts, segments))).markdown, 'table');
+    assert.ok(table, 'a table');
+    assert.match(table, /<tr><th>Count of<\/th><th>Pct<\/th><th>Share<\/th><\/tr>/);
+    assert.match(table, /<tr><td>Pears<\/td><td>7<\/td><td>9%<\/td><\/tr>/);
+  });
+
   it('puts a cell of two lines together and keeps text outside the grid out of it', async () => {
     const segments: Segment[] = [];
     for (const y of [200, 220, 250]) segments.push([72, y, 312, y]);
