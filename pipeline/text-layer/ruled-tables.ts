@@ -230,7 +230,10 @@ function cellsOf(grid: Grid, inside: readonly Fragment[]): string[][] | undefine
   if (filledRows.size < MIN_CELLS || filledCols.size < MIN_CELLS) return undefined;
   let letters = 0;
   for (const list of texts.values()) for (const t of list) letters += t.text.length;
-  if (letters / texts.size > MAX_MEAN_CELL) return undefined;
+  // Long cells frame prose, unless every cell of three or more rows is ruled off on its own: a
+  // boxed page or a form joins cells, a table of definitions draws each one.
+  const everyCellRuled = regions.size === rows * cols && rows >= 3;
+  if (letters / texts.size > MAX_MEAN_CELL && !everyCellRuled) return undefined;
   const cells = Array.from({ length: rows }, () => new Array<string>(cols).fill(''));
   for (const [root, g] of regions) {
     const list = texts.get(root) ?? [];

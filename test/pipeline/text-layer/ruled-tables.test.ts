@@ -78,6 +78,41 @@ describe('text layer: ruled tables', () => {
     assert.match(table, /<tr><td>Pears<\/td><td>7<\/td><td>9%<\/td><\/tr>/);
   });
 
+  it('reads a table of long definitions when every cell is ruled off, and leaves two ruled columns of prose alone', async () => {
+    // Cells of four lines each: far more than the 60 characters a cell of a table by alignment holds.
+    const segments: Segment[] = [];
+    for (const y of [100, 120, 170, 220, 270]) segments.push([72, y, 540, y]);
+    for (const x of [72, 160, 540]) segments.push([x, 100, x, 270]);
+    const texts: [string, number, number][] = [
+      ['Type', 76, 114],
+      ['Description', 164, 114],
+    ];
+    for (const [r, name] of ['Likert', 'Rating', 'Checklist'].entries()) {
+      texts.push([name, 76, 134 + 50 * r]);
+      texts.push([`An ordered set of ${name.toLowerCase()} statements and more words`, 164, 134 + 50 * r]);
+      texts.push(['which patients choose from to describe their state', 164, 145 + 50 * r]);
+      texts.push(['or their experience of it, anchored with words at', 164, 156 + 50 * r]);
+      texts.push(['both ends of the scale and numbered in between', 164, 167 + 50 * r]);
+    }
+    const [table] = blocks((await page1(await ruledPdf(texts, segments))).markdown, 'table');
+    assert.ok(table, 'a table');
+    assert.match(table, /<tr><td>Rating<\/td><td>An ordered set of rating statements and more words which patients choose/);
+    // The same text in two framed columns of one row each: a layout, not a table.
+    const columns: Segment[] = [
+      [72, 100, 540, 100],
+      [72, 400, 540, 400],
+      [72, 100, 72, 400],
+      [306, 100, 306, 400],
+      [540, 100, 540, 400],
+    ];
+    const prose: [string, number, number][] = [];
+    for (let k = 0; k < 12; k++) {
+      prose.push(['This column of ordinary prose runs on and on here', 76, 120 + 20 * k]);
+      prose.push(['and the other column of prose does just the same', 310, 120 + 20 * k]);
+    }
+    assert.equal(blocks((await page1(await ruledPdf(prose, columns))).markdown, 'table').length, 0);
+  });
+
   it('puts a cell of two lines together and keeps text outside the grid out of it', async () => {
     const segments: Segment[] = [];
     for (const y of [200, 220, 250]) segments.push([72, y, 312, y]);
