@@ -17,7 +17,7 @@ import { tableSpec } from './shapes.ts';
 
 export const TABLES_DIR = path.join(CACHE_DIR, 'tables');
 /** Tables in the set: every ruling (index mod 4) twelve times over, the last eight with sideways column headers. */
-export const TABLE_COUNT = 48;
+export const TABLE_COUNT = 64;
 const CHROMIUM = '/usr/bin/chromium';
 const SOURCES = ['shapes.ts', 'render.ts', 'make.ts'].map((f) => fileURLToPath(new URL(f, import.meta.url)));
 

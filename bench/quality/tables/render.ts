@@ -53,9 +53,11 @@ export function pageHtml(spec: TableSpec): string {
             // Figures right-aligned, labels left; a stub cell wraps at the stub width.
             c.col === 0
               ? ` style="text-align:left;max-width:${spec.stubEms}em"`
-              : /\d/.test(c.text)
-                ? ' style="text-align:right"'
-                : ' style="text-align:center"',
+              : c.text.length > 40
+                ? ` style="text-align:${spec.justify ? 'justify' : 'left'}"`
+                : /\d/.test(c.text)
+                  ? ' style="text-align:right"'
+                  : ' style="text-align:center"',
           ].join('');
           const sideways = spec.turned !== 0 && c.header && c.col > 0 && c.colspan === 1;
           return `<${tag}${attrs}>${sideways ? `<span class="turned">${esc(c.text)}</span>` : esc(c.text)}</${tag}>`;

@@ -5,7 +5,9 @@
  * numeric columns of several formats, narrow and wide tables, and four rulings (booktabs, full
  * grid, a rule under the header only, none). From {@link TURNED_FROM} on, the column headers
  * under the group headers (and those of plain columns) are set sideways, as narrow columns set
- * them, read bottom to top or top to bottom.
+ * them, read bottom to top or top to bottom. From {@link TEXT_FROM} on, tables of words: a short
+ * term column and one or two columns of prose cells wrapped over several lines (left-aligned or
+ * justified), the kind reports use for definitions.
  */
 
 export type Ruling = 'booktabs' | 'grid' | 'header-rule' | 'none';
@@ -39,10 +41,15 @@ export interface TableSpec {
    * to top (turned a quarter counter-clockwise), 90 top to bottom; 0 upright.
    */
   readonly turned: 0 | 90 | 270;
+  /** Prose cells set justified (tables of words only). */
+  readonly justify: boolean;
 }
 
 /** Tables from this index on set their column headers sideways (the ones before are as they were). */
 export const TURNED_FROM = 40;
+
+/** Tables from this index on are tables of words (prose cells); the ones before are as they were. */
+export const TEXT_FROM = 48;
 
 /** Mulberry32: a small seeded generator (deterministic across machines and Node versions). */
 export function seeded(seed: number): () => number {
@@ -98,6 +105,64 @@ const CAPTIONS = [
   'Summary statistics',
 ];
 
+const TERMS = [
+  'Visual analogue scale',
+  'Rating scale',
+  'Checklist',
+  'Event log',
+  'Pictorial scale',
+  'Free text',
+  'Structured interview',
+  'Panel survey',
+  'Focus group',
+  'Ranking task',
+  'Daily diary',
+  'Proxy report',
+];
+const WORDS = (
+  'the a of to and in for with on by from that each which are is be can as or at its their one more than all ' +
+  'patients respondents answers items responses scale category marks place line points terms values report period ' +
+  'study record score choice level state experience event option range form number group record survey question ' +
+  'usually often only also directly later instead together measured recorded chosen described assigned given used ' +
+  'asked collected reviewed compared counted divided placed written anchored between within across before after'
+).split(' ');
+
+/** A sentence of `n` words from the list, capitalised and closed with a full stop. */
+function sentence(rand: () => number, n: number): string {
+  const words = Array.from({ length: n }, () => pick(rand, WORDS));
+  words[0] = words[0]!.charAt(0).toUpperCase() + words[0]!.slice(1);
+  return `${words.join(' ')}.`;
+}
+
+/** A table of words: terms, then one or two columns of prose cells of one to three sentences. */
+function textTableSpec(index: number, rand: () => number, ruling: Ruling): TableSpec {
+  const cols = rand() < 0.5 ? 2 : 3;
+  const bodyRows = between(rand, 3, 7);
+  const heads = ['Type', 'Description', 'Examples'];
+  const cells: SpecCell[] = heads.slice(0, cols).map((text, col) => ({ text, row: 0, col, rowspan: 1, colspan: 1, header: true }));
+  const terms = [...TERMS].sort(() => rand() - 0.5);
+  for (let b = 0; b < bodyRows; b++) {
+    cells.push({ text: terms[b % terms.length]!, row: 1 + b, col: 0, rowspan: 1, colspan: 1, header: false });
+    for (let c = 1; c < cols; c++) {
+      const text = Array.from({ length: between(rand, 1, 3) }, () => sentence(rand, between(rand, 6, 16))).join(' ');
+      cells.push({ text, row: 1 + b, col: c, rowspan: 1, colspan: 1, header: false });
+    }
+  }
+  return {
+    caption: `Table ${index + 1}. ${pick(rand, ['Response option types', 'Definitions used in this report', 'Instruments compared'])}`,
+    ruling,
+    rows: 1 + bodyRows,
+    cols,
+    headerRows: 1,
+    cells,
+    width: 1,
+    size: between(rand, 8, 11),
+    stubEms: between(rand, 6, 9),
+    turned: 0,
+    justify: rand() < 0.5,
+  };
+}
+
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 const between = (rand: () => number, lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
 
@@ -127,6 +192,7 @@ function figure(rand: () => number, format: number): string {
 export function tableSpec(index: number): TableSpec {
   const rand = seeded(0x7ab1e + index * 7919);
   const ruling: Ruling = (['booktabs', 'grid', 'header-rule', 'none'] as const)[index % 4]!;
+  if (index >= TEXT_FROM) return textTableSpec(index, rand, ruling);
   const groups = rand() < 0.55 ? between(rand, 1, 3) : 0;
   const perGroup = groups > 0 ? between(rand, 2, 3) : 0;
   const plain = groups > 0 ? between(rand, 0, 2) : between(rand, 2, 7);
@@ -188,5 +254,6 @@ export function tableSpec(index: number): TableSpec {
     stubEms: between(rand, 8, 16),
     // From the index alone, so the tables before keep their shapes draw for draw.
     turned: index < TURNED_FROM ? 0 : index % 2 === 0 ? 270 : 90,
+    justify: false,
   };
 }
