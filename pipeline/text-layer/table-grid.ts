@@ -6,7 +6,7 @@
 import { headerEnd, rulesBetweenRows, spanOverShortRules } from './booktabs.ts';
 import type { Rule } from './rules.ts';
 import { SPANNED } from './table-html.ts';
-import { mergeHeaderLines, withoutLeaders } from './table-rows.ts';
+import { mergeHeaderLines, termRow, withoutLeaders } from './table-rows.ts';
 import type { Extent, GridRow } from './table-spans.ts';
 import { FIGURE, headerRowCount, joinWrappedRows, spanGroupHeaders, spanHeaderRows } from './table-spans.ts';
 import type { Fragment, Line } from './types.ts';
@@ -22,8 +22,12 @@ const MIN_COLUMNS = 2;
 /** More columns than this is a map or a scatter of labels, not a table (and costs quadratic time). */
 const MAX_COLUMNS = 60;
 
-/** The cells of a run of rows, or `undefined` when they make no table; `horizontal`: the page's rules (booktabs). */
-export function gridOf(rows: readonly Line[], horizontal: readonly Rule[] = []): string[][] | undefined {
+/**
+ * The cells of a run of rows, or `undefined` when they make no table; `horizontal`: the page's
+ * rules (booktabs); `ofWords`: the run was found as a table of words (terms beside prose, rows set
+ * apart), so two columns of long lines are allowed.
+ */
+export function gridOf(rows: readonly Line[], horizontal: readonly Rule[] = [], ofWords = false): string[][] | undefined {
   if (rows.length < MIN_ROWS) return undefined;
   let most = 0;
   for (const row of rows) most = Math.max(most, row.fragments.length);
@@ -91,7 +95,9 @@ export function gridOf(rows: readonly Line[], horizontal: readonly Rule[] = []):
   }
   const merged = mergeOverlapping([...columns, ...extra]);
   if (merged.length < MIN_COLUMNS) return undefined;
-  if (merged.length === 2 && meanLength > 30) return undefined;
+  // Two columns of long lines are two text columns, unless nearly every line is a term beside prose.
+  const terms = multi.filter(termRow).length;
+  if (merged.length === 2 && meanLength > 30 && !(ofWords && terms >= 3 && terms >= multi.length - 1)) return undefined;
   // Most multi-fragment rows must put their fragments in distinct columns.
   let consistent = 0;
   for (const row of multi) {

@@ -113,3 +113,17 @@ export function groupHeaderRow(line: Line, body: readonly Line[]): boolean {
   const width = x1 - x0;
   return first.top - line.bottom <= 5 * Math.max(line.size, first.size) && line.x0 > x0 + 0.15 * width && line.x1 <= x1 + 0.05 * width;
 }
+
+const words = (text: string): number => text.trim().split(/\s+/).length;
+
+/**
+ * A row of a table of words: a short term (one to three words, with letters; a list number or a
+ * reference key is no term) set apart from one or two cells of prose (four words or more) — the
+ * rows of a definitions table, which two text columns never make (both columns run long).
+ */
+export function termRow(row: Line): boolean {
+  const [term, ...rest] = row.fragments;
+  if (term === undefined || rest.length < 1 || rest.length > 2) return false;
+  if (words(term.text) > 3 || term.text.length > 25 || !/\p{L}{3}/u.test(term.text) || /[.:;]$/.test(term.text)) return false;
+  return rest.every((f) => words(f.text) >= 4) && (rest[0] as Line['fragments'][number]).x0 - term.x1 > 0.8 * row.size;
+}

@@ -45,7 +45,18 @@ export function joinWrappedRows(rows: readonly GridRow[]): GridRow[] {
   }
   if (gaps.length < 2) return [...rows];
   gaps.sort((p, q) => p - q);
-  const rowGap = gaps[Math.floor(gaps.length / 2)]!;
+  // Two groups of gaps show between any two lines, including a wrapped cell's one-cell lines; in a
+  // table of figures the wider gaps set groups of rows apart instead, so only tables of words look.
+  const every = rows.slice(1).map((row, i) => row.line.top - rows[i]!.line.bottom);
+  const cells = rows.flatMap((r) => r.cells.filter(filled));
+  const words = cells.filter((c) => !FIGURE.test(c)).length >= 0.9 * cells.length;
+  const spacing = rowSpacing(
+    gaps,
+    every.sort((p, q) => p - q),
+    rows[0]!.line.size,
+  );
+  const grouped = words && spacing.grouped;
+  const rowGap = grouped ? spacing.rowGap : gaps[Math.floor(gaps.length / 2)]!;
   const out: GridRow[] = [];
   for (const row of rows) {
     const prev = out.at(-1);
@@ -58,7 +69,8 @@ export function joinWrappedRows(rows: readonly GridRow[]): GridRow[] {
       prev !== undefined &&
       (spaced || (gap <= 1.25 * rowGap && continuesProse(prev, row))) &&
       count >= 1 &&
-      count < Math.max(2, prev.cells.filter(filled).length) &&
+      // Where the gaps say lines and rows apart, every cell of a prose row may wrap at once.
+      (count < Math.max(2, prev.cells.filter(filled).length) || (grouped && spaced && count <= prev.cells.filter(filled).length && holdsProse(prev))) &&
       row.cells.every((c, j) => !filled(c) || (filled(prev.cells[j]) && !FIGURE.test(c)))
     ) {
       prev.cells = prev.cells.map((c, j) => (filled(row.cells[j]) ? joinCellLines(c, row.cells[j] as string) : c));
@@ -77,6 +89,29 @@ export function joinWrappedRows(rows: readonly GridRow[]): GridRow[] {
 /** A cell's next line after its last: a word broken at a hyphen (`heavy-` over `duty`) closes up. */
 function joinCellLines(above: string, below: string): string {
   return /\p{L}-$/u.test(above) && LOWER_START.test(below) ? `${above}${below}` : `${above} ${below}`;
+}
+
+/**
+ * The space between rows: the median gap between lines of two or more cells (`gaps`, sorted),
+ * unless the gaps between all lines (`every`, sorted) fall in two clear groups with two or more in
+ * the upper one (cells wrapped onto several lines outnumber the rows), when rows are set apart by
+ * the smallest gap of the upper group.
+ */
+function rowSpacing(gaps: readonly number[], every: readonly number[], size: number): { rowGap: number; grouped: boolean } {
+  const median = gaps[Math.floor(gaps.length / 2)]!;
+  let at = -1;
+  let best = 0;
+  for (let i = 0; i + 2 < every.length; i++) {
+    const [lo, hi] = [Math.max(every[i]!, 0.05 * size), every[i + 1]!];
+    if (hi - lo >= 0.2 * size && hi / lo > best) [at, best] = [i, hi / lo];
+  }
+  const grouped = at >= 0 && best >= 2.2;
+  return { rowGap: grouped ? every[at + 1]! : median, grouped };
+}
+
+/** A row with a cell of prose past its first column (four words or more): its cells may wrap together. */
+function holdsProse(row: GridRow): boolean {
+  return row.cells.some((c, j) => j > 0 && filled(c) && c.split(/\s+/).length >= 4);
 }
 
 const LOWER_START = /^\p{Ll}/u;

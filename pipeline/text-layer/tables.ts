@@ -7,7 +7,7 @@
 import { toLines } from './order.ts';
 import type { PageRules } from './rules.ts';
 import { gridOf } from './table-grid.ts';
-import { groupHeaderRow, isCaptionRow, spanningHeader } from './table-rows.ts';
+import { groupHeaderRow, isCaptionRow, spanningHeader, termRow } from './table-rows.ts';
 import type { Fragment, Line } from './types.ts';
 
 /**
@@ -68,13 +68,31 @@ function tabular(row: Line): boolean {
  * becomes one stand-in fragment carrying the cells; the rest of the page is returned apart.
  */
 export function findPageTables(fragments: readonly Fragment[], rules?: PageRules): { tables: Fragment[]; rest: Fragment[] } {
+  const figures = scanPage(fragments, rules, tabular, () => true, false);
+  // Tables of words (a term beside prose) are looked for apart, among what is left, so their rows
+  // never bridge two tables of figures.
+  const words = scanPage(figures.rest, rules, termRow, termsSetApart, true);
+  return { tables: [...figures.tables, ...words.tables], rest: words.rest };
+}
+
+/**
+ * One pass over the page: runs of rows that `isRow` accepts (with the lines between and above them
+ * that tables carry), kept where `accept` takes the run's rows and they make a grid.
+ */
+function scanPage(
+  fragments: readonly Fragment[],
+  rules: PageRules | undefined,
+  isRow: (row: Line) => boolean,
+  accept: (run: readonly Line[]) => boolean,
+  ofWords: boolean,
+): { tables: Fragment[]; rest: Fragment[] } {
   const rows = toLines(fragments);
   const taken = new Set<Fragment>();
   const tables: Fragment[] = [];
   const close = (upper: Line, lower: Line): boolean => lower.top - upper.bottom <= 3 * Math.max(upper.size, lower.size);
   let i = 0;
   while (i < rows.length) {
-    if (!tabular(rows[i] as Line)) {
+    if (!isRow(rows[i] as Line)) {
       i++;
       continue;
     }
@@ -85,7 +103,7 @@ export function findPageTables(fragments: readonly Fragment[], rules?: PageRules
     let between = 0;
     for (let j = i + 1; j < rows.length && between < 3 && close(rows[j - 1] as Line, rows[j] as Line); j++) {
       const row = rows[j] as Line;
-      if (tabular(row)) {
+      if (isRow(row)) {
         last = j;
         count++;
         between = 0;
@@ -105,10 +123,10 @@ export function findPageTables(fragments: readonly Fragment[], rules?: PageRules
     const cut = beforeCaption(rows.slice(start, last + 1));
     if (start + cut <= last) {
       last = start + cut - 1;
-      count = rows.slice(i, last + 1).filter((r) => tabular(r)).length;
+      count = rows.slice(i, last + 1).filter((r) => isRow(r)).length;
     }
     const slice = rows.slice(start, last + 1);
-    const cells = count >= 3 ? gridOf(slice, rules?.horizontal) : undefined;
+    const cells = count >= 3 && accept(rows.slice(i, last + 1)) ? gridOf(slice, rules?.horizontal, ofWords) : undefined;
     if (cells === undefined) {
       i++;
       continue;
@@ -150,6 +168,25 @@ function wrappedTail(rows: readonly Line[], last: number): number {
     tail++;
   }
   return tail;
+}
+
+/**
+ * Whether a run of term rows sets its rows apart: the gaps between its lines fall into the leading
+ * inside a cell and wider gaps, each wider gap opening a term row, two or more of them. A narrow
+ * column of margin notes beside running text (an address, a date received) sits on the text's own
+ * leading, with no wider gaps.
+ */
+function termsSetApart(run: readonly Line[]): boolean {
+  const gaps = run.slice(1).map((row, k) => row.top - (run[k] as Line).bottom);
+  const inner = [...gaps].sort((p, q) => p - q)[Math.floor(gaps.length / 4)] ?? 0;
+  const wide = Math.max(1.8 * inner, inner + 0.25 * (run[0] as Line).size);
+  let apart = 0;
+  for (let k = 1; k < run.length; k++) {
+    if (gaps[k - 1]! < wide) continue;
+    if (!termRow(run[k] as Line)) return false;
+    apart++;
+  }
+  return apart >= 2;
 }
 
 /** Every fragment of `line` lies under one cell of `row`, clear of the next cell (a cell's text wrapped onto another line). */

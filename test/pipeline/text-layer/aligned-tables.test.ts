@@ -93,6 +93,37 @@ describe('text layer: tables by alignment', () => {
     assert.match(table, /<tr><td>Mobile<\/td><td>Cars<\/td><td>yes<\/td><\/tr><tr><td><\/td><td>buses<\/td><td>no<\/td><\/tr>/);
   });
 
+  it('reads a table of terms beside wrapped prose whose rows are set apart, and leaves margin notes beside running text alone', async () => {
+    // Lines inside a cell 12 pt apart, rows 20 pt: the term column wraps too (`Focus` / `group`).
+    const prose = [
+      ['Rating', ['An ordered set of categories from which people', 'choose the one that best describes their state.']],
+      ['Focus', ['A small group discussion led by a moderator, with', 'answers recorded and coded afterwards by two']],
+      ['Event log', ['Specific events recorded as they happen, in a', 'diary or with another reporting system.']],
+    ] as const;
+    const texts: [string, number, number][] = [
+      ['Type', 72, 300],
+      ['Description', 180, 300],
+    ];
+    let y = 320;
+    for (const [term, lines] of prose) {
+      texts.push([term, 72, y]);
+      if (term === 'Focus') texts.push(['group', 72, y + 12]);
+      lines.forEach((line, k) => texts.push([line, 180, y + 12 * k]));
+      y += 12 * lines.length + 8;
+    }
+    const [table] = blocks((await page1(await tablePdf(texts))).markdown, 'table');
+    assert.ok(table, 'a table');
+    assert.match(
+      table,
+      /<tr><td>Focus group<\/td><td>A small group discussion led by a moderator, with answers recorded and coded afterwards by two<\/td><\/tr>/,
+    );
+    // The same columns on the text's own leading: a margin column of notes beside a text column.
+    const notes: [string, number, number][] = [];
+    for (let k = 0; k < 6; k++) notes.push(['the running text of the page goes on in its own column, line after line', 180, 300 + 12 * k]);
+    notes.push(['Received', 72, 300], ['Helsinki office', 72, 312], ['Accepted', 72, 336], ['Revised draft', 72, 348]);
+    assert.equal(blocks((await page1(await tablePdf(notes))).markdown, 'table').length, 0);
+  });
+
   it('spans a booktabs group header over its sub-columns (colspan) and the stub header down the header rows (rowspan)', async () => {
     const texts: [string, number, number][] = [
       ['Method', 72, 300],
