@@ -163,7 +163,12 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
     // list items are set in the body style.
     const marker = (bigger || fontHeading) && numberedHeading(line.text) ? undefined : listMarker(line.text);
     const sameStyle = prev !== undefined && prev.font === line.font && Math.abs(prev.size - line.size) <= 0.05 * line.size;
-    let startNew = current === undefined || prev === undefined || marker !== undefined || (fontHeading && !sameStyle);
+    // A bold or italic lead-in followed by sentence text opens a paragraph, however large or
+    // emphasised the line looks as a whole (amsthm's `Theorem 2.1.` before an italic statement),
+    // and after a sentence's end it opens one even without a gap (`<p><b>Note.</b> …` in a browser).
+    const leadIn = marker === undefined ? runInHead(line, style) : undefined;
+    const leadInStarts = leadIn !== undefined && prev !== undefined && /[.!?:]["”’)]?$/.test(prev.text) && current?.label !== 'list';
+    let startNew = current === undefined || prev === undefined || marker !== undefined || (fontHeading && !sameStyle) || leadInStarts;
     if (!startNew && prev !== undefined && current !== undefined) {
       const gap = line.top - prev.bottom;
       const size = Math.max(line.size, prev.size);
@@ -181,9 +186,6 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
     }
     if (startNew) {
       current = { label: 'text', lines: [line] };
-      // A bold or italic lead-in followed by sentence text opens a paragraph, however large or
-      // emphasised the line looks as a whole (amsthm's `Theorem 2.1.` before an italic statement).
-      const leadIn = marker === undefined ? runInHead(line, style) : undefined;
       if (leadIn !== undefined) {
         current.leadIn = leadIn;
       } else if (marker !== undefined) {

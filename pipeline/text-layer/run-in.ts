@@ -86,8 +86,9 @@ export function runInHead(line: Line, style: Readonly<{ bodyFont: string; monoFo
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i] as Styled;
     const text = piece.text.trim();
-    // A note in parentheses may be set in the text face (amsthm's `(Name)`); the head goes on after it.
-    if (piece.font !== lead && !inNote && !(i > 0 && text.startsWith('('))) break;
+    // A note in parentheses may be set in the text face (amsthm's `(Name)`), and so may the
+    // number (amsthm's remark style: `Remark 1.2.`); the head goes on after them.
+    if (piece.font !== lead && !inNote && !(i > 0 && (text.startsWith('(') || /^[\dA-Z]{1,3}(\.[\dA-Z]{1,3})*$/.test(text)))) break;
     if (piece.font === lead && strongMathCue(piece.text, piece.font)) return undefined;
     if (text.startsWith('(')) inNote = true;
     if (inNote && text.includes(')')) inNote = false;
