@@ -4,10 +4,12 @@
  * Headings are told by size relative to the page's body text (≥ 1.12×) or, at body size, by a
  * different font on a short standalone line (bold section titles such as `5.1 Hyper Parameter
  * Optimization`). "A font other than the body font" stands in for bold (it was all pdfjs gave;
- * PDFium's font weights could sharpen it, untried).
+ * PDFium's font weights could sharpen it, untried). A line that opens with a run-in head
+ * (`**Proof.** Let …`, `run-in.ts`) starts a paragraph, never a heading.
  */
 
 import { formulaLatex, formulaLike } from './formula/index.ts';
+import { runInHead } from './run-in.ts';
 import { findTables } from './tables.ts';
 import type { Block, Line } from './types.ts';
 
@@ -161,7 +163,12 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
     // list items are set in the body style.
     const marker = (bigger || fontHeading) && numberedHeading(line.text) ? undefined : listMarker(line.text);
     const sameStyle = prev !== undefined && prev.font === line.font && Math.abs(prev.size - line.size) <= 0.05 * line.size;
-    let startNew = current === undefined || prev === undefined || marker !== undefined || (fontHeading && !sameStyle);
+    // A bold or italic lead-in followed by sentence text opens a paragraph, however large or
+    // emphasised the line looks as a whole (amsthm's `Theorem 2.1.` before an italic statement),
+    // and after a sentence's end it opens one even without a gap (`<p><b>Note.</b> …` in a browser).
+    const leadIn = marker === undefined ? runInHead(line, style) : undefined;
+    const leadInStarts = leadIn !== undefined && prev !== undefined && /[.!?:]["”’)]?$/.test(prev.text) && current?.label !== 'list';
+    let startNew = current === undefined || prev === undefined || marker !== undefined || (fontHeading && !sameStyle) || leadInStarts;
     if (!startNew && prev !== undefined && current !== undefined) {
       const gap = line.top - prev.bottom;
       const size = Math.max(line.size, prev.size);
@@ -179,7 +186,9 @@ export function toBlocks(lines: readonly Line[], style: PageStyle): Block[] {
     }
     if (startNew) {
       current = { label: 'text', lines: [line] };
-      if (marker !== undefined) {
+      if (leadIn !== undefined) {
+        current.leadIn = leadIn;
+      } else if (marker !== undefined) {
         current.label = 'list';
         current.marker = marker;
       } else if ((bigger || fontHeading) && equationLike(line, regionX0, regionX1)) {

@@ -3,6 +3,7 @@
  * `<|ref|>label<|/ref|><|det|>[[x1,y1,x2,y2]]<|/det|>` on a 0–999 grid of the page.
  */
 import { inlineFormulas } from './formula/index.ts';
+import type { RunInHead } from './run-in.ts';
 import { tableHtml } from './table-html.ts';
 import type { Block, Line } from './types.ts';
 
@@ -68,7 +69,7 @@ export function escapeText(text: string): string {
  * A paragraph with its inline formulas as `$…$`: the text around them is escaped, the LaTeX
  * (checked by KaTeX) is not.
  */
-function textWithFormulas(lines: readonly Line[]): string {
+function textWithFormulas(lines: readonly Line[], leadIn?: RunInHead): string {
   const latex: string[] = [];
   const rebuilt = lines.map((line): Line => {
     const found = line.fragments.map((f) => inlineFormulas(f));
@@ -84,8 +85,19 @@ function textWithFormulas(lines: readonly Line[]): string {
       .join(' ');
     return { ...line, text };
   });
-  const text = escapeText(joinLines(rebuilt));
+  const text = withLeadIn(escapeText(joinLines(rebuilt)), leadIn);
   return latex.length === 0 ? text : text.replace(/\uE000(\d+)\uE001/g, (_, k: string) => `$${latex[Number(k)]}$`);
+}
+
+/**
+ * The paragraph's run-in head kept emphasised: `**Corollary 4.17.** Suppose …`, `*Proof.* Let …`.
+ * Left plain where the text no longer starts with it (an inline formula took part of it) or where
+ * it holds a Markdown marker of its own.
+ */
+function withLeadIn(text: string, leadIn: RunInHead | undefined): string {
+  if (leadIn === undefined || /[*_`\\]/.test(leadIn.text) || !text.startsWith(leadIn.text)) return text;
+  const mark = leadIn.emphasis === 'strong' ? '**' : '*';
+  return `${mark}${leadIn.text}${mark}${text.slice(leadIn.text.length)}`;
 }
 
 function listLine(block: Block): string {
@@ -119,7 +131,7 @@ export function blockMarkdown(block: Block): string {
     case 'equation':
       return block.latex === undefined ? escapeText(joinLines(block.lines)) : `$$${block.latex}$$`;
     default:
-      return textWithFormulas(block.lines);
+      return textWithFormulas(block.lines, block.leadIn);
   }
 }
 

@@ -206,9 +206,11 @@ function fragmentOf(runs: readonly Run[], rawText: string): Fragment | undefined
   // Keep the runs where they may be needed: a formula is rebuilt from their baselines and
   // sizes, and figures of table cells that ran together are split at them.
   // A math run among others (a math font, a math-only glyph, an italic letter) marks an inline
-  // formula in a sentence: its runs are kept too.
+  // formula in a sentence: its runs are kept too. So are those of a fragment that opens in
+  // another face than its main one: a run-in head (`**Proof.** Let …`, `run-in.ts`).
   if (
     /\d/.test(text) ||
+    (runs[0] as Run).font !== fragment.font ||
     runs.some((r) => Math.abs(r.y - y) > 0.1 * size || Math.abs(r.size - size) > 0.1 * size) ||
     (runs.some((r) => strongMathCue(r.text, r.font) || italicLetter(r.text, r.font)) && runs.some((r) => r.font !== runs[0]!.font))
   ) {

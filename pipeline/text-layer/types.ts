@@ -4,6 +4,7 @@
  */
 
 import type { FormulaReading } from './formula/index.ts';
+import type { RunInHead } from './run-in.ts';
 
 /** Whether a page's text layer can stand in for OCR, and the figures behind the verdict. */
 export interface TextLayerAssessment {
@@ -153,4 +154,6 @@ export interface Block {
   latex?: string;
   /** For `equation`: how sure the geometry leaves the LaTeX (`formula/reading.ts`). */
   confidence?: number;
+  /** For `text`: the emphasised lead-in that opens the paragraph (`run-in.ts`), kept as `**…**` or `*…*`. */
+  leadIn?: RunInHead;
 }
