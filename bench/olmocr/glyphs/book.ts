@@ -14,15 +14,16 @@ export interface GlyphBookResult {
 }
 
 /**
- * Render a run's formulas (duplicates rendered once).
+ * Render a run's formulas (duplicates rendered once) in the Chromium at `executablePath`
+ * (`/usr/bin/chromium` by default).
  *
  * @example
  * const { book, note } = await glyphBook(['x^2', '\\left(a\\right)'])
  */
-export async function glyphBook(formulas: Iterable<string>): Promise<GlyphBookResult> {
+export async function glyphBook(formulas: Iterable<string>, executablePath?: string): Promise<GlyphBookResult> {
   const unique = [...new Set(formulas)];
   try {
-    const { glyphs } = await renderGlyphs(unique);
+    const { glyphs } = await renderGlyphs(unique, executablePath);
     return { book: new Map(unique.map((f, i) => [f, glyphs[i] ?? null])), note: `glyphs (KaTeX in Chromium, ${unique.length} formulas)` };
   } catch (error) {
     return {

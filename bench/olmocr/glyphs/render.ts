@@ -77,7 +77,14 @@ export async function renderGlyphs(formulas: readonly string[], executablePath =
     });
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${ORIGIN}/index.html`, { waitUntil: 'load', timeout: 120_000 });
-    const collected = (await page.evaluate(COLLECT_GLYPHS)) as (Glyph[] | null)[];
+    // A page that never settles (a font that never loads) must not hang the bench: the caller
+    // then falls back to MathML.
+    const limitMs = 60_000 + 20 * formulas.length;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the glyph page did not finish within ${limitMs / 1000} s`)), limitMs);
+    });
+    const collected = (await Promise.race([page.evaluate(COLLECT_GLYPHS), timeout]).finally(() => clearTimeout(timer))) as (Glyph[] | null)[];
     return { glyphs: collected.map((g, i) => (html[i] === undefined ? null : g)) };
   } finally {
     await context.close();
