@@ -27,6 +27,10 @@ const FORMULAS = [
   '\\frac{a}{b}',
   '{a \\atop b}',
   '\\frac{',
+  '\\left\\|\\frac{\\frac{a}{b}}{\\frac{c}{d}}\\right\\|',
+  '\\|\\frac{\\frac{a}{b}}{\\frac{c}{d}}\\|',
+  '\\left(\\frac{\\frac{a}{b}}{\\frac{c}{d}}\\right)',
+  '\\left[\\frac{\\frac{a}{b}}{\\frac{c}{d}}\\right]',
 ];
 
 describe('math glyph test (KaTeX in Chromium)', function () {
@@ -52,6 +56,12 @@ describe('math glyph test (KaTeX in Chromium)', function () {
     assert.equal(same('(a)', '\\left(a\\right)'), true);
     assert.equal(same('\\frac12', '\\frac{1}{2}'), true);
     assert.equal(same('u\\in\\left(R/\\operatorname{Ann}_R(x_i)\\right)^\\times', 'u\\in(R/\\operatorname{Ann}_R(x_i))^\\times'), true);
+  });
+
+  it('should count a tall delimiter drawn as a stack as its normal character', () => {
+    const tall = (open: string, close: string): string => `${open}\\frac{\\frac{a}{b}}{\\frac{c}{d}}${close}`;
+    assert.equal(same(tall('\\left\\|', '\\right\\|'), tall('\\|', '\\|')), true);
+    assert.equal(same(tall('\\left(', '\\right)'), tall('\\left[', '\\right]')), false);
   });
 
   it('should find the reference inside a longer candidate', () => {

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import katex from 'katex';
+import { CALIBRATION } from './delimiters.ts';
 import type { Glyph } from './glyph.ts';
 import { COLLECT_GLYPHS } from './page-script.ts';
 
@@ -43,8 +44,9 @@ function katexHtml(latex: string): string | undefined {
 }
 
 function pageHtml(bodies: readonly string[]): string {
+  const calibration = CALIBRATION.map((c) => `<div class="calibration" data-char="${c.char}">${katexHtml(c.latex) ?? ''}</div>`).join('\n');
   const boxes = bodies.map((b, i) => `<div class="formula" data-i="${i}">${b}</div>`).join('\n');
-  return `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="${ORIGIN}/katex.min.css"><style>body{margin:0;font-size:20px}.formula{padding:4px 8px;width:max-content}</style></head><body>${boxes}</body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="${ORIGIN}/katex.min.css"><style>body{margin:0;font-size:20px}.formula{padding:4px 8px;width:max-content}</style></head><body>${calibration}\n${boxes}</body></html>`;
 }
 
 export interface RenderedGlyphs {
