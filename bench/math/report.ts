@@ -52,7 +52,7 @@ export function mathMarkdown(result: MathBenchResult): string {
   );
   const c = result.crops;
   const crops = c
-    ? `Hand-cut formula crops of olmOCR-Bench dev pages (\`bench/math/olmocr-crops.json\`, 150 dpi; boxes stand in for a formula detector, which Folio lacks): ${c.n} crops, render-equal ${percent(c.renderEqual)}, the dataset's math tests among them passed ${c.testsPassed}/${c.tests} (its semantics, \`sameRendering\`), speculative = greedy ${percent(c.identical)}, τ ${c.tau.toFixed(2)} at K=3.
+    ? `Hand-cut formula crops of olmOCR-Bench dev pages (\`bench/math/olmocr-crops.json\`, 150 dpi; boxes stand in for a formula detector, which Folio lacks): ${c.n} crops, render-equal ${percent(c.renderEqual)}, the dataset's math tests among them passed ${c.testsPassed}/${c.tests} (its semantics, \`sameRendering\`; ${c.testsCheck}), speculative = greedy ${percent(c.identical)}, τ ${c.tau.toFixed(2)} at K=3.
 
 ${markdownTable(
   ['truth', 'read (greedy)', 'smallest logit gap'],

@@ -15,6 +15,7 @@ import { loadModel } from '../../inference/onnx/load.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
 import { formulaView } from '../../pipeline/formula/view.ts';
 import { loadPages, measureDecode } from '../decode/run.ts';
+import { glyphBook } from '../olmocr/glyphs/index.ts';
 import { renderMathml, sameRendering } from '../olmocr/math.ts';
 import { loadFormulaCrops } from './crops.ts';
 import { canonicalLatex } from './normalise.ts';
@@ -69,6 +70,8 @@ export interface MathCropsResult {
   /** The dataset's math tests among the crops, passed with its semantics (`sameRendering`). */
   readonly tests: number;
   readonly testsPassed: number;
+  /** Which test decided the math tests MathML missed (the glyph test in Chromium, or MathML only and why). */
+  readonly testsCheck: string;
   readonly identical: number;
   readonly tau: number;
   readonly readings: readonly { truth: string; predicted: string; minMargin: number }[];
@@ -209,11 +212,14 @@ export async function measureMath(config: Readonly<MathBenchConfig> = {}, log: (
       const tokens = spec.reduce((a, s) => a + Math.max(0, s.ids.length - 1), 0);
       const steps = spec.reduce((a, s) => a + s.stats.steps, 0);
       const tests = cases.filter((c) => c.test);
+      const read = cases.map((_, i) => greedy[i]!.text.trim());
+      const { book, note } = await glyphBook(cases.flatMap((c, i) => (c.test && !sameRendering(c.latex, read[i]!) ? [c.latex, read[i]!] : [])));
       crops = {
         n: cases.length,
         renderEqual: cases.filter((c, i) => renderEqual(c.latex, greedy[i]!.text.trim())).length / cases.length,
         tests: tests.length,
-        testsPassed: cases.filter((c, i) => c.test && sameRendering(c.latex, greedy[i]!.text.trim())).length,
+        testsPassed: cases.filter((c, i) => c.test && sameRendering(c.latex, read[i]!, book)).length,
+        testsCheck: note,
         identical: same / cases.length,
         tau: tokens / Math.max(1, steps),
         readings: cases.map((c, i) => ({ truth: c.latex, predicted: greedy[i]!.text.trim(), minMargin: greedy[i]!.stats.minMargin })),

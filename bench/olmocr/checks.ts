@@ -5,6 +5,7 @@
  */
 import { ConfigurationError } from '../../core/errors.ts';
 import { nearMatchStarts, partialRatio, ratio } from './fuzzy.ts';
+import type { GlyphBook } from './glyphs/index.ts';
 import { findMath } from './math.ts';
 import { normalizeText } from './normalize.ts';
 import type { CellKey, TableGraph } from './table-graph.ts';
@@ -208,7 +209,7 @@ function checkBaseline(test: BenchTest, markdown: string): CheckResult {
  * @example
  * runCheck({ pdf: 'a.pdf', page: 1, id: 't', type: 'present', text: 'Hello' }, '# **Hello** world') // { passed: true, reason: '' }
  */
-export function runCheck(test: BenchTest, markdown: string): CheckResult {
+export function runCheck(test: BenchTest, markdown: string, glyphs?: GlyphBook): CheckResult {
   switch (test.type) {
     case 'present':
     case 'absent':
@@ -218,7 +219,7 @@ export function runCheck(test: BenchTest, markdown: string): CheckResult {
     case 'table':
       return checkTable(test, markdown);
     case 'math':
-      return findMath(test.math ?? '', markdown, !test.ignore_dollar_delimited);
+      return findMath(test.math ?? '', markdown, !test.ignore_dollar_delimited, glyphs);
     case 'baseline':
       return checkBaseline(test, markdown);
   }

@@ -25,6 +25,8 @@ export function scoreToMarkdown(score: OlmocrScore, { engine, dataset, markdown 
     '',
     `**Overall ${percent(score.overall)}** (mean of the per-file scores, as olmOCR-Bench reports it); ${score.passed}/${score.total} tests passed (${percent(score.testPassRate)}).`,
     '',
+    `Math tests that MathML containment missed were decided by: ${score.mathCheck}.`,
+    '',
     '## Per test type',
     '',
     markdownTable(['type', 'tests', 'passed', 'score'], types),

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { BenchTest, TestType } from './checks.ts';
 import { parseTest, runCheck } from './checks.ts';
+import type { MathCase } from './math.ts';
+import { mathGlyphBook } from './math.ts';
 
 export interface TestOutcome {
   readonly id: string;
@@ -41,6 +43,8 @@ export interface OlmocrScore {
   readonly byGroup: Readonly<Record<string, TypeSummary>>;
   readonly failures: readonly { readonly id: string; readonly type: TestType; readonly pdf: string; readonly reason: string }[];
   readonly tests: readonly TestOutcome[];
+  /** Which test decided the math tests MathML missed: the glyph test in Chromium, or MathML only and why. */
+  readonly mathCheck: string;
 }
 
 export interface LoadDatasetOptions {
@@ -172,6 +176,15 @@ export async function scoreMarkdown({ dataset, markdown, baseline = true }: Read
     }
     return text;
   };
+  // Every formula the math tests may need goes to the browser in one page, before any test runs.
+  const mathCases: MathCase[] = [];
+  for (const { test } of loaded) {
+    if (test.type !== 'math') continue;
+    for (const file of markdownFilesFor(test.pdf, test.page, available)) {
+      mathCases.push({ reference: test.math ?? '', markdown: await read(file), dollars: !test.ignore_dollar_delimited });
+    }
+  }
+  const { book, note } = await mathGlyphBook(mathCases);
   const tests: TestOutcome[] = [];
   for (const { test, group } of loaded) {
     const files = markdownFilesFor(test.pdf, test.page, available);
@@ -183,7 +196,7 @@ export async function scoreMarkdown({ dataset, markdown, baseline = true }: Read
     let passes = 0;
     let reason = '';
     for (const file of files) {
-      const result = runCheck(test, await read(file));
+      const result = runCheck(test, await read(file), book);
       if (result.passed) passes++;
       else reason ||= result.reason;
     }
@@ -203,5 +216,6 @@ export async function scoreMarkdown({ dataset, markdown, baseline = true }: Read
     byGroup,
     failures: tests.filter((t) => !t.passed).map((t) => ({ id: t.id, type: t.type, pdf: t.pdf, reason: t.reason })),
     tests,
+    mathCheck: note,
   };
 }

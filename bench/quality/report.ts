@@ -11,7 +11,7 @@ function extras(set: SetResult, figures: Readonly<Record<string, number>>): stri
     const types = Object.keys(figures)
       .filter((k) => k.endsWith(' passed') && k !== 'withBaselinePassed')
       .map((k) => k.slice(0, -' passed'.length));
-    return `${figures['passed']}/${figures['total']} tests (${types.map((t) => `${t} ${figures[`${t} passed`]}/${figures[`${t} total`]}`).join(', ')}); with baseline tests ${figures['withBaselinePassed']}/${figures['withBaselineTotal']}, per-group "overall" ${fmt((figures['overall'] ?? NaN) * 100, 1)}%`;
+    return `${figures['passed']}/${figures['total']} tests (${types.map((t) => `${t} ${figures[`${t} passed`]}/${figures[`${t} total`]}`).join(', ')}); with baseline tests ${figures['withBaselinePassed']}/${figures['withBaselineTotal']}, per-group "overall" ${fmt((figures['overall'] ?? NaN) * 100, 1)}%${figures['math glyph test in Chromium'] === 0 ? '; math tests by MathML only (no browser for the glyph test)' : ''}`;
   }
   return Object.entries(figures)
     .map(([k, v]) => `${k} ${Number.isInteger(v) ? v : fmt(v)}`)

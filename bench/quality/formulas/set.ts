@@ -1,12 +1,13 @@
 /**
  * `--set formulas`: pdflatex pages of held-out formulas with the LaTeX as ground truth
  * (`pages.ts`, `make.ts`). A formula counts as found when one of the output's `$…$`/`$$…$$`
- * formulas renders like it, by the olmOCR math tests' semantics (`sameRendering`): the headline is
+ * formulas renders like it, by the olmOCR math tests' semantics (`sameRendering`: MathML, then the
+ * glyphs KaTeX draws in Chromium; MathML only, and a figure saying so, when no browser starts): the headline is
  * the share found, display and inline formulas also reported on their own.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findMath } from '../../olmocr/math.ts';
+import { findMath, mathGlyphBook } from '../../olmocr/math.ts';
 import { pageCount, readOutput } from '../sets/pages.ts';
 import type { QualityDocument, QualitySet } from '../types.ts';
 import { ensureFormulaPages, FORMULAS_DIR } from './make.ts';
@@ -39,14 +40,21 @@ export function formulaSet(dir = FORMULAS_DIR): QualitySet {
         t.n += 1;
         t.found += Number(found);
       };
+      const pages = await Promise.all(
+        documents.map(async (doc) => ({
+          doc,
+          truth: JSON.parse(await readFile(path.join(dir, 'truth', `${doc.name}.json`), 'utf8')) as PageFormula[],
+          markdown: await readOutput(path.join(markdownDir, `${doc.name}.md`)),
+        })),
+      );
+      // Every formula the glyph test may need, all pages at once, in one browser page.
+      const { book, note } = await mathGlyphBook(pages.flatMap((p) => p.truth.map((f) => ({ reference: f.latex, markdown: p.markdown }))));
       const rows: string[][] = [];
-      for (const doc of documents) {
-        const truth = JSON.parse(await readFile(path.join(dir, 'truth', `${doc.name}.json`), 'utf8')) as PageFormula[];
-        const markdown = await readOutput(path.join(markdownDir, `${doc.name}.md`));
+      for (const { doc, truth, markdown } of pages) {
         const mine = { display: [0, 0], inline: [0, 0] };
         const font = fontOf(doc.name);
         for (const f of truth) {
-          const found = findMath(f.latex, markdown).passed;
+          const found = findMath(f.latex, markdown, true, book).passed;
           const where = f.display ? 'display' : 'inline';
           count('all', found);
           count(where, found);
@@ -63,6 +71,8 @@ export function formulaSet(dir = FORMULAS_DIR): QualitySet {
         figures[`${key} found`] = share(t.found, t.n);
         figures[`${key} n`] = t.n;
       }
+      figures['glyph test in Chromium'] = Number(book !== undefined);
+      if (book === undefined) console.error(`quality: formulas: ${note}`);
       return { headline: share(tally.all?.found ?? 0, tally.all?.n ?? 0), headlineName: 'formulas found rendering equal', figures, rows };
     },
   };
