@@ -12,7 +12,8 @@ export function joinLatex(parts: readonly string[]): string {
   let out = '';
   for (const p of parts) {
     if (p === '') continue;
-    if (/\\[a-zA-Z]+$/.test(out) && /^[a-zA-Z]/.test(p)) out += ' ';
+    // A one-character script before a letter reads better apart: `\sum_{i=1}^k c`, not `^kc`.
+    if ((/\\[a-zA-Z]+$/.test(out) || /[_^][a-zA-Z0-9]$/.test(out)) && /^[a-zA-Z]/.test(p)) out += ' ';
     out += p;
   }
   return out;
