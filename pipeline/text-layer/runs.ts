@@ -94,7 +94,9 @@ export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
  * line. Display formulas (`formula/bands.ts`) read the runs themselves, where they were.
  */
 function onTextBaseline(run: Run): Run {
-  if (!/CMEX/i.test(run.font)) return run;
+  // Pieces of an extensible delimiter come as control codes: they stay where they are, with the
+  // display formula whose rows they span.
+  if (!/CMEX/i.test(run.font) || !/[^\s\x00-\x1f]/.test(run.text)) return run;
   return { ...run, y: run.y + 0.75 * run.size, top: run.y, bottom: run.y + run.size };
 }
 
