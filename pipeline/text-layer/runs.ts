@@ -64,7 +64,8 @@ export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
         const ratio = run.size / last.size;
         // Runs of one row but of different lines (other columns) must not interleave.
         // Scripts are off each other's baseline by design (limits `k` over `i=1` beside a `∑`).
-        const scripts = run.size < 0.85 * rowSize && last.size < 0.85 * rowSize;
+        // Only short runs: lines of small text in another column beside the row stay apart.
+        const scripts = run.size < 0.85 * rowSize && last.size < 0.85 * rowSize && run.text.trim().length <= 4 && last.text.trim().length <= 4;
         const offLine = ratio >= 0.85 && ratio <= 1.18 && Math.abs(run.y - last.y) > 0.3 * size && !scripts;
         // Stacked scripts start at one x (a sub- and a superscript on one glyph): no overlap of lines.
         if (gap > splitGap * size || gap < (scripts ? -2 : -0.5) * size || offLine) {

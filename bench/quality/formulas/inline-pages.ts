@@ -14,7 +14,8 @@ const OPERATORS = ['\\sum', '\\prod'];
 const LOWER = ['i=1', 'k=0', 'j=1', 'n=1', 'i\\in I', 'j=0'];
 const UPPER = ['n', 'k', 'm', 'N', '\\infty', 'r'];
 const BODIES = ['a_{i}', 'x_{k}^{2}', 'c(g, x_{j})', 'f(x_{n})', '\\lambda_{i} x_{i}', 'b_{ij}', 'p_{k}', '(1+t_{j})'];
-const NAMES = ['Ann', 'rank', 'Hom', 'Tr', 'Ext', 'dim'];
+// Names LaTeX has no command for: `\operatorname{dim}` would print as `\dim` does and read back as it.
+const NAMES = ['Ann', 'rank', 'Hom', 'Tr', 'Ext', 'End'];
 const NAME_SUBS = ['R', 'k', 'A', 'K', 'S', 'F'];
 const NAME_ARGS = ['(x_{i})', '(M)', '(M, N)', '(a_{j})', '(V)', '(E_{n})'];
 
