@@ -1,8 +1,9 @@
 /**
  * The pages of `--set formulas`, chosen deterministically: formulas from the formula model's
  * held-out lists (`training/formula/data/heldout-*.tsv`, never trained on), set in paper-like
- * pages (one and two columns, numbered display equations, inline formulas in prose). The LaTeX
- * that pdflatex typesets is the ground truth.
+ * pages (one and two columns, numbered display equations, inline formulas in prose), and pages
+ * of inline formulas with scripts and text-style big operators built from parts
+ * (`inline-pages.ts`). The LaTeX that pdflatex typesets is the ground truth.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
