@@ -108,6 +108,9 @@ function mainSize(row: readonly Run[]): number {
   return argmax(weight) ?? 0;
 }
 
+/** More runs than this in a row of small text are no line's scripts. */
+const MAX_SCRIPT_RUNS = 200;
+
 /**
  * A row of small runs only, each overlapping a neighbouring row of bigger text by a third of its
  * own height and touching one of its runs, holds that row's scripts: a superscript sorts before its line and a prime beside it
@@ -135,6 +138,9 @@ function withScriptsJoined(rows: Run[][]): Run[][] {
       const along = (x: Run, b: Run): boolean =>
         b !== x && Math.abs(x.y - b.y) <= 0.1 * x.size && Math.min(Math.abs(x.x0 - b.x1), Math.abs(b.x0 - x.x1)) < 0.3 * x.size;
       const fits = (x: Run): boolean => x.text.trim().length <= 4 && Math.min(bottom, x.bottom) - Math.max(top, x.top) >= x.size / 3;
+      // The scripts of one line are a few dozen runs at most; a longer row of small runs is text of
+      // its own, and the growth below (quadratic per step) is not spent on it.
+      if (small.length > MAX_SCRIPT_RUNS) continue;
       const attached = new Set(small.filter((x) => fits(x) && follows(x, [...big, ...small])));
       for (let grown = true; grown; ) {
         grown = false;
