@@ -54,7 +54,38 @@ async function sumPdf(): Promise<Uint8Array> {
   return doc.save();
 }
 
+/** An inline formula TeX broke after its relation: `σ_g =` ends one line, `∑ a_i` starts the next. */
+async function brokenPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, HEIGHT]);
+  const roman = await doc.embedFont(StandardFonts.TimesRoman);
+  const italic = await doc.embedFont(StandardFonts.TimesRomanItalic);
+  const symbol = await doc.embedFont(StandardFonts.Symbol);
+  let x = 72;
+  const put = (s: string, font: PDFFont, baseline: number, size = 12, shift = 0): void => {
+    page.drawText(s, { x, y: HEIGHT - baseline - shift, size, font });
+    x += font.widthOfTextAtSize(s, size);
+  };
+  put('The quantity we study in the remainder of this section is the sum where ', roman, 300);
+  put('σ', symbol, 300);
+  put('g', italic, 300, 9, 2);
+  put(' =', roman, 300);
+  x = 72;
+  put('∑', symbol, 317);
+  put('a', italic, 317);
+  put('i', italic, 317, 9, 2);
+  put(' is bounded on the whole interval that we consider in this note.', roman, 317);
+  return doc.save();
+}
+
 describe('inline formulas with scripts', () => {
+  it('joins an inline formula broken after its relation at the end of a line', async () => {
+    const page = await firstPage(await brokenPdf(), 'inline-broken.pdf');
+    const found = inlineLatex(page.markdown);
+    assert.equal(found.length, 1, page.markdown);
+    assert.ok(sameRendering('\\sigma_{g}=\\sum a_{i}', found[0]!), found[0]);
+  });
+
   it('keeps the limits of a text-style sum and the subscripts on their line', async () => {
     const page = await firstPage(await sumPdf(), 'inline-scripts.pdf');
     const found = inlineLatex(page.markdown);
