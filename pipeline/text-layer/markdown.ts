@@ -85,7 +85,7 @@ function textWithFormulas(lines: readonly Line[], leadIn?: RunInHead): string {
       .join(' ');
     return { ...line, text };
   });
-  const text = withLeadIn(escapeText(joinLines(rebuilt)), leadIn);
+  const text = withLeadIn(joinBrokenFormulas(escapeText(joinLines(rebuilt)), latex), leadIn);
   return latex.length === 0 ? text : text.replace(/\uE000(\d+)\uE001/g, (_, k: string) => `$${latex[Number(k)]}$`);
 }
 
@@ -98,6 +98,24 @@ function withLeadIn(text: string, leadIn: RunInHead | undefined): string {
   if (leadIn === undefined || /[*_`\\]/.test(leadIn.text) || !text.startsWith(leadIn.text)) return text;
   const mark = leadIn.emphasis === 'strong' ? '**' : '*';
   return `${mark}${leadIn.text}${mark}${text.slice(leadIn.text.length)}`;
+}
+
+/** LaTeX that ends in a relation or a binary operator: TeX breaks an inline formula only there. */
+const OPEN_END =
+  /(?:[=+\-<>]|\\(?:le|ge|leq|geq|neq|ne|approx|equiv|sim|simeq|cong|subset|subseteq|supset|supseteq|in|cdot|times|pm|mp|cup|cap|to|mapsto|Rightarrow|iff))$/;
+
+/**
+ * An inline formula TeX broke at the end of a line (`\sigma_g=` then `\prod_{k=0}^r …` on the next)
+ * is one formula: two placeholders with only a space between them, the first ending in a relation
+ * or an operator, become one (`latex` is updated in place).
+ */
+function joinBrokenFormulas(text: string, latex: string[]): string {
+  return text.replace(/\uE000(\d+)\uE001 \uE000(\d+)\uE001/g, (all, a: string, b: string) => {
+    const first = latex[Number(a)]!;
+    if (!OPEN_END.test(first)) return all;
+    latex[Number(a)] = `${first}${/^[a-zA-Z]/.test(latex[Number(b)]!) && /\\[a-zA-Z]+$/.test(first) ? ' ' : ''}${latex[Number(b)]}`;
+    return `\uE000${a}\uE001`;
+  });
 }
 
 function listLine(block: Block): string {

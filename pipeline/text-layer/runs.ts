@@ -11,7 +11,9 @@ import type { Fragment, Run } from './types.ts';
  * `splitGap` × font size (column gutters, table cells). O(n log n): one sort and one sweep.
  */
 export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
-  const sorted = attachDropCaps(runs).sort((p, q) => p.y - q.y || p.x0 - q.x0);
+  const sorted = attachDropCaps(runs)
+    .map(onTextBaseline)
+    .sort((p, q) => p.y - q.y || p.x0 - q.x0);
   const rows: Run[][] = [];
   let row: Run[] = [];
   // The row's reference span is its tallest run, so sub- and superscripts join their line.
@@ -42,6 +44,7 @@ export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
   const fragments: Fragment[] = [];
   for (const r of withScriptsJoined(rows)) {
     r.sort((p, q) => p.x0 - q.x0);
+    const rowSize = mainSize(r);
     let current: { runs: Run[]; x1: number; pendingSpace: boolean; text: string } | undefined;
     const flush = (): void => {
       if (current === undefined) return;
@@ -60,8 +63,12 @@ export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
         const size = Math.min(run.size, last.size);
         const ratio = run.size / last.size;
         // Runs of one row but of different lines (other columns) must not interleave.
-        const offLine = ratio >= 0.85 && ratio <= 1.18 && Math.abs(run.y - last.y) > 0.3 * size;
-        if (gap > splitGap * size || gap < -0.5 * size || offLine) {
+        // Scripts are off each other's baseline by design (limits `k` over `i=1` beside a `∑`).
+        // Only short runs: lines of small text in another column beside the row stay apart.
+        const scripts = run.size < 0.85 * rowSize && last.size < 0.85 * rowSize && run.text.trim().length <= 4 && last.text.trim().length <= 4;
+        const offLine = ratio >= 0.85 && ratio <= 1.18 && Math.abs(run.y - last.y) > 0.3 * size && !scripts;
+        // Stacked scripts start at one x (a sub- and a superscript on one glyph): no overlap of lines.
+        if (gap > splitGap * size || gap < (scripts ? -2 : -0.5) * size || offLine) {
           flush();
         } else {
           const needsSpace = current.pendingSpace || gap > 0.15 * size;
@@ -79,6 +86,30 @@ export function toFragments(runs: readonly Run[], splitGap = 1.0): Fragment[] {
   }
   return fragments;
 }
+
+/**
+ * TeX's extension font (cmex) hangs its glyphs below their reference point: a text-style `∑` or
+ * a big bracket has its origin at its top, the ink an em below it, so the text layer puts its
+ * baseline well over the line it sits in. Here it goes on the baseline of that line (TeX centres
+ * it on the math axis, three quarters of an em under its top), so that it and its limits join the
+ * line. Display formulas (`formula/bands.ts`) read the runs themselves, where they were.
+ */
+function onTextBaseline(run: Run): Run {
+  // Pieces of an extensible delimiter come as control codes: they stay where they are, with the
+  // display formula whose rows they span.
+  if (!/CMEX/i.test(run.font) || !/[^\s\x00-\x1f]/.test(run.text)) return run;
+  return { ...run, y: run.y + 0.75 * run.size, top: run.y, bottom: run.y + run.size };
+}
+
+/** The size most of a row's characters are set in. */
+function mainSize(row: readonly Run[]): number {
+  const weight = new Map<number, number>();
+  for (const run of row) weight.set(run.size, (weight.get(run.size) ?? 0) + run.text.length);
+  return argmax(weight) ?? 0;
+}
+
+/** More runs than this in a row of small text are no line's scripts. */
+const MAX_SCRIPT_RUNS = 200;
 
 /**
  * A row of small runs only, each overlapping a neighbouring row of bigger text by a third of its
@@ -102,9 +133,24 @@ function withScriptsJoined(rows: Run[][]): Run[][] {
       // A script may follow another script (`g′` in `λ_{g′}`) if one of them is on the line's glyph.
       const follows = (x: Run, bases: readonly Run[]): boolean =>
         bases.some((b) => b !== x && Math.abs(x.x0 - b.x1) < 0.3 * b.size && Math.abs(x.y - b.y) > 0.1 * Math.max(b.size, x.size));
-      const inside = (x: Run): boolean =>
-        x.text.trim().length <= 4 && Math.min(bottom, x.bottom) - Math.max(top, x.top) >= x.size / 3 && follows(x, [...big, ...small]);
-      if (!small.every(inside) || !small.some((x) => follows(x, big))) continue;
+      // A script goes on along its own baseline (`i`, `=`, `1` of a limit `i=1` set beside a `∑`):
+      // a run touching a script that is attached, on that script's baseline, is part of it.
+      const along = (x: Run, b: Run): boolean =>
+        b !== x && Math.abs(x.y - b.y) <= 0.1 * x.size && Math.min(Math.abs(x.x0 - b.x1), Math.abs(b.x0 - x.x1)) < 0.3 * x.size;
+      const fits = (x: Run): boolean => x.text.trim().length <= 4 && Math.min(bottom, x.bottom) - Math.max(top, x.top) >= x.size / 3;
+      // The scripts of one line are a few dozen runs at most; a longer row of small runs is text of
+      // its own, and the growth below (quadratic per step) is not spent on it.
+      if (small.length > MAX_SCRIPT_RUNS) continue;
+      const attached = new Set(small.filter((x) => fits(x) && follows(x, [...big, ...small])));
+      for (let grown = true; grown; ) {
+        grown = false;
+        for (const x of small)
+          if (!attached.has(x) && fits(x) && [...attached].some((b) => along(x, b))) {
+            attached.add(x);
+            grown = true;
+          }
+      }
+      if (attached.size < small.length || !small.some((x) => follows(x, big))) continue;
       big.push(...small);
       small.length = 0;
       break;

@@ -1,12 +1,14 @@
 /**
  * The pages of `--set formulas`, chosen deterministically: formulas from the formula model's
  * held-out lists (`training/formula/data/heldout-*.tsv`, never trained on), set in paper-like
- * pages (one and two columns, numbered display equations, inline formulas in prose). The LaTeX
- * that pdflatex typesets is the ground truth.
+ * pages (one and two columns, numbered display equations, inline formulas in prose), and pages
+ * of inline formulas with scripts and text-style big operators built from parts
+ * (`inline-pages.ts`). The LaTeX that pdflatex typesets is the ground truth.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { renderMathml } from '../../olmocr/math.ts';
+import { INLINE_PROSE, inlineScriptFormulas } from './inline-pages.ts';
 
 const DATA = fileURLToPath(new URL('../../../training/formula/data/', import.meta.url));
 
@@ -70,9 +72,9 @@ async function readList(file: string, fallbackKind: string): Promise<{ latex: st
  * without environments alternate between inline and display; the rest are display equations.
  *
  * @example
- * (await formulaPages()).length // 20: 12 in Computer Modern, 4 each in Palatino and Times
+ * (await formulaPages()).length // 26: 14 in Computer Modern (2 of inline scripts), 6 each in Palatino and Times
  */
-export async function formulaPages(pages = 12, perPage = 10): Promise<FormulaPage[]> {
+export async function formulaPages(pages = 12, perPage = 10, inlinePages = 2, perInlinePage = 24): Promise<FormulaPage[]> {
   const real = await readList('heldout-real.tsv', 'real');
   const synthetic = await readList('heldout-synthetic.tsv', 'synthetic');
   const want = pages * perPage - real.length;
@@ -88,12 +90,23 @@ export async function formulaPages(pages = 12, perPage = 10): Promise<FormulaPag
     });
     if (formulas.length > 0) out.push({ name: `formulas-${String(p + 1).padStart(2, '0')}`, columns: p % 3 === 2 ? 2 : 1, font: 'cm', formulas });
   }
+  // Pages of inline formulas with scripts and big operators beside their limits (`inline-pages.ts`),
+  // one of them in two columns, so that each family has enough inline formulas to measure.
+  const scripts = inlineScriptFormulas(inlinePages * perInlinePage);
+  for (let p = 0; p < inlinePages; p++)
+    out.push({
+      name: `formulas-inline-${String(p + 1).padStart(2, '0')}`,
+      columns: p % 2 === 1 ? 2 : 1,
+      font: 'cm',
+      formulas: scripts.slice(p * perInlinePage, (p + 1) * perInlinePage),
+    });
   // The same formulas again in the other font families, a third of the pages each (one- and
   // two-column pages among them), so that each family is measured on the same kinds.
   const others = Object.keys(FONT_PACKAGES).filter((f) => f !== 'cm');
-  const share = Math.ceil(out.length / 3);
+  const general = out.filter((q) => !q.name.startsWith('formulas-inline-'));
+  const share = Math.ceil(general.length / 3);
   for (const [k, font] of others.entries())
-    for (const page of out.slice(k * share, (k + 1) * share).filter((q) => q.font === 'cm')) {
+    for (const page of [...general.slice(k * share, (k + 1) * share), ...out.filter((q) => q.name.startsWith('formulas-inline-') && q.font === 'cm')]) {
       const formulas = page.formulas.filter((f) => !MISSING[font]?.test(f.latex));
       out.push({ ...page, name: `${page.name}-${font}`, font, formulas });
     }
@@ -109,7 +122,17 @@ export function pageSource(page: FormulaPage): string {
     if (paragraph.length > 0) body.push(`${paragraph.join(' ')}\n`);
     paragraph = [];
   };
-  for (const f of page.formulas) {
+  for (let i = 0; i < page.formulas.length; i++) {
+    const f = page.formulas[i]!;
+    const next = page.formulas[i + 1];
+    if (f.kind.startsWith('inline-') && next?.kind.startsWith('inline-') === true) {
+      // Two inline formulas of the script pages to a sentence, three sentences to a paragraph.
+      const template = INLINE_PROSE[sentence++ % INLINE_PROSE.length]!;
+      paragraph.push(template.replace('{0}', `$${f.latex}$`).replace('{1}', `$${next.latex}$`));
+      if (paragraph.length === 3) flush();
+      i++;
+      continue;
+    }
     const prose = PROSE[sentence++ % PROSE.length]!;
     if (f.display) {
       paragraph.push(prose);

@@ -22,7 +22,7 @@ export function formulaSet(dir = FORMULAS_DIR): QualitySet {
   return {
     name: 'formulas',
     description:
-      'our own pdflatex pages of held-out formulas (`bench/quality/formulas/`, made under `.cache/quality/formulas/`): share of formulas found rendering like the typeset LaTeX (olmOCR math semantics)',
+      'our own pdflatex pages of held-out formulas and of inline formulas with scripts (`bench/quality/formulas/`, made under `.cache/quality/formulas/`): share of formulas found rendering like the typeset LaTeX (olmOCR math semantics)',
     columns: ['document', 'font', 'columns', 'display found', 'inline found'],
     async documents() {
       const { pages } = await ensureFormulaPages(dir);

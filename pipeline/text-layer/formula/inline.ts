@@ -59,14 +59,30 @@ function touching(sorted: readonly Piece[], i: number, size: number): boolean {
  */
 function splitOperatorHeads(pieces: readonly Piece[]): Piece[] {
   return pieces.flatMap((p): Piece[] => {
-    const m = /^([=+\-−<>]\s*[0-9.]*)(\s+\p{L}.*)$/u.exec(p.text);
-    if (m === null) return [p];
-    const cut = p.x0 + ((p.x1 - p.x0) * m[1]!.length) / p.text.length;
+    // Also the closing brackets of a formula that the sentence's text run carries on from
+    // (`(x_n`, then `) is bounded`), and the last word of a run that a subscript hangs on: an
+    // operator name (`Recall that Ann`, then `R` lowered).
+    const m = /^([=+\-−<>]\s*[0-9.]*|[)\]]+)(\s*\S.*)$/u.exec(p.text) ?? /^(.*\s)(\p{L}{2,})$/u.exec(p.text);
+    if (m === null || m[1]!.trim() === '' || m[2]!.trim() === '') return [p];
+    if (/\s$/.test(m[1]!) && !carriesSubscript(p, pieces)) return [p];
+    const width = (p.x1 - p.x0) / p.text.length;
+    const cut = p.x0 + width * m[1]!.trimEnd().length;
+    const skip = m[1]!.length - m[1]!.trimEnd().length + (m[2]!.length - m[2]!.trimStart().length);
     return [
-      { ...p, text: m[1]!, x1: cut },
-      { ...p, text: m[2]!.trim(), x0: cut + (p.x1 - p.x0) / p.text.length },
+      { ...p, text: m[1]!.trimEnd(), x1: cut },
+      { ...p, text: m[2]!.trim(), x0: cut + width * skip },
     ];
   });
+}
+
+/** A lowered, smaller run set right against the end of `p`: its subscript. */
+function carriesSubscript(p: Piece, pieces: readonly Piece[]): boolean {
+  return pieces.some((q) => q !== p && q.size < 0.85 * p.size && q.y > p.y + 0.1 * p.size && Math.abs(q.x0 - p.x1) < 0.1 * p.size);
+}
+
+/** An upright word with a subscript on it (`Ann_R`, `Hom_S`): an operator name of a formula. */
+function operatorName(p: Piece, pieces: readonly Piece[]): boolean {
+  return /^\p{L}{2,}$/u.test(p.text.trim()) && !italicLetter(p.text, p.font ?? '') && carriesSubscript(p, pieces);
 }
 
 /**
@@ -114,6 +130,24 @@ function balanceBrackets(sorted: readonly Piece[], math: boolean[]): void {
   }
 }
 
+/**
+ * Closing brackets right after a formula that close brackets it opened (`Ann_R(x_i))`): they are
+ * its own, not the sentence's (a run of closers, set in the text font, is no joiner on its own).
+ */
+function closes(sorted: readonly Piece[], math: readonly boolean[], i: number): boolean {
+  const closers = sorted[i]!.text.trim();
+  if (!/^[)\]]+$/.test(closers)) return false;
+  let start = i;
+  while (start > 0 && math[start - 1]) start--;
+  const open = depth(
+    sorted
+      .slice(start, i)
+      .map((p) => p.text)
+      .join(''),
+  );
+  return open >= closers.length;
+}
+
 /** Join pieces as the text layer spaced them. */
 function joinPieces(pieces: readonly Piece[]): string {
   let out = '';
@@ -138,7 +172,7 @@ export function inlineFormulas(f: Fragment): InlineText | undefined {
   const greekProse = GREEK_WORD.test(f.text);
   const sorted = splitOperatorHeads([...pieces].sort((p, q) => p.x0 - q.x0));
   const spaced = spacedBefore(f, sorted);
-  const kinds = sorted.map((p) => mathKind(p, f, greekProse));
+  const kinds = sorted.map((p) => mathKind(p, f, greekProse) ?? (operatorName(p, sorted) ? 'strong' : undefined));
   if (kinds.every((k) => k === undefined)) return undefined;
   const math = kinds.map((k) => k !== undefined);
   // Upright joiners between two math pieces belong to the formula (`x = 2y`), and so do the ones
@@ -151,7 +185,7 @@ export function inlineFormulas(f: Fragment): InlineText | undefined {
   }
   const attached = (p: Piece): boolean => JOINER.test(p.text.replace(/\s+/g, '')) && !/^[.,;:]+$/.test(p.text.trim()) && /[=+\-−<>0-9a-z]/.test(p.text);
   for (let i = 1; i < sorted.length; i++)
-    if (!math[i] && math[i - 1] && attached(sorted[i]!) && sorted[i]!.x0 - sorted[i - 1]!.x1 < 0.5 * f.size) math[i] = true;
+    if (!math[i] && math[i - 1] && (attached(sorted[i]!) || closes(sorted, math, i)) && sorted[i]!.x0 - sorted[i - 1]!.x1 < 0.5 * f.size) math[i] = true;
   for (let i = sorted.length - 2; i >= 0; i--)
     if (!math[i] && math[i + 1] && attached(sorted[i]!) && sorted[i + 1]!.x0 - sorted[i]!.x1 < 0.5 * f.size) math[i] = true;
   balanceBrackets(sorted, math);

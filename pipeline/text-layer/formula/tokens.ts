@@ -5,6 +5,7 @@
  * relation after it, primes kept as `'`.
  */
 import type { Atom } from './atoms.ts';
+import { KATEX_SYMBOLS } from './katex-symbols.ts';
 import { ACCENTS, alphabetOf, CMEX_DELIMITERS, CMEX_OPERATORS, FUNCTIONS, MATH_FONT, NEGATED, SYMBOLS } from './symbols.ts';
 
 /** Join LaTeX pieces, a space only where a control word meets a letter. */
@@ -12,7 +13,8 @@ export function joinLatex(parts: readonly string[]): string {
   let out = '';
   for (const p of parts) {
     if (p === '') continue;
-    if (/\\[a-zA-Z]+$/.test(out) && /^[a-zA-Z]/.test(p)) out += ' ';
+    // A one-character script before a letter reads better apart: `\sum_{i=1}^k c`, not `^kc`.
+    if ((/\\[a-zA-Z]+$/.test(out) || /[_^][a-zA-Z0-9]$/.test(out)) && /^[a-zA-Z]/.test(p)) out += ' ';
     out += p;
   }
   return out;
@@ -161,7 +163,8 @@ export function atomLatex(atom: Atom): AtomLatex {
       continue;
     }
     // TeX's symbol font puts the set difference where ASCII has the backslash.
-    const mapped = c === '\\' ? (/CMSY/i.test(atom.font) ? '\\setminus' : '\\backslash') : SYMBOLS[c];
+    // Past the hand-made table, KaTeX's own: raw `℘ ℧ ℶ` are rejected inside math, `\\wp` is not.
+    const mapped = c === '\\' ? (/CMSY/i.test(atom.font) ? '\\setminus' : '\\backslash') : (SYMBOLS[c] ?? KATEX_SYMBOLS[c]);
     if (mapped === undefined && !/[\p{N}\p{P}\p{S}\p{L}]/u.test(c)) unknown += 1;
     push(mapped ?? c);
   }

@@ -69,7 +69,7 @@ describe('text layer: formulas from glyph geometry', () => {
     const found = formulaLatex(l, above, below);
     assert.deepEqual(
       { latex: found?.latex, above: found?.above, below: found?.below, unsure: found?.unsure },
-      { latex: '\\int_a^bf(x)dx=-\\frac{\\partial B}{\\partial t}', above: true, below: true, unsure: false },
+      { latex: '\\int_a^b f(x)dx=-\\frac{\\partial B}{\\partial t}', above: true, below: true, unsure: false },
     );
   });
 
