@@ -12,6 +12,7 @@ import { joinBlocks, splitBlocks } from './blocks.ts';
 import { growToInk } from './ink-box.ts';
 import { findScanFormulas } from './scan-formulas.ts';
 import { mergeScanFormula } from './scan-merge.ts';
+import { fromUpright, type Turn, toUpright, turnGrey } from './upright.ts';
 
 export interface ScanFormulaPage {
   /** The OCR engine's tagged Markdown of the page. */
@@ -21,6 +22,8 @@ export interface ScanFormulaPage {
   readonly lines?: readonly OcrLine[];
   /** The image's resolution, when known (a rendered PDF page); else it is judged from the lines. */
   readonly dpi?: number;
+  /** The clockwise turn that made the image upright for the engine. @default 0 */
+  readonly turn?: Turn;
 }
 
 export interface ScanFormulaResult {
@@ -42,13 +45,26 @@ const FORMULA_DPI = 150;
 const LINE_PX_AT_FORMULA_DPI = 30;
 
 type Box = readonly [number, number, number, number];
+/** A formula of one character (a digit, a letter) is left as read: the line recogniser has it. */
+const MIN_CHARS = 2;
 
 /**
  * @example
  * const [page] = await readScanFormulas([{ markdown, image, lines, dpi: 200 }], () => sharedFormulaReader('cpu'));
  */
 export async function readScanFormulas(pages: readonly ScanFormulaPage[], reader: () => Promise<FormulaReader>): Promise<ScanFormulaResult[]> {
-  const found = pages.map((page) => (page.lines === undefined ? [] : findScanFormulas(page.lines)));
+  // Found upright, where rows run across; each upright line remembers the line as given, which
+  // the Markdown's blocks are placed by.
+  const given = new Map<OcrLine, OcrLine>();
+  const found = pages.map((page) => {
+    const turn = page.turn ?? 0;
+    const upright = (page.lines ?? []).map((line) => {
+      const turned = { ...line, box: toUpright(line.box, turn) };
+      given.set(turned, line);
+      return turned;
+    });
+    return findScanFormulas(upright).filter((f) => f.lines.reduce((n, l) => n + l.text.replace(/\s/g, '').length, 0) >= MIN_CHARS);
+  });
   const crops = pages.flatMap((page, i) => found[i]!.map((f) => cropFormula(page, f.box, f.room, f.lines)));
   const readings = crops.length === 0 ? [] : await (await reader()).read(crops.map((image) => ({ image, display: true, fallback: '' })));
   let next = 0;
@@ -64,7 +80,9 @@ export async function readScanFormulas(pages: readonly ScanFormulaPage[], reader
         refused.push(`formula ${k + 1}: ${reading.reason ?? 'refused'}`);
         return;
       }
-      const merged = mergeScanFormula(blocks, formula.lines, formula.box, reading.markdown, {
+      const turn = page.turn ?? 0;
+      const lines = formula.lines.map((l) => given.get(l) ?? l);
+      const merged = mergeScanFormula(blocks, lines, fromUpright(formula.box, turn), reading.markdown, {
         engine: reading.engine,
         confidence: Math.round(reading.confidence * 1000) / 1000,
       });
@@ -81,18 +99,26 @@ export async function readScanFormulas(pages: readonly ScanFormulaPage[], reader
   });
 }
 
-/** The formula's box grown to its ink, cut from the page with a little paper around it, and brought to 150 DPI. */
+/**
+ * The formula's box (upright grid) grown to its ink, cut from the page with a little paper around
+ * it, brought to 150 DPI and turned upright.
+ */
 function cropFormula(page: ScanFormulaPage, box: Box, room: Box, lines: readonly OcrLine[]): PageImage {
   const { image } = page;
-  const heights = lines.map((l) => ((l.box[3] - l.box[1]) / 999) * image.height).sort((a, b) => a - b);
+  const turn = page.turn ?? 0;
+  const uprightHeight = turn === 90 || turn === 270 ? image.width : image.height;
+  const heights = lines.map((l) => ((l.box[3] - l.box[1]) / 999) * uprightHeight).sort((a, b) => a - b);
   const lineHeight = heights[Math.floor(heights.length / 2)] ?? 20;
   const scale = Math.min(1, page.dpi !== undefined ? FORMULA_DPI / page.dpi : LINE_PX_AT_FORMULA_DPI / Math.max(1, lineHeight));
-  const px = (b: Box): Box => [
-    Math.max(0, Math.floor((b[0] / 999) * image.width)),
-    Math.max(0, Math.floor((b[1] / 999) * image.height)),
-    Math.min(image.width, Math.ceil((b[2] / 999) * image.width)),
-    Math.min(image.height, Math.ceil((b[3] / 999) * image.height)),
-  ];
+  const px = (upright: Box): Box => {
+    const b = fromUpright(upright, turn);
+    return [
+      Math.max(0, Math.floor((b[0] / 999) * image.width)),
+      Math.max(0, Math.floor((b[1] / 999) * image.height)),
+      Math.min(image.width, Math.ceil((b[2] / 999) * image.width)),
+      Math.min(image.height, Math.ceil((b[3] / 999) * image.height)),
+    ];
+  };
   const limit = px(room);
   const inked = growToInk(image, px(box), limit, Math.round(0.5 * lineHeight));
   // Paper around the ink, as around the training formulas, but none of the next line's.
@@ -101,7 +127,31 @@ function cropFormula(page: ScanFormulaPage, box: Box, room: Box, lines: readonly
   const y0 = Math.max(limit[1], inked[1] - pad);
   const x1 = Math.min(limit[2], inked[2] + pad);
   const y1 = Math.min(limit[3], inked[3] + pad);
-  return x1 > x0 && y1 > y0 ? shrinkGrey(image, x0, y0, x1, y1, scale) : shrinkGrey(image, inked[0], inked[1], inked[2], inked[3], scale);
+  const cut = x1 > x0 && y1 > y0 ? shrinkGrey(image, x0, y0, x1, y1, scale) : shrinkGrey(image, inked[0], inked[1], inked[2], inked[3], scale);
+  return turnGrey(process.env.FOLIO_NO_LEVELS ? cut : levelled(cut), turn);
+}
+
+/**
+ * A scanned crop with its paper made white and its ink black: the scanner's noise and grey paper
+ * read to the model as marks (it was trained on clean paper with light degradation). Grey levels
+ * are stretched from the ink's (the 2nd percentile) to the paper's (the median: a formula crop is
+ * mostly paper), anything lighter than the paper becoming white.
+ */
+function levelled(image: PageImage): PageImage {
+  const { data } = image;
+  const histogram = new Array<number>(256).fill(0);
+  for (const v of data) histogram[v]!++;
+  const at = (q: number): number => {
+    let n = 0;
+    for (let v = 0; v < 256; v++) if ((n += histogram[v]!) >= q * data.length) return v;
+    return 255;
+  };
+  const ink = at(0.02);
+  const paper = at(0.5);
+  if (paper - ink < 32) return image;
+  const out = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) out[i] = Math.max(0, Math.min(255, Math.round(((data[i]! - ink) / (paper - ink)) * 255)));
+  return { ...image, data: out };
 }
 
 /** The rectangle as grey pixels, shrunk by `scale` (≤ 1) with each output pixel the mean of the input pixels it covers. */

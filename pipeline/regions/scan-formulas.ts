@@ -124,7 +124,7 @@ function findColumns(lines: readonly OcrLine[]): (readonly [number, number])[] {
     else clusters.push([line]);
   }
   // Edges near the extremes: the last line of a paragraph ends short, its first may be indented.
-  return clusters
+  const columns = clusters
     .filter((c) => c.length >= 3)
     .map(
       (c) =>
@@ -139,6 +139,14 @@ function findColumns(lines: readonly OcrLine[]): (readonly [number, number])[] {
           ),
         ] as const,
     );
+  // Equation numbers are set flush with the column's right edge: where paragraphs are short lines
+  // (one sentence each), they show the edge better than the prose does.
+  const numbers = lines.filter((l) => EQUATION_NUMBER.test(l.text.trim()));
+  return columns.map(([x0, x1], k) => {
+    const next = columns[k + 1]?.[0] ?? 1000;
+    const right = numbers.filter((n) => n.box[0] > x0 && n.box[2] < next).map((n) => n.box[2]);
+    return [x0, Math.max(x1, ...right)] as const;
+  });
 }
 
 /** A group of short rows is a display formula when it sits centred in its column and reads as mathematics. */

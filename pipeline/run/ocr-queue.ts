@@ -96,7 +96,13 @@ export class OcrQueue {
    */
   async #readFormulas(batch: readonly PendingPage[], results: readonly OcrPageResult[]): Promise<ScanFormulaResult[]> {
     // An engine may write right-to-left text as it sits on the page, or in presentation forms.
-    const pages = batch.map((p, i) => ({ markdown: logicalOcrMarkdown(results[i]!.markdown), image: p.image, lines: results[i]!.lines, dpi: p.dpi }));
+    const pages = batch.map((p, i) => ({
+      markdown: logicalOcrMarkdown(results[i]!.markdown),
+      image: p.image,
+      lines: results[i]!.lines,
+      dpi: p.dpi,
+      turn: turnOf(results[i]!),
+    }));
     const asRead = pages.map((p) => ({ markdown: p.markdown, read: [], details: {} }));
     if (this.#formula === undefined) return asRead;
     try {
@@ -106,6 +112,12 @@ export class OcrQueue {
       return asRead.map((p) => ({ ...p, details: { regionsFailed: `formula regions: ${describeError(error)}` } }));
     }
   }
+}
+
+/** The clockwise turn the engine made the page upright by (paddle's `rotation`). */
+function turnOf(result: OcrPageResult): 0 | 90 | 180 | 270 {
+  const r = result.stats['rotation'];
+  return r === 90 || r === 180 || r === 270 ? r : 0;
 }
 
 function hasText(elements: readonly Element[]): boolean {
