@@ -34,15 +34,19 @@ export interface ScanFormulaResult {
 }
 
 /**
- * Formulas are read at 150 DPI, as on text-layer pages: a 10–12 pt line is then 20–25 px tall,
- * the size folio-ocr-math was trained on.
+ * Scanned formulas are read at 200 DPI (scans of more are brought down to it): a 10 pt line is then
+ * ~28 px tall, inside the 14–32 px folio-ocr-math was trained on, and the scanner's blur and noise
+ * spread over more pixels than at 150 DPI, where text-layer pages are read. On the formula scans
+ * (`bench/quality/formulas/scans.ts`, their first 13 pages) 150 DPI kept 15 readings, 13 right;
+ * 200 DPI kept 21, 17 right.
  */
-const FORMULA_DPI = 150;
+const FORMULA_DPI = 200;
 /**
- * Without a known resolution: a detected line of body text (10–11 pt type, the detector's box a
- * little taller than the type) is about this many pixels tall at 150 DPI.
+ * Without a known resolution: the detector's box of a line of 10 pt body text (taller than the
+ * type: it takes in ascenders, descenders and a margin) is about this many pixels tall at 200 DPI
+ * (measured on the formula scans' pages).
  */
-const LINE_PX_AT_FORMULA_DPI = 30;
+const LINE_PX_AT_FORMULA_DPI = 62;
 
 type Box = readonly [number, number, number, number];
 /** A formula of one character (a digit, a letter) is left as read: the line recogniser has it. */
@@ -65,7 +69,12 @@ export async function readScanFormulas(pages: readonly ScanFormulaPage[], reader
     });
     return findScanFormulas(upright).filter((f) => f.lines.reduce((n, l) => n + l.text.replace(/\s/g, '').length, 0) >= MIN_CHARS);
   });
-  const crops = pages.flatMap((page, i) => found[i]!.map((f) => cropFormula(page, f.box, f.room, f.lines)));
+  const crops = pages.flatMap((page, i) => {
+    const turn = page.turn ?? 0;
+    const uprightHeight = turn === 90 || turn === 270 ? page.image.width : page.image.height;
+    const bodyLine = median((page.lines ?? []).map((l) => ((l.box[3] - l.box[1]) / 999) * uprightHeight));
+    return found[i]!.map((f) => cropFormula(page, f.box, f.room, f.lines, bodyLine, uprightHeight));
+  });
   const readings = crops.length === 0 ? [] : await (await reader()).read(crops.map((image) => ({ image, display: true, fallback: '' })));
   let next = 0;
   return pages.map((page, i) => {
@@ -101,15 +110,13 @@ export async function readScanFormulas(pages: readonly ScanFormulaPage[], reader
 
 /**
  * The formula's box (upright grid) grown to its ink, cut from the page with a little paper around
- * it, brought to 150 DPI and turned upright.
+ * it, brought to 200 DPI and turned upright.
  */
-function cropFormula(page: ScanFormulaPage, box: Box, room: Box, lines: readonly OcrLine[]): PageImage {
+function cropFormula(page: ScanFormulaPage, box: Box, room: Box, lines: readonly OcrLine[], bodyLine: number, uprightHeight: number): PageImage {
   const { image } = page;
   const turn = page.turn ?? 0;
-  const uprightHeight = turn === 90 || turn === 270 ? image.width : image.height;
-  const heights = lines.map((l) => ((l.box[3] - l.box[1]) / 999) * uprightHeight).sort((a, b) => a - b);
-  const lineHeight = heights[Math.floor(heights.length / 2)] ?? 20;
-  const scale = Math.min(1, page.dpi !== undefined ? FORMULA_DPI / page.dpi : LINE_PX_AT_FORMULA_DPI / Math.max(1, lineHeight));
+  const lineHeight = median(lines.map((l) => ((l.box[3] - l.box[1]) / 999) * uprightHeight)) || 20;
+  const scale = Math.min(1, page.dpi !== undefined ? FORMULA_DPI / page.dpi : LINE_PX_AT_FORMULA_DPI / Math.max(1, bodyLine));
   const px = (upright: Box): Box => {
     const b = fromUpright(upright, turn);
     return [
@@ -128,30 +135,7 @@ function cropFormula(page: ScanFormulaPage, box: Box, room: Box, lines: readonly
   const x1 = Math.min(limit[2], inked[2] + pad);
   const y1 = Math.min(limit[3], inked[3] + pad);
   const cut = x1 > x0 && y1 > y0 ? shrinkGrey(image, x0, y0, x1, y1, scale) : shrinkGrey(image, inked[0], inked[1], inked[2], inked[3], scale);
-  return turnGrey(process.env.FOLIO_NO_LEVELS ? cut : levelled(cut), turn);
-}
-
-/**
- * A scanned crop with its paper made white and its ink black: the scanner's noise and grey paper
- * read to the model as marks (it was trained on clean paper with light degradation). Grey levels
- * are stretched from the ink's (the 2nd percentile) to the paper's (the median: a formula crop is
- * mostly paper), anything lighter than the paper becoming white.
- */
-function levelled(image: PageImage): PageImage {
-  const { data } = image;
-  const histogram = new Array<number>(256).fill(0);
-  for (const v of data) histogram[v]!++;
-  const at = (q: number): number => {
-    let n = 0;
-    for (let v = 0; v < 256; v++) if ((n += histogram[v]!) >= q * data.length) return v;
-    return 255;
-  };
-  const ink = at(0.02);
-  const paper = at(0.5);
-  if (paper - ink < 32) return image;
-  const out = new Uint8Array(data.length);
-  for (let i = 0; i < data.length; i++) out[i] = Math.max(0, Math.min(255, Math.round(((data[i]! - ink) / (paper - ink)) * 255)));
-  return { ...image, data: out };
+  return turnGrey(cut, turn);
 }
 
 /** The rectangle as grey pixels, shrunk by `scale` (≤ 1) with each output pixel the mean of the input pixels it covers. */
@@ -177,4 +161,9 @@ function shrinkGrey(image: PageImage, x0: number, y0: number, x1: number, y1: nu
     }
   }
   return { ...image, data: out, width: w, height: h, channels: 1 };
+}
+
+function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
 }
