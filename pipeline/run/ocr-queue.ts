@@ -83,7 +83,17 @@ export class OcrQueue {
         stats: result.stats,
       };
       const parsed = analysePage(page, true);
-      const analysed = read.read.length === 0 ? parsed : { ...parsed, elements: annotateElements(parsed.elements, read.markdown, read.read) };
+      let analysed = read.read.length === 0 ? parsed : { ...parsed, elements: annotateElements(parsed.elements, read.markdown, read.read) };
+      if (read.read.length > 0 && !parsed.quality.passed) {
+        // The formulas must not cost the page: without them it is what the engine read.
+        const asRead = {
+          ...page,
+          markdown: logicalOcrMarkdown(result.markdown),
+          route: { ...page.route, details: { ...page.route.details, regionsDropped: 'merged page failed the quality gate' } },
+        };
+        const plain = analysePage(asRead, true);
+        if (plain.quality.passed) analysed = plain;
+      }
       // No text came back: a page with ink failed to read, a page of specks is blank. The image
       // is scanned only then, so a page with text costs nothing more.
       return hasText(analysed.elements) ? analysed : analysePage(page, hasInk(p.image));
