@@ -40,6 +40,8 @@ interface Row {
 
 /** `(12)`, `(3a)`, `(2.4)`: an equation number, set at the column's edge. */
 const EQUATION_NUMBER = /^\(\s*\d{1,3}(?:\.\d{1,3})?[a-z]?\s*\)$/;
+/** Digits with the punctuation of numbers and page numbers (`12`, `- 12 -`, `3.5`, `(iv)` aside). */
+const NUMBER_ONLY = /^[\p{N}\s.,:;()[\]\-–—/%]+$/u;
 /** A word of prose: three letters or more, lower case after the first. */
 const PROSE_WORD = /^[\p{Lu}\p{Ll}]\p{Ll}{2,}[.,;:]?$/u;
 /** Characters of mathematics that a line recogniser writes for formula glyphs. */
@@ -158,6 +160,8 @@ function isDisplay(group: readonly Row[], column: readonly [number, number]): bo
   const right = column[1] - x1;
   if (left < MIN_MARGIN * width || right < MIN_MARGIN * width || Math.abs(left - right) > MAX_OFF_CENTRE * width) return false;
   const lines = group.flatMap((r) => r.lines);
+  // A number alone (a page number at the foot, a chart's tick, a figure in a table) is no formula.
+  if (NUMBER_ONLY.test(lines.map((l) => l.text).join(' '))) return false;
   return isMath(lines) || (group.length >= 2 && !lines.some((l) => PROSE_WORD.test(l.text.trim())));
 }
 

@@ -139,7 +139,7 @@ describe('display formulas on scanned pages', function () {
       assert.equal(found[0]!.lines.length, 2);
     });
 
-    it('should take no line of prose: not the short last line of a paragraph, not a centred heading', () => {
+    it('should take no line of prose: not the short last line of a paragraph, not a centred heading, not a page number', () => {
       const lines = [
         line('Quarterly Results', [400, 60, 600, 85]),
         prose(100),
@@ -147,6 +147,7 @@ describe('display formulas on scanned pages', function () {
         prose(160),
         line('for the whole year.', [100, 185, 330, 205]),
         line('Outlook and Plans', [410, 230, 590, 252]),
+        line('- 63 -', [480, 256, 520, 266]),
         prose(270),
         prose(295),
       ];
