@@ -189,4 +189,19 @@ export interface OcrPageResult {
   readonly engine: string;
   /** Figures per page: `tokens`, `steps`, `ms`, `retries`, … */
   readonly stats: Readonly<Record<string, number>>;
+  /**
+   * The recognised lines the Markdown was laid out from, for engines that read line by line
+   * (paddle): what later stages need to find display formulas the layout merged into paragraphs.
+   */
+  readonly lines?: readonly OcrLine[];
+}
+
+/** One recognised line (or piece of a line) of a page image. */
+export interface OcrLine {
+  /** As recognised, before Markdown escaping. */
+  readonly text: string;
+  /** On the 0–999 grid of the image as given, like the Markdown's grounding boxes. */
+  readonly box: readonly [number, number, number, number];
+  /** Mean character confidence, 0–1. */
+  readonly confidence: number;
 }

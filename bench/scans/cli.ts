@@ -9,7 +9,7 @@ import type { ScanEngine, ScanQualityResult } from './run.ts';
 import { runScanQuality } from './run.ts';
 
 export const SCANS_USAGE =
-  'folio bench scans [--limit N] [--sets docling,icdar2013,gnarly,docling-ocr] [--paddle] [--no-auto] [--no-tesseract] [--rebuild] [--quick] [--threads N] [--data DIR] [--scans DIR]';
+  'folio bench scans [--limit N] [--sets docling,icdar2013,gnarly,docling-ocr] [--paddle] [--no-auto] [--no-tesseract] [--rebuild] [--quick] [--no-formula-regions] [--threads N] [--data DIR] [--scans DIR]';
 
 export interface ScansBenchOptions {
   readonly argv: readonly string[];
@@ -38,6 +38,7 @@ export async function runScansBench(options: Readonly<ScansBenchOptions>): Promi
         'no-auto': { type: 'boolean' },
         'no-tesseract': { type: 'boolean' },
         rebuild: { type: 'boolean' },
+        'no-formula-regions': { type: 'boolean' },
         quick: { type: 'boolean' },
         threads: { type: 'string' },
         data: { type: 'string' },
@@ -60,6 +61,7 @@ export async function runScansBench(options: Readonly<ScansBenchOptions>): Promi
     engines,
     limit,
     rebuild: values.rebuild === true,
+    formulaRegions: values['no-formula-regions'] !== true,
     ...(values.sets === undefined ? {} : { sets: values.sets.split(',') }),
     ...(values.threads === undefined ? {} : { threads: Number(values.threads) }),
     ...(values.data === undefined ? {} : { dataDir: values.data }),

@@ -43,7 +43,7 @@ export function scansReport(result: Readonly<ScanQualityResult>, command = 'npx 
     ]),
   );
   const pages = markdownTable(
-    ['set', 'page', 'skew °', 'turn', 'Folio rotation', ...engines.flatMap((e) => [`${e} CER`, `${e} recall`]), 'errors'],
+    ['set', 'page', 'skew °', 'turn', 'Folio rotation', ...engines.flatMap((e) => [`${e} CER`, `${e} recall`]), 'formulas read', 'errors'],
     result.rows.map((r) => [
       r.set,
       r.name,
@@ -51,6 +51,7 @@ export function scansReport(result: Readonly<ScanQualityResult>, command = 'npx 
       r.turn ?? 0,
       r.folioRotation ?? '-',
       ...engines.flatMap((e) => [f3(r.scores[e]?.cer), f2(r.scores[e]?.wordRecall)]),
+      r.formulasRead ?? '-',
       Object.entries(r.errors ?? {})
         .map(([e, m]) => `${e}: ${m}`)
         .join('; '),

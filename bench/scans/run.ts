@@ -33,6 +33,8 @@ export interface ScanPageRow {
   readonly ms: Partial<Record<ScanEngine, number>>;
   readonly cpuMs: Partial<Record<ScanEngine, number>>;
   readonly errors?: Partial<Record<ScanEngine, string>>;
+  /** Display formulas `auto` read with folio-ocr-math on the page (prose scans should have none). */
+  readonly formulasRead?: number;
 }
 
 export interface ScanSetResult {
@@ -76,6 +78,8 @@ export interface ScanQualityOptions {
   readonly threads?: number;
   /** Other paddle engine options, to compare settings on the same pages. @default {} */
   readonly paddle?: Readonly<Omit<PaddleEngineOptions, 'threads'>>;
+  /** Whether `auto` reads display formulas with folio-ocr-math (its default); false: paddle's text alone. @default true */
+  readonly formulaRegions?: boolean;
   /** @default console.error */
   readonly log?: (line: string) => void;
 }
@@ -110,6 +114,7 @@ export async function runScanQuality(options: Readonly<ScanQualityOptions> = {})
     keepDir = '.cache/scans-out',
     threads = 0,
     paddle = {},
+    formulaRegions = true,
     log = (l: string) => console.error(l),
   } = options;
   const started = performance.now();
@@ -146,7 +151,7 @@ export async function runScanQuality(options: Readonly<ScanQualityOptions> = {})
   const engine = engines.some((e) => e !== 'tesseract') ? await createPaddleEngine({ ...paddle, threads }) : undefined;
   const rows: ScanPageRow[] = [];
   try {
-    for (const c of chosen) rows.push(await runCase(c, engines, useTesseract, engine, keepDir, log));
+    for (const c of chosen) rows.push(await runCase(c, engines, useTesseract, engine, keepDir, log, formulaRegions));
   } finally {
     await engine?.close();
   }
@@ -181,6 +186,7 @@ async function runCase(
   engine: OcrEngine | undefined,
   keepDir: string,
   log: (l: string) => void,
+  formulaRegions: boolean,
 ): Promise<ScanPageRow> {
   const truth = await readFile(c.truth, 'utf8');
   const scores: Partial<Record<ScanEngine, PageScore>> = {};
@@ -188,6 +194,7 @@ async function runCase(
   const cpuMs: Partial<Record<ScanEngine, number>> = {};
   const errors: Partial<Record<ScanEngine, string>> = {};
   let folioRotation: number | undefined;
+  let formulasRead: number | undefined;
   const keep = async (e: ScanEngine, text: string): Promise<void> => {
     await mkdir(join(keepDir, e, c.set), { recursive: true });
     await writeFile(join(keepDir, e, c.set, `${c.name}.md`), text);
@@ -201,6 +208,7 @@ async function runCase(
     const bytes = await readFile(c.pdf);
     const processed = await processDocument(sourceDocument(c.pdf, bytes), {
       engine: 'auto',
+      formulaRegions,
       ocr: async () => ({
         name: engine.name,
         recognize: async (pages, o) => {
@@ -219,6 +227,7 @@ async function runCase(
     const failed = processed?.pages.find((p) => p.failed !== undefined)?.failed;
     if (failed !== undefined) errors.auto = failed;
     folioRotation = last?.stats['rotation'];
+    formulasRead = processed?.elements.filter((e) => e.engine === 'folio-ocr-math').length ?? 0;
     // The truth is the whole page's text (running heads and page numbers too) and Tesseract reads
     // them all: score what auto read, its page furniture included, so the figure stays reading.
     const read = processed === undefined ? '' : renderMarkdown(processed.elements, { furniture: true });
@@ -261,11 +270,12 @@ async function runCase(
     ms,
     cpuMs,
     ...(Object.keys(errors).length > 0 ? { errors } : {}),
+    ...(formulasRead === undefined ? {} : { formulasRead }),
   };
   log(
     `scans ${c.set}/${c.name} (skew ${c.skewDeg?.toFixed(2) ?? '-'}°, turn ${c.turn ?? 0}, folio rotation ${folioRotation ?? '-'}): ${Object.entries(scores)
       .map(([e, s]) => `${e} CER ${s.cer.toFixed(3)} recall ${s.wordRecall.toFixed(2)} ${((ms[e as ScanEngine] ?? 0) / 1000).toFixed(1)} s`)
-      .join('; ')}`,
+      .join('; ')}${formulasRead ? `; auto read ${formulasRead} formulas` : ''}`,
   );
   return row;
 }

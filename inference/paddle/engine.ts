@@ -158,12 +158,15 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       const [x1, y1, x2, y2] = frame.bounds(lines[i]!.box);
       fragments.push({ text, x1, y1, x2, y2, confidence: t.confidence });
     });
-    const blocks = layoutPage(cleanLatinPage(fragments), { gutters: found.gutters, pageHeight: upright.height });
-    const markdown = blocksToMarkdown(blocks, reskewedGrid(frame, pageGrid(rotation, given.width, given.height)));
+    const laid = cleanLatinPage(fragments);
+    const blocks = layoutPage(laid, { gutters: found.gutters, pageHeight: upright.height });
+    const toGrid = reskewedGrid(frame, pageGrid(rotation, given.width, given.height));
+    const markdown = blocksToMarkdown(blocks, toGrid);
     const t4 = lap(times, 'layout', t3);
     return {
       markdown,
       engine: 'paddle',
+      lines: laid.map((f) => ({ text: f.text, box: toGrid([f.x1, f.y1, f.x2, f.y2]), confidence: f.confidence })),
       stats: {
         lines: lines.length,
         kept: fragments.length,

@@ -1,13 +1,14 @@
 /** Image files (PNG, JPEG, TIFF, WebP): every page goes to OCR. */
 import { errorCode } from '../../core/errors.ts';
 import type { SourceDocument } from '../../core/types.ts';
+import { sharedFormulaReader } from '../regions/index.ts';
 import { loadImagePages } from '../render/index.ts';
 import { OcrQueue } from './ocr-queue.ts';
 import type { ProcessOptions } from './options.ts';
 import { type PageResult, pageFailure } from './page-result.ts';
 
 export async function* imagePages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
-  const { ocr, ocrBatchSize = 4, signal, onPage } = options;
+  const { engine = 'auto', ocr, ocrBatchSize = 4, signal, onPage, formulaRegions = true, formulaDevice = 'cpu' } = options;
   // A bad page of a multi-page TIFF is recorded; the other pages are still read.
   const broken: PageResult[] = [];
   const images = await loadImagePages(doc.bytes, {
@@ -19,7 +20,8 @@ export async function* imagePages(doc: SourceDocument, options: Readonly<Process
     },
   });
   yield* broken;
-  const queue = new OcrQueue(ocr, ocrBatchSize, signal);
+  // Under auto, display formulas on the images are read by folio-ocr-math (no DPI is known: the crop's scale comes from its lines).
+  const queue = new OcrQueue(ocr, ocrBatchSize, signal, engine === 'auto' && formulaRegions ? () => sharedFormulaReader(formulaDevice) : undefined);
   for (const [i, image] of images.entries()) {
     queue.add({ image, width: image.width, height: image.height, route: { engine: 'ocr', reason: 'image-input' } });
     if (!queue.full && i < images.length - 1) continue;

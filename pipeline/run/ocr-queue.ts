@@ -4,7 +4,9 @@
  */
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { Element, RouteDecision } from '../../core/types.ts';
-import type { OcrEngine, PageImage } from '../../inference/engine.ts';
+import type { OcrEngine, OcrPageResult, PageImage } from '../../inference/engine.ts';
+import type { FormulaReader } from '../formula/index.ts';
+import { annotateElements, readScanFormulas, type ScanFormulaResult } from '../regions/index.ts';
 import { hasInk } from './ink.ts';
 import { logicalOcrMarkdown } from './ocr-bidi.ts';
 import { analysePage, type PageResult, pageFailure } from './page-result.ts';
@@ -15,18 +17,23 @@ export interface PendingPage {
   readonly width: number;
   readonly height: number;
   readonly route: RouteDecision;
+  /** The image's resolution, when known (a rendered PDF page). */
+  readonly dpi?: number;
 }
 
 export class OcrQueue {
   readonly #engine: (() => Promise<OcrEngine>) | undefined;
   readonly #batchSize: number;
   readonly #signal: AbortSignal | undefined;
+  readonly #formula: (() => Promise<FormulaReader>) | undefined;
   #pending: PendingPage[] = [];
 
-  constructor(engine: (() => Promise<OcrEngine>) | undefined, batchSize: number, signal?: AbortSignal) {
+  /** @param formula Reads the display formulas found on the pages (`readScanFormulas`); left out, the engine's text stays. */
+  constructor(engine: (() => Promise<OcrEngine>) | undefined, batchSize: number, signal?: AbortSignal, formula?: () => Promise<FormulaReader>) {
     this.#engine = engine;
     this.#batchSize = batchSize;
     this.#signal = signal;
+    this.#formula = formula;
   }
 
   get full(): boolean {
@@ -62,24 +69,65 @@ export class OcrQueue {
       }
       return out;
     }
+    const formulas = await this.#readFormulas(batch, results);
     return batch.map((p, i) => {
       const result = results[i]!;
+      const read = formulas[i]!;
       const page = {
         docId: p.image.docId,
         pageNumber: p.image.pageNumber,
         width: p.width,
         height: p.height,
-        // An engine may write right-to-left text as it sits on the page, or in presentation forms.
-        markdown: logicalOcrMarkdown(result.markdown),
-        route: { ...p.route, engine: result.engine },
+        markdown: read.markdown,
+        route: { ...p.route, engine: result.engine, ...(Object.keys(read.details).length > 0 ? { details: { ...p.route.details, ...read.details } } : {}) },
         stats: result.stats,
       };
-      const analysed = analysePage(page, true);
+      const parsed = analysePage(page, true);
+      let analysed = read.read.length === 0 ? parsed : { ...parsed, elements: annotateElements(parsed.elements, read.markdown, read.read) };
+      if (read.read.length > 0 && !parsed.quality.passed) {
+        // The formulas must not cost the page: without them it is what the engine read.
+        const asRead = {
+          ...page,
+          markdown: logicalOcrMarkdown(result.markdown),
+          route: { ...page.route, details: { ...page.route.details, regionsDropped: 'merged page failed the quality gate' } },
+        };
+        const plain = analysePage(asRead, true);
+        if (plain.quality.passed) analysed = plain;
+      }
       // No text came back: a page with ink failed to read, a page of specks is blank. The image
       // is scanned only then, so a page with text costs nothing more.
       return hasText(analysed.elements) ? analysed : analysePage(page, hasInk(p.image));
     });
   }
+
+  /**
+   * Each page's Markdown with its display formulas read by folio-ocr-math where found; when the
+   * reader cannot be loaded or fails, the engine's text stays and the reason goes into the details.
+   */
+  async #readFormulas(batch: readonly PendingPage[], results: readonly OcrPageResult[]): Promise<ScanFormulaResult[]> {
+    // An engine may write right-to-left text as it sits on the page, or in presentation forms.
+    const pages = batch.map((p, i) => ({
+      markdown: logicalOcrMarkdown(results[i]!.markdown),
+      image: p.image,
+      lines: results[i]!.lines,
+      dpi: p.dpi,
+      turn: turnOf(results[i]!),
+    }));
+    const asRead = pages.map((p) => ({ markdown: p.markdown, read: [], details: {} }));
+    if (this.#formula === undefined) return asRead;
+    try {
+      return await readScanFormulas(pages, this.#formula);
+    } catch (error) {
+      this.#signal?.throwIfAborted();
+      return asRead.map((p) => ({ ...p, details: { regionsFailed: `formula regions: ${describeError(error)}` } }));
+    }
+  }
+}
+
+/** The clockwise turn the engine made the page upright by (paddle's `rotation`). */
+function turnOf(result: OcrPageResult): 0 | 90 | 180 | 270 {
+  const r = result.stats['rotation'];
+  return r === 90 || r === 180 || r === 270 ? r : 0;
 }
 
 function hasText(elements: readonly Element[]): boolean {

@@ -22,7 +22,9 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
   const { engine = 'auto', ocr, password, ocrBatchSize = 4, dpi, signal, onPage, imageRegions = true, formulaRegions = true, formulaDevice = 'cpu' } = options;
   // `openPdf` copies the bytes into PDFium; the caller's stay intact.
   const pdf = await openPdf(doc.bytes, { password, source: doc.uri });
-  const queue = new OcrQueue(ocr, ocrBatchSize, signal);
+  // Under auto, display formulas on the pages sent to OCR are read by folio-ocr-math too.
+  const scanFormulas = engine === 'auto' && formulaRegions ? () => sharedFormulaReader(formulaDevice) : undefined;
+  const queue = new OcrQueue(ocr, ocrBatchSize, signal, scanFormulas);
   const source = doc.uri;
   // Image crops read in this document, by their pixels: a logo on every page is read once.
   const imageCache = new Map<string, OcrPageResult>();
@@ -30,7 +32,7 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
   async function toOcr(pageNumber: number, width: number, height: number, route: RouteDecision): Promise<PageResult | undefined> {
     try {
       const image = await renderPdfPage(await pdf.page(pageNumber), { source, docId: doc.id, pageNumber, dpi });
-      queue.add({ image, width, height, route });
+      queue.add({ image, width, height, route, dpi: (image.width / width) * 72 });
       return undefined;
     } catch (error) {
       return {
