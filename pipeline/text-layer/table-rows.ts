@@ -4,7 +4,7 @@
  * gluing two stacked tables into one, a short centred line over the rows is a spanning header,
  * and dot leaders are not cell text.
  */
-import type { Line } from './types.ts';
+import type { Fragment, Line } from './types.ts';
 
 /** A row of one cell starting like a table caption. */
 const CAPTION = /^(?:table|tab\.|tabelle|tableau|tabla)\s*[\dIVX]+(?:[.:-]\s*\d+)*\b/i;
@@ -125,5 +125,5 @@ export function termRow(row: Line): boolean {
   const [term, ...rest] = row.fragments;
   if (term === undefined || rest.length < 1 || rest.length > 2) return false;
   if (words(term.text) > 3 || term.text.length > 25 || !/\p{L}{3}/u.test(term.text) || /[.:;]$/.test(term.text)) return false;
-  return rest.every((f) => words(f.text) >= 4) && (rest[0] as Line['fragments'][number]).x0 - term.x1 > 0.8 * row.size;
+  return rest.every((f) => words(f.text) >= 4) && (rest[0] as Fragment).x0 - term.x1 > 0.8 * row.size;
 }

@@ -47,16 +47,17 @@ export function joinWrappedRows(rows: readonly GridRow[]): GridRow[] {
   gaps.sort((p, q) => p - q);
   // Two groups of gaps show between any two lines, including a wrapped cell's one-cell lines; in a
   // table of figures the wider gaps set groups of rows apart instead, so only tables of words look.
-  const every = rows.slice(1).map((row, i) => row.line.top - rows[i]!.line.bottom);
   const cells = rows.flatMap((r) => r.cells.filter(filled));
-  const words = cells.filter((c) => !FIGURE.test(c)).length >= 0.9 * cells.length;
-  const spacing = rowSpacing(
-    gaps,
-    every.sort((p, q) => p - q),
-    rows[0]!.line.size,
-  );
-  const grouped = words && spacing.grouped;
-  const rowGap = grouped ? spacing.rowGap : gaps[Math.floor(gaps.length / 2)]!;
+  const ofWords = cells.filter((c) => !FIGURE.test(c)).length >= 0.9 * cells.length;
+  const every = rows.slice(1).map((row, i) => row.line.top - rows[i]!.line.bottom);
+  const wider = ofWords
+    ? widerGroup(
+        every.sort((p, q) => p - q),
+        rows[0]!.line.size,
+      )
+    : undefined;
+  const grouped = wider !== undefined;
+  const rowGap = wider ?? gaps[Math.floor(gaps.length / 2)]!;
   const out: GridRow[] = [];
   for (const row of rows) {
     const prev = out.at(-1);
@@ -92,21 +93,18 @@ function joinCellLines(above: string, below: string): string {
 }
 
 /**
- * The space between rows: the median gap between lines of two or more cells (`gaps`, sorted),
- * unless the gaps between all lines (`every`, sorted) fall in two clear groups with two or more in
- * the upper one (cells wrapped onto several lines outnumber the rows), when rows are set apart by
- * the smallest gap of the upper group.
+ * Where the gaps between all lines of a table (`every`, sorted) fall in two clear groups with two
+ * or more in the upper one (cells wrapped onto several lines outnumber the rows): the smallest gap
+ * of the upper group, the space that sets rows apart; undefined when there are no such groups.
  */
-function rowSpacing(gaps: readonly number[], every: readonly number[], size: number): { rowGap: number; grouped: boolean } {
-  const median = gaps[Math.floor(gaps.length / 2)]!;
+function widerGroup(every: readonly number[], size: number): number | undefined {
   let at = -1;
   let best = 0;
   for (let i = 0; i + 2 < every.length; i++) {
     const [lo, hi] = [Math.max(every[i]!, 0.05 * size), every[i + 1]!];
     if (hi - lo >= 0.2 * size && hi / lo > best) [at, best] = [i, hi / lo];
   }
-  const grouped = at >= 0 && best >= 2.2;
-  return { rowGap: grouped ? every[at + 1]! : median, grouped };
+  return at >= 0 && best >= 2.2 ? every[at + 1]! : undefined;
 }
 
 /** A row with a cell of prose past its first column (four words or more): its cells may wrap together. */
@@ -114,7 +112,8 @@ function holdsProse(row: GridRow): boolean {
   return row.cells.some((c, j) => j > 0 && filled(c) && c.split(/\s+/).length >= 4);
 }
 
-const LOWER_START = /^\p{Ll}/u;
+/** Text that starts in lower case: words carried on from the line above. */
+export const LOWER_START = /^\p{Ll}/u;
 const SENTENCE_END = /[.!?:;]$/;
 
 /**

@@ -8,6 +8,7 @@ import { toLines } from './order.ts';
 import type { PageRules } from './rules.ts';
 import { gridOf } from './table-grid.ts';
 import { groupHeaderRow, isCaptionRow, spanningHeader, termRow } from './table-rows.ts';
+import { LOWER_START } from './table-spans.ts';
 import type { Fragment, Line } from './types.ts';
 
 /**
@@ -164,7 +165,7 @@ function wrappedTail(rows: readonly Line[], last: number): number {
     if (gap < -0.5 || gap >= 0.35 * row.size || !insideCells(row, anchor)) break;
     if (stub !== undefined && row.fragments.some((f) => f.x0 < stub.x1)) break;
     // Words carried on start in lower case; a capital starts a heading or another table beside.
-    if (!row.fragments.every((f) => /^\p{Ll}/u.test(f.text))) break;
+    if (!row.fragments.every((f) => LOWER_START.test(f.text))) break;
     tail++;
   }
   return tail;

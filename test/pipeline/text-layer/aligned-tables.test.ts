@@ -26,6 +26,24 @@ function body(rows: readonly (readonly string[])[], top: number): [string, numbe
   return rows.flatMap((row, r) => row.map((text, c): [string, number, number] => [text, c === 0 ? 72 : 250 + 80 * (c - 1), top + 18 * r]));
 }
 
+/** The body of the two group-header tables below (`Accuracy` and `Speed` over two columns each), at y 336. */
+const GROUPED_BODY = body(
+  [
+    ['Baseline', '71.2', '70.4', '12', '3'],
+    ['Ours', '75.9', '74.8', '15', '4'],
+    ['Ensemble', '77.1', '76.0', '41', '9'],
+  ],
+  336,
+);
+/** Their booktabs rules: top, short rules under the two groups, under the header, bottom. */
+const GROUPED_RULES: [number, number, number][] = [
+  [70, 520, 288],
+  [250, 360, 304],
+  [410, 520, 304],
+  [70, 520, 322],
+  [70, 520, 376],
+];
+
 describe('text layer: tables by alignment', () => {
   it('joins a stub cell wrapped onto lines set tighter than the rows into one cell of its row', async () => {
     const texts: [string, number, number][] = [
@@ -134,23 +152,9 @@ describe('text layer: tables by alignment', () => {
       ['Test', 330, 316],
       ['CPU', 410, 316],
       ['GPU', 490, 316],
-      ...body(
-        [
-          ['Baseline', '71.2', '70.4', '12', '3'],
-          ['Ours', '75.9', '74.8', '15', '4'],
-          ['Ensemble', '77.1', '76.0', '41', '9'],
-        ],
-        336,
-      ),
+      ...GROUPED_BODY,
     ];
-    const rules: [number, number, number][] = [
-      [70, 520, 288],
-      [250, 360, 304],
-      [410, 520, 304],
-      [70, 520, 322],
-      [70, 520, 376],
-    ];
-    const [table] = blocks((await page1(await tablePdf(texts, rules))).markdown, 'table');
+    const [table] = blocks((await page1(await tablePdf(texts, GROUPED_RULES))).markdown, 'table');
     assert.ok(table, 'a table');
     assert.match(
       table,
@@ -169,23 +173,9 @@ describe('text layer: tables by alignment', () => {
       ['Test', 330, 316],
       ['CPU', 410, 316],
       ['GPU', 490, 316],
-      ...body(
-        [
-          ['Baseline', '71.2', '70.4', '12', '3'],
-          ['Ours', '75.9', '74.8', '15', '4'],
-          ['Ensemble', '77.1', '76.0', '41', '9'],
-        ],
-        336,
-      ),
+      ...GROUPED_BODY,
     ];
-    const rules: [number, number, number][] = [
-      [70, 520, 288],
-      [250, 360, 304],
-      [410, 520, 304],
-      [70, 520, 322],
-      [70, 520, 376],
-    ];
-    const [table] = blocks((await page1(await tablePdf(texts, rules))).markdown, 'table');
+    const [table] = blocks((await page1(await tablePdf(texts, GROUPED_RULES))).markdown, 'table');
     assert.ok(table, 'a table');
     assert.match(table, /<th colspan="2">Accuracy<\/th>/);
     assert.deepEqual(problemsOf(table), []);
