@@ -37,6 +37,8 @@ export type TruthBlock =
   | { readonly kind: 'table'; readonly table: TruthTable; readonly caption?: string }
   | { readonly kind: 'formula'; readonly latex: string }
   | { readonly kind: 'code'; readonly text: string }
+  /** A form's label and its value, however printed (grid, boxes, `Label: value`): written `Label: value`. */
+  | { readonly kind: 'field'; readonly label: string; readonly value: string }
   | { readonly kind: 'caption'; readonly text: string };
 
 /** The furniture printed on one page: running heads, feet, page numbers, letterheads' repeated lines. */

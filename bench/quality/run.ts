@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { MachineInfo } from '../common/machine.ts';
 import { machineInfo } from '../common/machine.ts';
-import { CACHE_DIR, folioEngine, pdftotextEngine, pymupdf4llmEngine, TABULA_MODES, tabulaEngine } from './engines/index.ts';
+import { CACHE_DIR, folioEngine, pdftotextEngine, pymupdf4llmEngine, TABULA_MODES, tabulaEngine, tesseractEngine } from './engines/index.ts';
 import { qualityMarkdown } from './report.ts';
 import { QUALITY_SETS } from './sets/index.ts';
 import type { QualityEngine, SetScore } from './types.ts';
@@ -58,7 +58,7 @@ export interface QualityBenchResult {
 
 /** All engines, Folio first. */
 export function qualityEngines(folio = 'auto'): QualityEngine[] {
-  return [folioEngine(folio), pdftotextEngine, pymupdf4llmEngine, ...TABULA_MODES.map(tabulaEngine)];
+  return [folioEngine(folio), pdftotextEngine, pymupdf4llmEngine, tesseractEngine, ...TABULA_MODES.map(tabulaEngine)];
 }
 
 /**
@@ -95,7 +95,7 @@ export async function runQualityBenchSets(options: Readonly<QualityBenchOptions>
     if (documents instanceof ConfigurationError) {
       log(`quality: ${name}: not run: ${documents.message}`);
       const notRun = engines
-        .filter((e) => !e.tablesOnly || set.tables)
+        .filter((e) => (!e.tablesOnly || set.tables) && (!e.scansOnly || set.scanned))
         .map((e): EngineSetResult => ({ engine: e.name, kind: e.kind, notRun: documents.message, pages: 0, failures: [] }));
       sets.push({ set: name, description: set.description, columns: set.columns, documents: 0, pages: 0, engines: notRun });
       continue;
@@ -104,7 +104,7 @@ export async function runQualityBenchSets(options: Readonly<QualityBenchOptions>
     log(`quality: ${name}: ${documents.length} PDFs, ${pages} pages`);
     const results: EngineSetResult[] = [];
     for (const engine of engines) {
-      if (engine.tablesOnly && !set.tables) continue;
+      if ((engine.tablesOnly && !set.tables) || (engine.scansOnly && !set.scanned)) continue;
       if (!prepared.has(engine.name)) {
         log(`quality: preparing ${engine.name}`);
         const reason = await engine.prepare().catch((error: unknown) => `prepare failed: ${error instanceof Error ? error.message : String(error)}`);

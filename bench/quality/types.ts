@@ -31,6 +31,8 @@ export interface QualitySet {
   readonly description: string;
   /** Table-structure sets also run the table-only baselines (tabula). @default false */
   readonly tables?: boolean;
+  /** Image-only pages: the OCR-only baselines (Tesseract) run too. @default false */
+  readonly scanned?: boolean;
   /** Column headings of the per-document rows (the first is the document). */
   readonly columns: readonly string[];
   /** The documents; a ConfigurationError when the data is missing. */
@@ -52,6 +54,8 @@ export interface QualityEngine {
   readonly kind: 'folio' | 'baseline';
   /** Only tables come out (tabula): run on table sets only. @default false */
   readonly tablesOnly?: boolean;
+  /** Reads images only (Tesseract): run on scanned sets only. @default false */
+  readonly scansOnly?: boolean;
   /** Install what the engine needs (idempotent); resolves to the reason it cannot run, or undefined. */
   prepare(): Promise<string | undefined>;
   /** Write `<out>/<name>.md` for every document. */

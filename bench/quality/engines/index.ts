@@ -4,3 +4,4 @@ export { pdftotextEngine } from './pdftotext.ts';
 export { pymupdf4llmEngine } from './pymupdf4llm.ts';
 export type { TabulaMode } from './tabula.ts';
 export { TABULA_MODES, tabulaEngine, tabulaJsonToHtml } from './tabula.ts';
+export { tesseractEngine } from './tesseract.ts';

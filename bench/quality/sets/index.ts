@@ -3,6 +3,7 @@
  * `bench/scans/`, say) is one more entry here.
  */
 import { fileURLToPath } from 'node:url';
+import { factorySet } from '../../factory/set.ts';
 import { formulaSet } from '../formulas/set.ts';
 import { ensureTableSet, TABLE_COUNT, TABLES_DIR } from '../tables/make.ts';
 import type { QualitySet } from '../types.ts';
@@ -24,6 +25,9 @@ export const QUALITY_SETS: Readonly<Record<string, () => QualitySet>> = {
       description: `${TABLE_COUNT} synthetic table pages (seeded HTML tables: booktabs, grid, header rule only, unruled; spanning headers, multi-line cells) printed by Chromium to \`.cache/quality/tables\`: adjacency-relation F1, micro-averaged`,
       prepare: () => ensureTableSet(),
     }),
+  // The document factory (`bench/factory/`): seeded documents from Chromium, LibreOffice and pdflatex with exact truth, and their scans.
+  factory: () => factorySet(false),
+  'factory-scans': () => factorySet(true),
   rtl: () => groundTruthSet(fileURLToPath(new URL('../rtl/', import.meta.url)).replace(/\/$/, ''), 'rtl'),
 };
 

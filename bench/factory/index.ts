@@ -1,0 +1,20 @@
+/**
+ * The document factory: seeded documents in six families, printed by the engines real documents
+ * come from, with exact truth and olmOCR-Bench-style tests. `npx folio bench factory --build`
+ * makes them; `npx folio bench quality --set factory,factory-scans` scores every engine on them.
+ */
+export type { BuildFactoryOptions, FactoryManifest } from './build.ts';
+export { allot, buildFactory, FACTORY_DIR, layerPages, planDocuments, readFactoryManifest, recordTruth } from './build.ts';
+export { FACTORY_USAGE, runFactoryBench } from './cli.ts';
+export type { Corpus } from './corpus/index.ts';
+export { loadCorpus } from './corpus/index.ts';
+export { FAMILIES } from './families/index.ts';
+export { truthMarkdown, truthPlainText } from './markdown.ts';
+export { RENDERERS } from './render/index.ts';
+export { scanDocument } from './scans.ts';
+export type { DocumentScore, FurnitureCounts } from './score.ts';
+export { furnitureCounts, scoreDocument, trigrams, truthGrid } from './score.ts';
+export { factorySet } from './set.ts';
+export type { GeneratedTests } from './tests.ts';
+export { candidateTests, checkedTests, joinHyphens } from './tests.ts';
+export type * from './types.ts';
