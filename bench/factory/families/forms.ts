@@ -6,7 +6,7 @@
  */
 import type { Random } from '../../scans/random.ts';
 import { escHtml } from '../html/body.ts';
-import { drawLook, furnitureOf } from '../html/style.ts';
+import { drawLook } from '../html/style.ts';
 import { tableHtml } from '../html/tables.ts';
 import type { Family, PlannedDocument, TruthBlock, TruthCell, TruthTable } from '../types.ts';
 
@@ -153,7 +153,7 @@ export const formsFamily: Family = {
       source: { renderer: 'chromium', html: doc, print: look.print },
       blocks,
       title,
-      furniture: (page, pages) => furnitureOf(look.furniture, page, pages),
+      furniture: (page, pages) => look.furnitureOf(page, pages),
     };
   },
 };

@@ -6,7 +6,7 @@
 import type { Random } from '../../scans/random.ts';
 import type { Corpus } from '../corpus/index.ts';
 import { blocksHtml } from '../html/body.ts';
-import { drawLook, furnitureOf } from '../html/style.ts';
+import { drawLook } from '../html/style.ts';
 import { figuresTable, wordsTable } from '../html/tables.ts';
 import type { Family, PlannedDocument, TruthBlock } from '../types.ts';
 
@@ -102,7 +102,7 @@ export const reportFamily: Family = {
       source: { renderer: 'chromium', html, print: look.print },
       blocks,
       title,
-      furniture: (page, pages) => furnitureOf(look.furniture, page, pages),
+      furniture: (page, pages) => look.furnitureOf(page, pages),
     };
   },
 };

@@ -66,12 +66,43 @@ export interface FurniturePlan {
   readonly firstBare: 'none' | 'head' | 'all';
 }
 
+/**
+ * Furniture a browser prints itself (Chromium's header and footer templates): a date and the
+ * title at the top, an address and the page number at the foot, in small type on every page,
+ * as web pages saved to PDF carry them.
+ */
+export interface TemplatePlan {
+  readonly date: string;
+  readonly title: string;
+  readonly address: string;
+  /** `n/m` or `Page n of m`. */
+  readonly pageOf: boolean;
+}
+
+/** The template furniture of page `page` of `pages`, as printed. */
+export function templateFurniture(plan: TemplatePlan, page: number, pages: number): PageFurniture {
+  return { header: [plan.date, plan.title], footer: [plan.address, plan.pageOf ? `Page ${page} of ${pages}` : `${page}/${pages}`] };
+}
+
+function templates(plan: TemplatePlan): Pick<ChromiumPrint, 'headerTemplate' | 'footerTemplate'> {
+  const style = "font-size: 8px; font-family: 'DejaVu Sans', sans-serif; width: 100%; margin: 0 12mm; display: flex; justify-content: space-between;";
+  const e = (t: string): string => t.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+  return {
+    headerTemplate: `<div style="${style}"><span>${e(plan.date)}</span><span>${e(plan.title)}</span></div>`,
+    footerTemplate: `<div style="${style}"><span>${e(plan.address)}</span><span>${plan.pageOf ? 'Page <span class="pageNumber"></span> of <span class="totalPages"></span>' : '<span class="pageNumber"></span>/<span class="totalPages"></span>'}</span></div>`,
+  };
+}
+
 export interface HtmlLook {
   readonly font: string;
   readonly sizePt: number;
   readonly leading: number;
   readonly print: ChromiumPrint;
   readonly furniture: FurniturePlan;
+  /** Set when the browser's own templates print the furniture instead of `@page` margin boxes. */
+  readonly templates?: TemplatePlan;
+  /** The furniture of page `page` of `pages`, whichever way it is printed. */
+  furnitureOf(page: number, pages: number): PageFurniture;
   /** CSS for the body (fonts, headings, tables), without the `@page` rules. */
   readonly css: string;
   /** `@page` rules with the margin boxes. */
@@ -188,5 +219,31 @@ export function drawLook(random: Random, { title, organisation, furniture = true
     'ul, ol { margin: 0.3em 0 0.7em; } li { margin: 0.1em 0; }',
     '.columns h1 { column-span: all; }',
   ].join('\n');
-  return { font, sizePt, leading, print, furniture: plan, css, pageCss: pageRules(plan, sizePt) };
+  if (furniture && random.next() < 0.25) {
+    const slug = title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
+    const tpl: TemplatePlan = {
+      date: `${1 + Math.floor(random.next() * 28)}/${1 + Math.floor(random.next() * 12)}/${2018 + Math.floor(random.next() * 8)}, ${1 + Math.floor(random.next() * 12)}:${String(Math.floor(random.next() * 60)).padStart(2, '0')} ${random.pick(['AM', 'PM'])}`,
+      title: shortTitle,
+      address: `https://${random.pick(['docs', 'intranet', 'wiki', 'kb'])}.${organisation
+        .split(' ')[0]!
+        .toLowerCase()
+        .replace(/[^a-z]/g, '')}.example/${slug.slice(0, 40)}`,
+      pageOf: random.next() < 0.5,
+    };
+    return {
+      font,
+      sizePt,
+      leading,
+      print: { ...print, margin: { ...print.margin, top: '22mm', bottom: '22mm' }, ...templates(tpl) },
+      furniture: plan,
+      templates: tpl,
+      furnitureOf: (page, pages) => templateFurniture(tpl, page, pages),
+      css,
+      pageCss: '',
+    };
+  }
+  return { font, sizePt, leading, print, furniture: plan, furnitureOf: (page, pages) => furnitureOf(plan, page, pages), css, pageCss: pageRules(plan, sizePt) };
 }
