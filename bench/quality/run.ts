@@ -3,7 +3,7 @@
  * run; results to `bench/results/quality.{md,json}`. A baseline that cannot be installed or run
  * is reported as "not run" with the reason, never as a score.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { MachineInfo } from '../common/machine.ts';
@@ -42,6 +42,8 @@ export interface EngineSetResult {
 
 export interface SetResult {
   readonly set: string;
+  /** When this set was last run (ISO); sets not rerun keep theirs. */
+  readonly date?: string;
   readonly description: string;
   readonly columns: readonly string[];
   readonly documents: number;
@@ -129,7 +131,20 @@ export async function runQualityBenchSets(options: Readonly<QualityBenchOptions>
     }
     sets.push({ set: name, description: set.description, columns: set.columns, documents: documents.length, pages, engines: results });
   }
-  const result: QualityBenchResult = { date: new Date().toISOString(), sets, versions, machine: machineInfo() };
+  // Sets not run this time keep their last run's figures (each set says when it ran), so one
+  // report names every set without re-running the slow ones.
+  const date = new Date().toISOString();
+  const ran = sets.map((s) => ({ ...s, date }));
+  const earlier =
+    (
+      await readFile(path.join(resultsDir, 'quality.json'), 'utf8')
+        .then((t) => JSON.parse(t) as QualityBenchResult)
+        .catch(() => undefined)
+    )?.sets ?? [];
+  const kept = earlier.filter((s) => !setNames.includes(s.set)).map((s) => ({ ...s, date: s.date ?? date }));
+  const order = Object.keys(QUALITY_SETS);
+  const all = [...ran, ...kept].sort((a, b) => order.indexOf(a.set) - order.indexOf(b.set));
+  const result: QualityBenchResult = { date, sets: all, versions: { ...versions }, machine: machineInfo() };
   await mkdir(resultsDir, { recursive: true });
   await writeFile(path.join(resultsDir, 'quality.json'), `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(path.join(resultsDir, 'quality.md'), qualityMarkdown(result));

@@ -119,7 +119,17 @@ const SET_NAMES: Readonly<Record<string, string>> = {
   rtl: 'our right-to-left pages',
   tables: 'our synthetic table pages (Chromium-printed)',
   formulas: 'our pdflatex formula pages',
+  factory: 'the document factory, born-digital',
+  'factory-scans': 'the document factory, scanned',
 };
+
+/** The factory's figures beside its headline: table F1, CER and (Folio) furniture P/R. */
+function factoryDetail(figs: Readonly<Record<string, number>>): string {
+  const parts = [`table F1 ${(figs['table F1'] ?? Number.NaN).toFixed(3)}`, `CER ${(figs.CER ?? Number.NaN).toFixed(3)}`];
+  if (figs['furniture precision'] !== undefined)
+    parts.push(`furniture P/R ${figs['furniture precision'].toFixed(3)}/${(figs['furniture recall'] ?? Number.NaN).toFixed(3)}`);
+  return ` (${parts.join(', ')})`;
+}
 
 /**
  * One row per set of `quality.json` (`folio bench quality`): Folio and every baseline on the
@@ -142,10 +152,11 @@ export function qualityFigures(quality: unknown): Figure[] {
       const shown =
         name === 'olmocr' ? `${figs['passed']}/${figs['total']} (${percent(v)}; "overall" ${percent(figs['overall'] ?? Number.NaN)})` : v.toFixed(3);
       const rtl = figs['rtl'] !== undefined && name !== 'rtl' ? `, RTL page ${figs['rtl'].toFixed(3)}` : '';
-      return `${engine} ${shown}${rtl}, ${(num(e?.['pagesPerSecond']) ?? 0).toFixed(2)} p/s`;
+      const detail = name.startsWith('factory') ? factoryDetail(figs) : '';
+      return `${engine} ${shown}${detail}${rtl}, ${(num(e?.['pagesPerSecond']) ?? 0).toFixed(2)} p/s`;
     });
     figures.push({
-      figure: `Born-digital quality, ${SET_NAMES[name] ?? name} (${num(set?.['documents'])} PDFs, ${num(set?.['pages'])} pages): ${headline}`,
+      figure: `${name === 'factory-scans' ? 'Scanned' : 'Born-digital'} quality, ${SET_NAMES[name] ?? name} (${num(set?.['documents'])} PDFs, ${num(set?.['pages'])} pages): ${headline}`,
       value: parts.join('; '),
       command: `npx folio bench quality --set ${name}`,
     });

@@ -127,8 +127,8 @@ describe('bench quality: ICDAR 2013 adjacency relations', () => {
 });
 
 describe('bench quality: sets', () => {
-  it('registers the icdar, tables, docling, olmocr, rtl and formulas sets by name', () => {
-    assert.deepEqual(Object.keys(QUALITY_SETS).sort(), ['docling', 'formulas', 'icdar', 'olmocr', 'rtl', 'tables']);
+  it('registers the icdar, tables, docling, olmocr, rtl, formulas and factory sets by name', () => {
+    assert.deepEqual(Object.keys(QUALITY_SETS).sort(), ['docling', 'factory', 'factory-scans', 'formulas', 'icdar', 'olmocr', 'rtl', 'tables']);
   });
 
   it('scores missing output as empty, never throwing, and reports the right-to-left page on its own', async () => {
