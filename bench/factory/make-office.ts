@@ -9,12 +9,13 @@ import path from 'node:path';
 import { seededRandom } from '../scans/random.ts';
 import { loadCorpus } from './corpus/index.ts';
 import { checkTruth } from './families/office/check.ts';
+import { slidesFamily } from './families/slides.ts';
 import { wordFamily } from './families/word.ts';
 import { libreOfficeRenderer } from './render/libreoffice.ts';
 import type { Family, PlannedDocument } from './types.ts';
 
 const [name = 'word', count = '12', seed = 'folio-factory-1', outDir = '/tmp/factory-office'] = process.argv.slice(2);
-const families: Record<string, Family> = { word: wordFamily };
+const families: Record<string, Family> = { word: wordFamily, slides: slidesFamily };
 const family = families[name];
 if (!family) throw new Error(`no family ${name}`);
 const corpus = await loadCorpus();
