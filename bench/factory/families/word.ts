@@ -12,7 +12,7 @@ import { baseLayout, type Furniture, letterFurniture, manualFurniture, memoFurni
 import { furnitureOf, type OfficeBlock, type OfficeDocument, truthBlocks } from './office/model.ts';
 import { writeOdt } from './office/odt.ts';
 
-const VARIANTS = ['report', 'letter', 'memo', 'manual', 'report-odt', 'letter-odt'] as const;
+const VARIANTS = ['report', 'letter', 'memo', 'manual', 'report-odt', 'letter-odt', 'report-toc'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 function plan(variant: string, { random, corpus, id }: Readonly<PlanContext>): PlannedDocument {
@@ -26,8 +26,9 @@ function plan(variant: string, { random, corpus, id }: Readonly<PlanContext>): P
   switch (v) {
     case 'report':
     case 'report-odt':
+    case 'report-toc':
       title = reportTitle(random, corpus);
-      blocks = reportBody(random, corpus, title, { sections: int(random, 4, 8), prose: 4 });
+      blocks = reportBody(random, corpus, title, { sections: int(random, 4, 8), prose: 4, toc: v === 'report-toc' });
       furniture = reportFurniture(random, title, firm);
       break;
     case 'manual':

@@ -53,7 +53,10 @@ async function convert(files: readonly string[], outDir: string, profile: string
     captureStdout: false,
     env: { SAL_USE_VCLPLUGIN: 'svp' },
   });
-  return run.code === 0 ? '' : `soffice exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`;
+  // soffice exits 0 even when a file could not be loaded; its "Error: ..." line says why.
+  const error = run.stderr.split('\n').findLast((l) => l.startsWith('Error'));
+  if (run.code === 0) return error ?? '';
+  return `soffice exited ${run.code}${run.code === 124 ? ` (time limit ${timeoutMs / 1000} s)` : ''}: ${error ?? run.stderr.trim().split('\n').slice(-2).join(' | ')}`;
 }
 
 const printed = async (pdf: string): Promise<boolean> => ((await stat(pdf).catch(() => undefined))?.size ?? 0) > 0;

@@ -91,8 +91,15 @@ describe('bench factory: wordFamily', () => {
     try {
       const docs = [await plan('manual', 'ci'), await plan('report-odt', 'ci'), await plan('letter', 'ci')];
       const jobs = docs.map((d) => ({ id: d.id, source: d.source, pdf: path.join(dir, `${d.id}.pdf`) }));
-      const failures = await libreOfficeRenderer.render(jobs, path.join(dir, 'work'), () => {});
-      assert.deepEqual([...failures.keys()], []);
+      // One broken package in the batch: it alone fails, by id, and the others print.
+      const broken = {
+        id: 'word-broken-001',
+        source: { renderer: 'libreoffice' as const, extension: 'docx' as const, bytes: new TextEncoder().encode('PK\u0003\u0004 not a package') },
+        pdf: path.join(dir, 'broken.pdf'),
+      };
+      const failures = await libreOfficeRenderer.render([...jobs, broken], path.join(dir, 'work'), () => {});
+      assert.deepEqual([...failures.keys()], ['word-broken-001']);
+      assert.match(failures.get('word-broken-001')!.message, /word-broken-001: LibreOffice did not print it/);
       for (const d of docs) {
         const check = await checkTruth(d, path.join(dir, `${d.id}.pdf`));
         assert.ok(check.pages >= 1);

@@ -62,15 +62,18 @@ const TITLE_TAILS = [' Report', ': Status Report', ' Review', ' Guidelines', ': 
 export const reportTitle = (random: Random, corpus: Corpus): string =>
   `${random.pick(corpus.headings.filter((h) => h.length <= 30))}${random.pick(TITLE_TAILS)}`;
 
-/** A report: title, by-line, sections. */
-export function reportBody(random: Random, corpus: Corpus, title: string, size: { sections: number; prose: number }): OfficeBlock[] {
+/** A report: title, by-line, a table of contents where `toc`, sections. */
+export function reportBody(random: Random, corpus: Corpus, title: string, size: { sections: number; prose: number; toc: boolean }): OfficeBlock[] {
   const used = new Set<string>();
   const byline = `Prepared by ${person(random)}, ${role(random)}, ${date(random, random.pick(['uk', 'us'] as const))}`;
-  return [
-    { kind: 'heading', level: 1, text: title },
-    { kind: 'paragraph', text: byline },
-    ...sections(random, corpus, used, { ...size, tables: true, ordered: 0.5 }),
-  ];
+  const body = sections(random, corpus, used, { ...size, tables: true, ordered: 0.5 });
+  const contents: OfficeBlock[] = size.toc
+    ? [
+        { kind: 'heading', level: 2, text: random.pick(['Contents', 'Table of Contents', 'In this report']) },
+        { kind: 'toc', entries: body.flatMap((b) => (b.kind === 'heading' ? [{ text: b.text, depth: b.level - 2 }] : [])) },
+      ]
+    : [];
+  return [{ kind: 'heading', level: 1, text: title }, { kind: 'paragraph', text: byline }, ...contents, ...body];
 }
 
 /** A manual: title page matter, then numbered procedures and reference tables. */

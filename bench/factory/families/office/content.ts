@@ -126,12 +126,15 @@ export function date(random: Random, style: 'uk' | 'us' | 'iso'): string {
   return style === 'uk' ? `${d} ${MONTHS[m]} ${y}` : `${MONTHS[m]} ${d}, ${y}`;
 }
 
+/** Whether every word of `text` is at most `max` characters (so it can wrap between words). */
+const shortWords = (text: string, max: number): boolean => text.split(' ').every((w) => w.length <= max);
+
 const cell = (row: number, col: number, text: string, header: boolean, rowspan = 1, colspan = 1): TruthCell => ({ row, col, rowspan, colspan, text, header });
 
 /** A corpus table that fits a page: at most `maxCols` columns of short cells. */
 export function corpusTable(random: Random, corpus: Corpus, maxCols: number): TruthTable | undefined {
   const fits = corpus.tables.filter(
-    (t) => t[0]!.length >= 2 && t[0]!.length <= maxCols && t.length >= 3 && t.every((r) => r.every((c) => c.length > 0 && c.length <= 40)),
+    (t) => t[0]!.length >= 2 && t[0]!.length <= maxCols && t.length >= 3 && t.every((r) => r.every((c) => c.length > 0 && c.length <= 40 && shortWords(c, 16))),
   );
   if (fits.length === 0) return undefined;
   const rows = random.pick(fits).slice(0, 9);
@@ -183,9 +186,10 @@ export function figureTable(random: Random, corpus: Corpus, options: { readonly 
   } else {
     for (let j = 0; j < dataCols; j++) cells.push(cell(0, lead + j, periods[j]!, true));
   }
+  // Narrow columns break a long word anywhere, and the truth keeps it whole: short words only.
   const labels = corpus.draw(
     random,
-    corpus.headings.filter((h) => h.length <= 28),
+    corpus.headings.filter((h) => h.length <= 28 && shortWords(h, 14)),
     grouped ? 6 : int(random, 3, 7),
   );
   let row = headerRows;

@@ -41,6 +41,12 @@ export function stylesXml(layout: OfficeLayout): string {
     heading('Heading3', 'heading 3', layout, s + 1, s, 2) +
     `<w:style w:type="paragraph" w:styleId="ListParagraph"><w:name w:val="List Paragraph"/><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="${Math.round(layout.afterPt * 8)}"/><w:contextualSpacing/><w:jc w:val="left"/></w:pPr></w:style>` +
     `<w:style w:type="paragraph" w:styleId="Tight"><w:name w:val="Tight"/><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="0"/><w:jc w:val="left"/></w:pPr></w:style>` +
+    [1, 2, 3]
+      .map(
+        (n) =>
+          `<w:style w:type="paragraph" w:styleId="TOC${n}"><w:name w:val="toc ${n}"/><w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:spacing w:after="60"/><w:ind w:left="${(n - 1) * 440}"/><w:jc w:val="left"/></w:pPr></w:style>`,
+      )
+      .join('') +
     `<w:style w:type="paragraph" w:styleId="TableText"><w:name w:val="Table Text"/><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:before="40" w:after="40" w:line="240" w:lineRule="auto"/><w:jc w:val="left"/></w:pPr><w:rPr><w:sz w:val="${small}"/><w:szCs w:val="${small}"/></w:rPr></w:style>` +
     `<w:style w:type="paragraph" w:styleId="Caption"><w:name w:val="caption"/><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:before="80" w:after="${Math.round(layout.afterPt * 20)}"/><w:jc w:val="left"/></w:pPr><w:rPr><w:i/><w:sz w:val="${small}"/><w:szCs w:val="${small}"/></w:rPr></w:style>` +
     `<w:style w:type="paragraph" w:styleId="Header"><w:name w:val="header"/><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:jc w:val="left"/></w:pPr><w:rPr><w:sz w:val="${small}"/><w:szCs w:val="${small}"/></w:rPr></w:style>` +

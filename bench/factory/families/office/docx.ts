@@ -6,7 +6,18 @@
 import { zip } from '../../render/zip.ts';
 import type { TruthTable } from '../../types.ts';
 import { contentTypesXml, numberingXml, R_NS, ROOT_RELS, settingsXml, stylesXml, twips, W_NS, XML_HEAD } from './docx-parts.ts';
-import { esc, type OfficeBlock, type OfficeDocument, type OfficeLayout, PAPER_MM, pieces, type Ruling, type RunningLine, type RunningSet } from './model.ts';
+import {
+  columnWidths,
+  esc,
+  type OfficeBlock,
+  type OfficeDocument,
+  type OfficeLayout,
+  PAPER_MM,
+  pieces,
+  type Ruling,
+  type RunningLine,
+  type RunningSet,
+} from './model.ts';
 
 const run = (text: string, rPr = ''): string => `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ''}<w:t xml:space="preserve">${esc(text)}</w:t></w:r>`;
 
@@ -58,8 +69,8 @@ const numeric = (text: string): boolean => /^[-+$€£]?[\d.,]+%?$/.test(text);
 function tableXml(table: TruthTable, layout: OfficeLayout): string {
   const [pageW] = PAPER_MM[layout.paper];
   const width = twips(pageW - layout.margin.left - layout.margin.right);
-  const col = Math.floor(width / table.cols);
-  const grid = `<w:tblGrid>${`<w:gridCol w:w="${col}"/>`.repeat(table.cols)}</w:tblGrid>`;
+  const widths = columnWidths(table, width);
+  const grid = `<w:tblGrid>${widths.map((w) => `<w:gridCol w:w="${w}"/>`).join('')}</w:tblGrid>`;
   const at = new Map(table.cells.map((c) => [`${c.row},${c.col}`, c]));
   const rows: string[] = [];
   for (let r = 0; r < table.rows; r++) {
@@ -70,7 +81,7 @@ function tableXml(table: TruthTable, layout: OfficeLayout): string {
       const above = own ? undefined : table.cells.find((x) => x.col === c && x.row < r && x.row + x.rowspan > r);
       const cell = own ?? above;
       const span = cell?.colspan ?? 1;
-      const tcPr: string[] = [`<w:tcW w:w="${col * span}" w:type="dxa"/>`];
+      const tcPr: string[] = [`<w:tcW w:w="${widths.slice(c, c + span).reduce((a, b) => a + b, 0)}" w:type="dxa"/>`];
       if (span > 1) tcPr.push(`<w:gridSpan w:val="${span}"/>`);
       if (own && own.rowspan > 1) tcPr.push('<w:vMerge w:val="restart"/>');
       if (above) tcPr.push('<w:vMerge/>');
@@ -85,7 +96,7 @@ function tableXml(table: TruthTable, layout: OfficeLayout): string {
     // Rows never split across pages: a reader sees each row whole.
     rows.push(`<w:tr><w:trPr><w:cantSplit/></w:trPr>${cells.join('')}</w:tr>`);
   }
-  return `<w:tbl><w:tblPr><w:tblW w:w="${col * table.cols}" w:type="dxa"/>${tableBorders(layout.ruling)}<w:tblLayout w:type="fixed"/></w:tblPr>${grid}${rows.join('')}</w:tbl>`;
+  return `<w:tbl><w:tblPr><w:tblW w:w="${widths.reduce((a, b) => a + b, 0)}" w:type="dxa"/>${tableBorders(layout.ruling)}<w:tblLayout w:type="fixed"/></w:tblPr>${grid}${rows.join('')}</w:tbl>`;
 }
 
 const HEADING_STYLE = ['Title', 'Heading1', 'Heading2', 'Heading3'];
@@ -106,6 +117,17 @@ function bodyXml(blocks: readonly OfficeBlock[], layout: OfficeLayout): { xml: s
         break;
       case 'line':
         out.push(para('Tight', run(b.text, b.bold ? '<w:b/>' : '')));
+        break;
+      case 'toc':
+        // The field's stored result is what LibreOffice prints: begin in the first entry, end in the last.
+        b.entries.forEach((e, i) => {
+          const begin =
+            i === 0
+              ? '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> TOC \\o "1-3" \\n \\h \\z </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+              : '';
+          const end = i === b.entries.length - 1 ? '<w:r><w:fldChar w:fldCharType="end"/></w:r>' : '';
+          out.push(para(`TOC${e.depth + 1}`, begin + run(e.text) + end));
+        });
         break;
       case 'list': {
         const numId = b.ordered ? 2 + orderedLists++ : 1;

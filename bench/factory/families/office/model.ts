@@ -3,7 +3,7 @@
  * heads and feet, from which both the package and the exact furniture truth come. Page numbers are
  * written as fields (`{PAGE}`, `{PAGES}`) that LibreOffice fills in; the truth fills them the same way.
  */
-import type { PageFurniture, TruthBlock } from '../../types.ts';
+import type { PageFurniture, TruthBlock, TruthTable } from '../../types.ts';
 
 /** One line of a running head or foot; `{PAGE}` and `{PAGES}` become the page number and count. */
 export interface RunningLine {
@@ -29,7 +29,13 @@ export interface RunningSet {
 export type OfficeBlock =
   | TruthBlock
   | { readonly kind: 'field'; readonly label: string; readonly value: string }
-  | { readonly kind: 'line'; readonly text: string; readonly bold?: boolean };
+  | { readonly kind: 'line'; readonly text: string; readonly bold?: boolean }
+  /**
+   * A table of contents without page numbers (Word's `TOC \n`): LibreOffice prints a TOC field's
+   * stored entries as they are and never refreshes them, so page numbers written before printing
+   * could not be known to be right; the entries alone are exact.
+   */
+  | { readonly kind: 'toc'; readonly entries: readonly { readonly text: string; readonly depth: number }[] };
 
 export type Ruling = 'grid' | 'rules' | 'header-rule' | 'none';
 
@@ -117,8 +123,23 @@ export function truthBlocks(blocks: readonly OfficeBlock[]): TruthBlock[] {
     .map((b): TruthBlock => {
       if (b.kind === 'field') return { kind: 'paragraph', text: `${b.label} ${b.value}` };
       if (b.kind === 'line') return { kind: 'paragraph', text: b.text };
+      // A contents list prints no markers: a list whose items are the entries, nested by level.
+      if (b.kind === 'toc') return { kind: 'list', ordered: false, items: b.entries };
       return b;
     });
+}
+
+/**
+ * Column widths as shares of `total`: columns of words (labels) get more room than columns of
+ * figures, so labels wrap less and never inside a word.
+ */
+export function columnWidths(table: TruthTable, total: number): number[] {
+  const wordy = Array.from({ length: table.cols }, (_, c) =>
+    table.cells.some((x) => x.col === c && x.colspan === 1 && !x.header && /[A-Za-z]{3}/.test(x.text)),
+  );
+  const weights = wordy.map((y) => (y ? 2.2 : 1));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return weights.map((k) => Math.floor((total * k) / sum));
 }
 
 /** Text for XML content and attributes. */

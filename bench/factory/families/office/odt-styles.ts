@@ -109,6 +109,12 @@ export function odtStylesXml(layout: OfficeLayout): string {
     heading('Heading_20_3', 'Heading 3', layout, s + 1, s, 4) +
     `<style:style style:name="Tight" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties fo:margin-bottom="0pt" fo:text-align="start"/></style:style>` +
     `<style:style style:name="List" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties fo:margin-bottom="${(layout.afterPt * 0.4).toFixed(1)}pt" fo:text-align="start"/></style:style>` +
+    [1, 2, 3]
+      .map(
+        (n) =>
+          `<style:style style:name="Contents${n}" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties fo:margin-left="${(n - 1) * 8}mm" fo:margin-bottom="3pt" fo:text-align="start"/></style:style>`,
+      )
+      .join('') +
     `<style:style style:name="Table_20_Contents" style:display-name="Table Contents" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties fo:margin-top="2pt" fo:margin-bottom="2pt" fo:line-height="100%" fo:text-align="start"/><style:text-properties fo:font-size="${s - 1}pt"/></style:style>` +
     `<style:style style:name="Caption" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties fo:margin-top="4pt" fo:text-align="start"/><style:text-properties fo:font-size="${s - 1}pt" fo:font-style="italic"/></style:style>` +
     `<style:style style:name="Header" style:family="paragraph" style:parent-style-name="Standard"><style:paragraph-properties fo:margin-bottom="0pt" fo:line-height="100%"/><style:text-properties fo:font-size="${s - 1}pt"/></style:style>` +

@@ -6,7 +6,7 @@
  */
 import { zip } from '../../render/zip.ts';
 import type { TruthTable } from '../../types.ts';
-import { esc, type OfficeBlock, type OfficeDocument, type OfficeLayout, PAPER_MM, type Ruling } from './model.ts';
+import { columnWidths, esc, type OfficeBlock, type OfficeDocument, type OfficeLayout, PAPER_MM, type Ruling } from './model.ts';
 import { hasFirstPage, ODF_NS, odtStylesXml } from './odt-styles.ts';
 
 const MIME = 'application/vnd.oasis.opendocument.text';
@@ -68,7 +68,9 @@ class CellStyles {
 
 function tableXml(table: TruthTable, layout: OfficeLayout, cells: CellStyles, n: number): string {
   const at = new Map(table.cells.map((c) => [`${c.row},${c.col}`, c]));
-  let xml = `<table:table table:name="Table${n}" table:style-name="Tbl"><table:table-column table:style-name="TblCol${table.cols}" table:number-columns-repeated="${table.cols}"/>`;
+  let xml = `<table:table table:name="Table${n}" table:style-name="Tbl">${columnWidths(table, 1000)
+    .map((w) => `<table:table-column table:style-name="TblCol${w}"/>`)
+    .join('')}`;
   for (let r = 0; r < table.rows; r++) {
     xml += '<table:table-row table:style-name="Row">';
     for (let c = 0; c < table.cols; c++) {
@@ -122,6 +124,9 @@ export function writeOdt(doc: Readonly<OfficeDocument>): Uint8Array {
       case 'line':
         body.push(`<text:p text:style-name="${style('Tight')}">${b.bold ? `<text:span text:style-name="B">${t(b.text)}</text:span>` : t(b.text)}</text:p>`);
         break;
+      case 'toc':
+        for (const e of b.entries) body.push(`<text:p text:style-name="${style(`Contents${e.depth + 1}`)}">${t(e.text)}</text:p>`);
+        break;
       case 'list':
         if (body.length === 0 && first) body.push(`<text:p text:style-name="First_Tight"/>`);
         body.push(list(b.items, b.ordered ? 'Numbers' : 'Bullets', 0, 0).xml);
@@ -146,14 +151,15 @@ export function writeOdt(doc: Readonly<OfficeDocument>): Uint8Array {
   const [w] = PAPER_MM[layout.paper];
   const width = w - layout.margin.left - layout.margin.right;
   const firsts = first
-    ? [...HEADINGS, 'Standard', 'Tight', 'Caption']
+    ? [...HEADINGS, 'Standard', 'Tight', 'Caption', 'Contents1']
         .map((n) => `<style:style style:name="First_${n}" style:family="paragraph" style:parent-style-name="${n}" style:master-page-name="First_20_Page"/>`)
         .join('')
     : '';
-  const cols = [...new Set(doc.blocks.flatMap((b) => (b.kind === 'table' ? [b.table.cols] : [])))]
+  // Column styles by width in thousandths of the text width (columnWidths(table, 1000)).
+  const cols = [...new Set(doc.blocks.flatMap((b) => (b.kind === 'table' ? columnWidths(b.table, 1000) : [])))]
     .map(
-      (n) =>
-        `<style:style style:name="TblCol${n}" style:family="table-column"><style:table-column-properties style:column-width="${(width / n).toFixed(2)}mm"/></style:style>`,
+      (k) =>
+        `<style:style style:name="TblCol${k}" style:family="table-column"><style:table-column-properties style:column-width="${((width * k) / 1000).toFixed(2)}mm"/></style:style>`,
     )
     .join('');
   const automatic =

@@ -6,7 +6,7 @@
  */
 import { zip } from '../../render/zip.ts';
 import type { TruthTable } from '../../types.ts';
-import { esc } from './model.ts';
+import { columnWidths, esc } from './model.ts';
 import {
   contentTypes,
   layout,
@@ -115,11 +115,7 @@ class Shapes {
     );
   }
   table(x: number, y: number, w: number, table: TruthTable, look: DeckLook, sizePt: number): void {
-    // Label columns (words) get more room than columns of figures, so labels wrap between words.
-    const wordy = Array.from({ length: table.cols }, (_, c) => table.cells.some((x) => x.col === c && !x.header && /[A-Za-z]{3}/.test(x.text)));
-    const weights = wordy.map((y) => (y ? 2.2 : 1));
-    const total = weights.reduce((a, b) => a + b, 0);
-    const widths = weights.map((k) => Math.floor((w * k) / total));
+    const widths = columnWidths(table, w);
     const rowH = Math.round(sizePt * 2.1 * 12_700);
     const at = new Map(table.cells.map((c) => [`${c.row},${c.col}`, c]));
     const line = (side: string): string => `<a:${side} w="9525"><a:solidFill><a:srgbClr val="${look.text}"/></a:solidFill></a:${side}>`;
