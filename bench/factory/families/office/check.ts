@@ -1,0 +1,68 @@
+/**
+ * The truth check the builder runs, for the office families' own tests and debug runs: every
+ * furniture line on its page's text layer, every heading, sentence, list item and table cell on
+ * the document's (pdftotext, pages split at form feeds, whitespace collapsed).
+ */
+import { runChild } from '../../../common/tools.ts';
+import { aptEnsure } from '../../render/apt.ts';
+import type { PlannedDocument, TruthBlock } from '../../types.ts';
+
+export interface TruthCheck {
+  readonly pages: number;
+  readonly furniture: { readonly checked: number; readonly missing: readonly string[] };
+  readonly texts: { readonly checked: number; readonly missing: readonly string[] };
+}
+
+const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** pdftotext's text of each page (poppler-utils installed where missing, as the renderers install their engines). */
+export async function pageTexts(pdf: string): Promise<string[]> {
+  await aptEnsure('pdftotext', ['poppler-utils'], (line) => console.error(line));
+  const run = await runChild({ command: 'pdftotext', args: ['-enc', 'UTF-8', pdf, '-'], timeoutMs: 60_000 });
+  if (run.code !== 0) throw new Error(`pdftotext failed on ${pdf}: ${run.stderr.trim()}`);
+  const pages = run.stdout.split('\f');
+  if (pages.at(-1)?.trim() === '') pages.pop();
+  return pages;
+}
+
+/** The texts of the body a reader would find: headings, sentences of paragraphs, list items, cells, captions. */
+export function bodyTexts(blocks: readonly TruthBlock[]): string[] {
+  return blocks.flatMap((b): string[] => {
+    switch (b.kind) {
+      case 'heading':
+      case 'caption':
+        return [b.text];
+      case 'paragraph':
+        return b.text.split(/(?<=[.!?])\s+/).filter((s) => s.length >= 25 || b.text.length < 25);
+      case 'list':
+        return b.items.map((i) => i.text);
+      case 'table':
+        return b.table.cells.map((c) => c.text).filter((t) => t !== '');
+      default:
+        return [];
+    }
+  });
+}
+
+/** Check a rendered document's truth against its PDF's text layer. */
+export async function checkTruth(doc: PlannedDocument, pdf: string): Promise<TruthCheck> {
+  const layers = (await pageTexts(pdf)).map(squash);
+  const pages = layers.length;
+  const missingFurniture: string[] = [];
+  let furniture = 0;
+  for (let p = 1; p <= pages; p++) {
+    const { header, footer } = doc.furniture(p, pages);
+    for (const line of [...header, ...footer]) {
+      furniture++;
+      if (!layers[p - 1]!.includes(squash(line))) missingFurniture.push(`page ${p}: ${line}`);
+    }
+  }
+  const all = layers.join(' ');
+  const texts = bodyTexts(doc.blocks);
+  // pdftotext joins a word broken after a hyphen at a line end and drops the hyphen ("remove-\nposition"
+  // → "removeposition"): the builder's fuzzy match allows that, so this check does too.
+  const loose = (s: string): string => s.replace(/[\s-]+/g, '');
+  const allLoose = loose(all);
+  const missingTexts = texts.filter((t) => !all.includes(squash(t)) && !allLoose.includes(loose(t)));
+  return { pages, furniture: { checked: furniture, missing: missingFurniture }, texts: { checked: texts.length, missing: missingTexts } };
+}
