@@ -10,6 +10,8 @@ import path from 'node:path';
 import { seededRandom } from '../scans/random.ts';
 import { loadCorpus } from './corpus/index.ts';
 import { papersFamily } from './families/papers.ts';
+import { scriptsFamily } from './families/scripts.ts';
+import { chromiumLiteRenderer } from './render/chromium-lite.ts';
 import { pdflatexRenderer } from './render/pdflatex.ts';
 import type { Renderer } from './render/types.ts';
 import { checkTruth } from './truth-check.ts';
@@ -17,6 +19,7 @@ import type { Family, PlannedDocument } from './types.ts';
 
 const FAMILIES: Readonly<Record<string, { family: Family; renderer: () => Promise<Renderer> }>> = {
   papers: { family: papersFamily, renderer: async () => pdflatexRenderer },
+  scripts: { family: scriptsFamily, renderer: async () => chromiumLiteRenderer },
 };
 
 /** Plan `count` documents of `family` for `seed`, cycling its variants. */
@@ -55,9 +58,10 @@ if (import.meta.main) {
     pages += check.pages;
     const furniture = Array.from({ length: check.pages }, (_, i) => d.furniture(i + 1, check.pages));
     await writeFile(path.join(dir, `${d.id}.truth.json`), `${JSON.stringify({ id: d.id, blocks: d.blocks, furniture }, null, 1)}\n`);
+    const reordered = check.reorderedBody.length > 0 ? ` (${check.reorderedBody.length} texts found word by word only)` : '';
     const problems = [...check.missingBody.map((m) => `body '${m.slice(0, 80)}'`), ...check.missingFurniture, ...check.unexpectedFurniture];
     if (problems.length > 0) bad += 1;
-    console.log(`${d.id}: ${check.pages} pages, ${problems.length === 0 ? 'truth ok' : problems.join('; ')}`);
+    console.log(`${d.id}: ${check.pages} pages, ${problems.length === 0 ? 'truth ok' : problems.join('; ')}${reordered}`);
   }
   console.log(
     `${docs.length} documents, ${failures.size} failed, ${pages} pages, ${bad} with truth problems; render ${seconds.toFixed(1)} s (${(seconds / docs.length).toFixed(2)} s a document)`,

@@ -27,11 +27,19 @@ export async function ensurePoppler(log: (line: string) => void): Promise<void> 
   }
 }
 
-/** Text reduced to what a comparison may rely on: no whitespace, no hyphens, ligatures spelled out. */
+/**
+ * Text reduced to what a comparison may rely on: no whitespace, no hyphens, ligatures spelled out,
+ * no Arabic vowel marks (pdftotext moves tanwin across the alef), and lam–alef in one order
+ * (Chromium's text layer maps some lam–alef ligature glyphs to alef–lam).
+ */
 export const squash = (text: string): string =>
   text
+    .normalize('NFKD')
+    .replace(/[\u064b-\u065f\u0670]/g, '')
     .normalize('NFKC')
-    .replace(/[\s\u00ad\-‐]+/g, '')
+    // Bidi controls pdftotext writes around right-to-left runs are not text.
+    .replace(/[\s\u00ad\-‐\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]+/g, '')
+    .replace(/ل([اأإآ])/g, '$1ل')
     .toLowerCase();
 
 /** The texts of a block a text layer must contain (formulas left out: they print as glyphs). */
@@ -57,6 +65,11 @@ export interface TruthCheck {
   readonly pages: number;
   /** Body texts not found in the document's text layer. */
   readonly missingBody: string[];
+  /**
+   * Body texts of right-to-left or CJK documents found only word by word: pdftotext put a number
+   * or a neutral run of a right-to-left line in another order (`%12` for `12%`).
+   */
+  readonly reorderedBody: string[];
   /** `page N: header|footer 'text'` not found on that page's first or last line. */
   readonly missingFurniture: string[];
   /** `page N: 'line'`: a page number the truth does not have. */
@@ -66,13 +79,13 @@ export interface TruthCheck {
 const PAGE_NUMBER = /^(?:page\s*)?[\d\u0660-\u0669\u06f0-\u06f9]+(?:\s*(?:of|\/)\s*\d+)?$|^-\s*\d+\s*-$/i;
 
 /**
- * Take the lines made only of `entries` (a head or foot, in any order) off the top (`at` 0) or
+ * Take the lines made only of `entries` (a head or foot, squashed, in any order) off the top (`at` 0) or
  * bottom (`at` -1) of `lines`.
  */
 function strip(lines: string[], entries: readonly string[], at: 0 | -1): void {
   const left = entries.filter((e) => e !== '');
   while (left.length > 0 && lines.length > 0) {
-    let line = at === 0 ? lines[0]! : lines.at(-1)!;
+    let line = squash(at === 0 ? lines[0]! : lines.at(-1)!);
     const used = left.filter((e) => line.includes(e));
     for (const e of used) line = line.replace(e, '');
     if (used.length === 0 || line !== '') return;
@@ -93,6 +106,9 @@ export async function checkTruth(doc: PlannedDocument, pdf: string): Promise<Tru
   const pages = Number(/Pages:\s+(\d+)/.exec(info)?.[1] ?? 0);
   const missingFurniture: string[] = [];
   const unexpectedFurniture: string[] = [];
+  // Latin pages in content order (pdflatex writes columns one after the other); others in
+  // pdftotext's reading order, which puts right-to-left lines in logical order.
+  const latin = (doc.script ?? 'latin') === 'latin';
   const bodies: string[] = [];
   for (let n = 1; n <= pages; n++) {
     const page = async (mode: string): Promise<string[]> =>
@@ -107,12 +123,26 @@ export async function checkTruth(doc: PlannedDocument, pdf: string): Promise<Tru
     if (expected.header.length === 0 && PAGE_NUMBER.test((lines[0] ?? '').trim())) unexpectedFurniture.push(`page ${n}: '${lines[0]!.trim()}'`);
     // The body in content order (-raw: engines write columns one after the other), furniture
     // lines taken off the top and bottom so that a paragraph running over a page break is whole.
-    const raw = (await page('-raw')).map(squash);
+    const raw = await page(latin ? '-raw' : '-nopgbrk');
     strip(raw, expected.header.map(squash), 0);
     strip(raw, expected.footer.map(squash), -1);
-    bodies.push(raw.join(''));
+    bodies.push(raw.join(' '));
   }
-  const layer = bodies.join('');
-  const missingBody = doc.blocks.flatMap(blockTexts).filter((t) => !layer.includes(squash(t)));
-  return { pages, missingBody, missingFurniture, unexpectedFurniture };
+  const layer = squash(bodies.join(''));
+  const missing = doc.blocks.flatMap(blockTexts).filter((t) => !layer.includes(squash(t)));
+  // Word by word, each word's letters in any order: Chromium's text layer maps some Arabic
+  // ligature glyphs (lam–alef, lam–yeh) to their letters reversed.
+  const bare = (w: string): string => squash(w).replace(/[.,:;،؛!?%()/]/g, '');
+  const letters = (w: string): string => [...bare(w)].sort().join('');
+  const words = new Set(
+    bodies
+      .join(' ')
+      .split(/[\s\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]+/)
+      .map(letters),
+  );
+  const loose = bare(layer);
+  const wordByWord = (t: string): boolean => !latin && t.split(/\s+/).every((w) => letters(w) === '' || words.has(letters(w)) || loose.includes(bare(w)));
+  const reorderedBody = missing.filter(wordByWord);
+  const missingBody = missing.filter((t) => !wordByWord(t));
+  return { pages, missingBody, reorderedBody, missingFurniture, unexpectedFurniture };
 }
