@@ -1,0 +1,302 @@
+/**
+ * The parts of a factory paper, each written twice at once: the LaTeX that prints it and the truth
+ * of what prints (section numbers, `Theorem 2.`, `Table 1:` as LaTeX sets them).
+ */
+
+import type { Random } from '../../scans/random.ts';
+import type { Corpus } from '../corpus/index.ts';
+import type { TruthBlock, TruthCell } from '../types.ts';
+import { drawFormula } from './formulas.ts';
+import { escapeLatex } from './latex.ts';
+
+/** A paper being written: its LaTeX body, its truth and LaTeX's counters as they stand. */
+export interface PaperDraft {
+  readonly random: Random;
+  readonly corpus: Corpus;
+  /** A key of the papers' fonts, for formulas the font cannot set. */
+  readonly font: string;
+  readonly columns: 1 | 2;
+  /** `\section` (numbers printed) or `\section*`. */
+  readonly numbered: boolean;
+  /** Theorems numbered within sections (`Theorem 2.1`). */
+  readonly theoremsBySection: boolean;
+  readonly tex: string[];
+  readonly blocks: TruthBlock[];
+  section: number;
+  subsection: number;
+  theorem: number;
+  table: number;
+  /** Characters of text still wanted (the planned length). */
+  budget: number;
+}
+
+const PROSE = new WeakMap<Corpus, readonly string[]>();
+
+/** Prose the corpus gives without anything LaTeX or the truth would read otherwise (`$`, backslashes) or that cannot break across a column. */
+export function prose(corpus: Corpus): readonly string[] {
+  let pool = PROSE.get(corpus);
+  if (pool === undefined) {
+    pool = corpus.paragraphs.filter((p) => p.length >= 60 && !/[$\\]/.test(p) && !/\S{27,}/.test(p));
+    PROSE.set(corpus, pool);
+  }
+  return pool;
+}
+
+const MATH_SENTENCES = [
+  'Here $A$ denotes the quantity of interest.',
+  'Throughout this part we assume $A$.',
+  'In the worst case the cost grows as $A$.',
+  'This holds whenever $A$ and $B$.',
+  'Let $A$ be fixed; then $B$ follows directly.',
+  'We write $A$ for the estimate obtained in this way.',
+  'The same argument applies to $A$ with only minor changes.',
+];
+
+/** A paragraph of two or three corpus paragraphs, with a sentence carrying inline formulas one time in `mathRate`. */
+export function paragraph(d: PaperDraft, mathRate: number): void {
+  const pool = prose(d.corpus);
+  const parts = d.corpus.draw(d.random, pool, 2 + Math.floor(d.random.next() * 2));
+  let tex = escapeLatex(parts.join(' '));
+  let text = parts.join(' ');
+  if (d.random.next() < mathRate) {
+    const sentence = d.random.pick(MATH_SENTENCES);
+    const a = drawFormula(d.random, d.font, false);
+    const b = drawFormula(d.random, d.font, false);
+    const filled = sentence.replace('$A$', `$${a}$`).replace('$B$', `$${b}$`);
+    tex += ` ${filled}`;
+    text += ` ${filled}`;
+  }
+  d.tex.push(`${tex}\n`);
+  d.blocks.push({ kind: 'paragraph', text });
+  d.budget -= text.length;
+}
+
+/** A section or subsection heading, with the number LaTeX prints before it. */
+export function heading(d: PaperDraft, title: string, level: 2 | 3): void {
+  const command = level === 2 ? 'section' : 'subsection';
+  let number = '';
+  if (d.numbered) {
+    if (level === 2) {
+      d.section += 1;
+      d.subsection = 0;
+      // amsthm's `[section]` counter starts again in each section.
+      if (d.theoremsBySection) d.theorem = 0;
+      number = `${d.section} `;
+    } else {
+      d.subsection += 1;
+      number = `${d.section}.${d.subsection} `;
+    }
+  }
+  d.tex.push(`\\${command}${d.numbered ? '' : '*'}{${escapeLatex(title)}}\n`);
+  d.blocks.push({ kind: 'heading', level, text: `${number}${title}` });
+  d.budget -= 80;
+}
+
+/** A display equation (unnumbered: the truth is its LaTeX alone). */
+export function display(d: PaperDraft): void {
+  const latex = drawFormula(d.random, d.font, true);
+  d.tex.push(`\\[\n${latex}\n\\]\n`);
+  d.blocks.push({ kind: 'formula', latex });
+  d.budget -= 250;
+}
+
+const THEOREM_KINDS = [
+  { env: 'theorem', label: 'Theorem' },
+  { env: 'lemma', label: 'Lemma' },
+  { env: 'proposition', label: 'Proposition' },
+  { env: 'corollary', label: 'Corollary' },
+  { env: 'definition', label: 'Definition' },
+  { env: 'remark', label: 'Remark' },
+] as const;
+
+/** The preamble lines that declare the environments (one shared counter, as many papers use). */
+export function theoremPreamble(bySection: boolean): string[] {
+  return [
+    `\\newtheorem{theorem}{Theorem}${bySection ? '[section]' : ''}`,
+    '\\newtheorem{lemma}[theorem]{Lemma}',
+    '\\newtheorem{proposition}[theorem]{Proposition}',
+    '\\newtheorem{corollary}[theorem]{Corollary}',
+    '\\theoremstyle{definition}',
+    '\\newtheorem{definition}[theorem]{Definition}',
+    '\\theoremstyle{remark}',
+    '\\newtheorem{remark}[theorem]{Remark}',
+  ];
+}
+
+const STATEMENTS = [
+  'Let $A$. Then $B$ holds for every admissible choice.',
+  'If $A$, then $B$.',
+  'Suppose $A$. Then there is a constant such that $B$.',
+  'For all $A$ we have $B$.',
+  'Assume $A$ and $B$. Then the procedure terminates.',
+];
+const NOTES = ['Stability', 'Convergence', 'Uniqueness', 'Main result', 'Monotonicity', 'Existence'];
+
+/**
+ * A theorem-like statement, printed `Theorem 3 (Stability).` before its text: the truth is a
+ * paragraph that starts with that label. Theorems and lemmas may be followed by a proof (`Proof.`).
+ */
+export function theorem(d: PaperDraft): void {
+  const kind = d.random.pick(THEOREM_KINDS);
+  d.theorem += 1;
+  const number = d.theoremsBySection && d.numbered ? `${d.section}.${d.theorem}` : `${d.theorem}`;
+  const note = d.random.next() < 0.3 ? d.random.pick(NOTES) : undefined;
+  let statement: string;
+  if (kind.env === 'remark') statement = d.corpus.draw(d.random, prose(d.corpus), 1)[0]!;
+  else
+    statement = d.random
+      .pick(STATEMENTS)
+      .replace('$A$', `$${drawFormula(d.random, d.font, false)}$`)
+      .replace('$B$', `$${drawFormula(d.random, d.font, false)}$`);
+  const texStatement = kind.env === 'remark' ? escapeLatex(statement) : statement;
+  d.tex.push(`\\begin{${kind.env}}${note ? `[${note}]` : ''}\n${texStatement}\n\\end{${kind.env}}\n`);
+  d.blocks.push({ kind: 'paragraph', text: `${kind.label} ${number}${note ? ` (${note})` : ''}. ${statement}` });
+  d.budget -= statement.length + 60;
+  if ((kind.env === 'theorem' || kind.env === 'lemma') && d.random.next() < 0.7) {
+    const [reason] = d.corpus.draw(d.random, prose(d.corpus), 1);
+    const closing = `Hence $${drawFormula(d.random, d.font, false)}$.`;
+    d.tex.push(`\\begin{proof}\n${escapeLatex(reason!)} ${closing}\n\\end{proof}\n`);
+    d.blocks.push({ kind: 'paragraph', text: `Proof. ${reason} ${closing}` });
+    d.budget -= reason!.length + 40;
+  }
+}
+
+/** A bulleted or numbered list of corpus items, sometimes with a nested list under one item. */
+export function list(d: PaperDraft): void {
+  const ordered = d.random.next() < 0.5;
+  const pool = d.corpus.items.filter((i) => !/\S{27,}/.test(i) && i.length <= 160);
+  const items = d.corpus.draw(d.random, pool, 3 + Math.floor(d.random.next() * 3));
+  const env = ordered ? 'enumerate' : 'itemize';
+  const nestAt = d.random.next() < 0.35 ? Math.floor(d.random.next() * items.length) : -1;
+  const truth: { text: string; depth: number }[] = [];
+  const tex: string[] = [`\\begin{${env}}`];
+  for (const [i, item] of items.entries()) {
+    // `{}` after \item: an item starting with `[` is not an optional label.
+    tex.push(`\\item{} ${escapeLatex(item)}`);
+    truth.push({ text: item, depth: 0 });
+    if (i === nestAt) {
+      const sub = d.corpus.draw(
+        d.random,
+        pool.filter((p) => !items.includes(p)),
+        2,
+      );
+      tex.push(`\\begin{${env}}`, ...sub.map((s) => `\\item{} ${escapeLatex(s)}`), `\\end{${env}}`);
+      for (const s of sub) truth.push({ text: s, depth: 1 });
+    }
+  }
+  tex.push(`\\end{${env}}\n`);
+  d.tex.push(tex.join('\n'));
+  d.blocks.push({ kind: 'list', ordered, items: truth });
+  d.budget -= truth.reduce((s, i) => s + i.text.length + 20, 0);
+}
+
+/** A short code block (verbatim), from the corpus's code without quotes T1's typewriter would curl. */
+export function code(d: PaperDraft): boolean {
+  const width = d.columns === 2 ? 40 : 64;
+  const pool = d.corpus.code.filter((c) => {
+    const lines = c.split('\n');
+    return lines.length <= 10 && lines.every((l) => l.length <= width && /^[\x20-\x7e]*$/.test(l)) && !/['`]|\\end\{verbatim\}/.test(c) && c.trim() !== '';
+  });
+  if (pool.length === 0) return false;
+  const text = d.random.pick(pool);
+  d.tex.push(`\\begin{verbatim}\n${text}\n\\end{verbatim}\n`);
+  d.blocks.push({ kind: 'code', text });
+  d.budget -= text.length + 100;
+  return true;
+}
+
+const METRICS = ['Precision', 'Recall', 'F1', 'Accuracy', 'Latency', 'Memory', 'Throughput', 'Error', 'Score', 'Runs', 'Size', 'Time'];
+const GROUPS = ['Validation', 'Test', 'Small', 'Large', 'English', 'German', 'Cold start', 'Warm start', 'Local', 'Remote'];
+const ROW_GROUPS = ['Baselines', 'Our variants', 'Ablations', 'Reference systems'];
+const CAPTION_STARTS = ['Results for', 'Comparison on', 'Measurements of', 'Summary of', 'Figures for'];
+
+/** A number as a table prints it: `decimals` places, never negative (a text-mode minus would be a hyphen). */
+const figure = (random: Random, decimals: number, scale: number): string => (random.next() * scale).toFixed(decimals);
+
+/**
+ * A booktabs table in a non-floating `table` (`[H]`, so it stays where the truth puts it) with
+ * its caption (`Table 2: …`): a plain header, two header rows with `\multicolumn` groups over a
+ * `\multirow` label, or body rows grouped under spanning labels.
+ */
+export function table(d: PaperDraft): void {
+  const r = d.random;
+  const shape = r.pick(['plain', 'grouped', 'sections'] as const);
+  const groups = d.columns === 2 ? 1 + Math.floor(r.next() * 2) : 2;
+  const dataCols = shape === 'grouped' ? groups * 2 : d.columns === 2 ? 2 + Math.floor(r.next() * 2) : 3 + Math.floor(r.next() * 3);
+  const cols = dataCols + 1;
+  const labels = d.corpus.draw(
+    r,
+    d.corpus.packages.filter((p) => p.length <= 16),
+    3 + Math.floor(r.next() * 4),
+  );
+  // Grouped tables repeat the same two measures under each group, as papers do.
+  const measures = d.corpus.draw(r, METRICS, shape === 'grouped' ? 2 : dataCols);
+  const metrics = shape === 'grouped' ? Array.from({ length: dataCols }, (_, i) => measures[i % 2]!) : measures;
+  const decimals = Array.from({ length: dataCols }, () => r.pick([0, 1, 2, 3]));
+  const scales = decimals.map((k) => (k === 0 ? 2000 : k === 3 ? 1 : 100));
+  const cells: TruthCell[] = [];
+  const cell = (row: number, col: number, text: string, header: boolean, rowspan = 1, colspan = 1): void => {
+    cells.push({ row, col, rowspan, colspan, text, header });
+  };
+  const tex: string[] = [];
+  const first = r.pick(['Method', 'System', 'Package', 'Configuration']);
+  let row = 0;
+  if (shape === 'grouped') {
+    const names = d.corpus.draw(r, GROUPS, groups);
+    cell(0, 0, first, true, 2);
+    const spans = names.map((g, i) => {
+      cell(0, 1 + i * 2, g, true, 1, 2);
+      return `\\multicolumn{2}{c}{${g}}`;
+    });
+    tex.push(`\\multirow{2}{*}{${first}} & ${spans.join(' & ')} \\\\`);
+    tex.push(names.map((_, i) => `\\cmidrule(lr){${2 + i * 2}-${3 + i * 2}}`).join(''));
+    metrics.forEach((m, i) => cell(1, 1 + i, m, true));
+    tex.push(` & ${metrics.join(' & ')} \\\\`);
+    row = 2;
+  } else {
+    cell(0, 0, first, true);
+    metrics.forEach((m, i) => cell(0, 1 + i, m, true));
+    tex.push(`${first} & ${metrics.join(' & ')} \\\\`);
+    row = 1;
+  }
+  const headerRows = row;
+  tex.push('\\midrule');
+  const split = shape === 'sections' ? Math.max(1, Math.floor(labels.length / 2)) : -1;
+  const sectionNames = d.corpus.draw(r, ROW_GROUPS, 2);
+  for (const [i, label] of labels.entries()) {
+    if (shape === 'sections' && (i === 0 || i === split)) {
+      const name = sectionNames[i === 0 ? 0 : 1]!;
+      if (i === split) tex.push('\\midrule');
+      cell(row, 0, name, true, 1, cols);
+      tex.push(`\\multicolumn{${cols}}{l}{\\textit{${name}}} \\\\`);
+      row += 1;
+    }
+    const values = decimals.map((k, c) => figure(r, k, scales[c]!));
+    cell(row, 0, label, false);
+    values.forEach((v, c) => cell(row, 1 + c, v, false));
+    tex.push(`${escapeLatex(label)} & ${values.join(' & ')} \\\\`);
+    row += 1;
+  }
+  d.table += 1;
+  const heading = r.pick(d.corpus.headings.filter((h) => h.length <= 40 && !/[$\\]/.test(h)));
+  const captionText = `${r.pick(CAPTION_STARTS)} ${heading.toLowerCase()}.`;
+  const caption = `\\caption{${escapeLatex(captionText)}}`;
+  const above = r.next() < 0.6;
+  d.tex.push(
+    [
+      '\\begin{table}[H]',
+      '\\centering',
+      d.columns === 2 ? '\\small' : r.pick(['', '\\small']),
+      ...(above ? [caption] : []),
+      `\\begin{tabular}{l${'r'.repeat(dataCols)}}`,
+      '\\toprule',
+      ...tex,
+      '\\bottomrule',
+      '\\end{tabular}',
+      ...(above ? [] : [caption]),
+      '\\end{table}\n',
+    ].join('\n'),
+  );
+  d.blocks.push({ kind: 'table', table: { rows: row, cols, headerRows, cells }, caption: `Table ${d.table}: ${captionText}` });
+  d.budget -= 120 * row;
+}
