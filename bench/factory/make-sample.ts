@@ -11,7 +11,7 @@ import { seededRandom } from '../scans/random.ts';
 import { loadCorpus } from './corpus/index.ts';
 import { papersFamily } from './families/papers.ts';
 import { scriptsFamily } from './families/scripts.ts';
-import { chromiumLiteRenderer } from './render/chromium-lite.ts';
+import { chromiumRenderer } from './render/chromium.ts';
 import { pdflatexRenderer } from './render/pdflatex.ts';
 import type { Renderer } from './render/types.ts';
 import { checkTruth } from './truth-check.ts';
@@ -19,7 +19,7 @@ import type { Family, PlannedDocument } from './types.ts';
 
 const FAMILIES: Readonly<Record<string, { family: Family; renderer: () => Promise<Renderer> }>> = {
   papers: { family: papersFamily, renderer: async () => pdflatexRenderer },
-  scripts: { family: scriptsFamily, renderer: async () => chromiumLiteRenderer },
+  scripts: { family: scriptsFamily, renderer: async () => chromiumRenderer },
 };
 
 /** Plan `count` documents of `family` for `seed`, cycling its variants. */

@@ -56,6 +56,8 @@ function blockTexts(block: TruthBlock): string[] {
       return [...block.table.cells.map((c) => c.text), ...(block.caption ? plain(block.caption) : [])];
     case 'code':
       return block.text.split('\n');
+    case 'field':
+      return [block.label, block.value];
     case 'formula':
       return [];
   }

@@ -4,42 +4,27 @@
  * One browser for the whole batch.
  */
 import { existsSync } from 'node:fs';
-import { ConfigurationError, describeError } from '../../../core/errors.ts';
+import { describeError } from '../../../core/errors.ts';
 import { runChild } from '../../common/tools.ts';
+import { aptEnsure } from './apt.ts';
 import type { Renderer, RenderJob } from './types.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** A page that takes longer than this to print is a broken document, not a slow one. */
 const PRINT_TIMEOUT_MS = 60_000;
 
-/** Install Debian's packages where missing when this user may (root, as on CI). */
-export async function aptInstall(packages: readonly string[], why: string, log: (line: string) => void): Promise<void> {
-  if (process.getuid?.() !== 0) throw new ConfigurationError('FOLIO_BENCH_TOOL', `${why}: apt-get install -y ${packages.join(' ')}`);
-  log(`factory: installing ${packages.join(' ')} (apt-get) …`);
-  const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [
-    ['update', '-q'],
-    ['install', '-y', '-q', '--no-install-recommends', ...packages],
-  ]) {
-    const run = await runChild({ command: 'apt-get', args, env, timeoutMs: 1_200_000 });
-    if (run.code !== 0)
-      throw new ConfigurationError(
-        'FOLIO_BENCH_TOOL',
-        `${why}: apt-get ${args[0]} failed (${run.stderr.trim().split('\n').at(-1)}); install ${packages.join(' ')}`,
-      );
-  }
-}
+/** Debian's browser and the fonts every Chromium family names (Latin, Arabic, Hebrew, CJK). */
+export const CHROMIUM_PACKAGES = ['chromium', 'fonts-dejavu-core', 'fonts-liberation2', 'fonts-noto-core', 'fonts-noto-cjk'] as const;
 
-/** Fonts every Chromium family may name; the families fall back to DejaVu where one is missing. */
-const FONT_PACKAGES = ['fonts-dejavu-core', 'fonts-liberation2', 'fonts-noto-core', 'fonts-noto-cjk'];
+async function fontsPresent(): Promise<boolean> {
+  const run = await runChild({ command: 'fc-list', args: [':', 'family'] }).catch(() => undefined);
+  return run !== undefined && /Liberation Serif/.test(run.stdout) && /Noto Naskh Arabic/.test(run.stdout) && /Noto Sans CJK SC/.test(run.stdout);
+}
 
 export const chromiumRenderer: Renderer = {
   name: 'chromium',
   async ensure(log) {
-    const missingFonts = !existsSync('/usr/share/fonts/truetype/liberation2') || !existsSync('/usr/share/fonts/truetype/noto');
-    if (existsSync(CHROMIUM) && !missingFonts) return;
-    await aptInstall(existsSync(CHROMIUM) ? FONT_PACKAGES : ['chromium', ...FONT_PACKAGES], "the factory prints HTML documents with Debian's chromium", log);
-    if (!existsSync(CHROMIUM)) throw new ConfigurationError('FOLIO_BENCH_TOOL', `the factory needs ${CHROMIUM}: apt-get install -y chromium`);
+    await aptEnsure(CHROMIUM, CHROMIUM_PACKAGES, log, async () => existsSync(CHROMIUM) && (await fontsPresent()));
   },
   async render(jobs: readonly RenderJob[], _workDir, log) {
     const failures = new Map<string, Error>();
@@ -60,6 +45,8 @@ export const chromiumRenderer: Renderer = {
         const { html, print } = job.source;
         try {
           await page.setContent(html, { waitUntil: 'load' });
+          // A string, not a function: this module is type-checked without the DOM's types.
+          await page.evaluate('document.fonts.ready.then(() => true)');
           const templates = print.headerTemplate !== undefined || print.footerTemplate !== undefined;
           await page.pdf({
             path: job.pdf,

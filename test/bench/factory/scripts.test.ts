@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type Corpus, loadCorpus } from '../../../bench/factory/corpus/index.ts';
 import { SCRIPT_VARIANTS, scriptsFamily } from '../../../bench/factory/families/scripts.ts';
 import { clean, namer } from '../../../bench/factory/families/scripts-text.ts';
-import { chromiumLiteRenderer } from '../../../bench/factory/render/chromium-lite.ts';
+import { chromiumRenderer } from '../../../bench/factory/render/chromium.ts';
 import { checkTruth, ensurePoppler, squash } from '../../../bench/factory/truth-check.ts';
 import type { PlannedDocument } from '../../../bench/factory/types.ts';
 import { seededRandom } from '../../../bench/scans/random.ts';
@@ -77,7 +77,7 @@ describe('bench factory: scripts', () => {
     let dir: string;
     before(async function () {
       this.timeout(1_500_000);
-      await chromiumLiteRenderer.ensure(log);
+      await chromiumRenderer.ensure(log);
       await ensurePoppler(log);
       dir = await mkdtemp(path.join(tmpdir(), 'factory-scripts-'));
     });
@@ -87,7 +87,7 @@ describe('bench factory: scripts', () => {
 
     it('prints documents whose truth and furniture agree with their text layer page by page', async () => {
       const docs = [await plan('persian-form', 3), await plan('hebrew-notes', 2), await plan('chinese-report', 4)];
-      const failures = await chromiumLiteRenderer.render(
+      const failures = await chromiumRenderer.render(
         docs.map((d) => ({ id: d.id, source: d.source, pdf: path.join(dir, `${d.id}.pdf`) })),
         dir,
         log,
