@@ -58,12 +58,19 @@ export interface OfficeLayout {
   /** How `{PAGE}` prints. */
   readonly pageFormat: 'decimal' | 'lowerRoman';
   readonly ruling: Ruling;
+  /**
+   * Body columns after the document's first `spanning` blocks (title matter across the width).
+   * @default 1
+   */
+  readonly columns?: 1 | 2;
 }
 
 export interface OfficeDocument {
   readonly layout: OfficeLayout;
   readonly blocks: readonly OfficeBlock[];
   readonly title: string;
+  /** Blocks at the start printed across the full width when the layout has two columns. @default 0 */
+  readonly spanning?: number;
 }
 
 export const PAPER_MM: Readonly<Record<OfficeLayout['paper'], readonly [number, number]>> = { A4: [210, 297], Letter: [215.9, 279.4] };
