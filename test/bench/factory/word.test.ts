@@ -131,6 +131,7 @@ describe('bench factory: wordFamily', () => {
         assert.ok(check.pages >= 1);
         assert.ok(check.furniture.checked > 0, d.id);
         assert.deepEqual(check.furniture.missing, [], d.id);
+        assert.deepEqual(check.furniture.unexpected, [], d.id);
         // A sentence split by a page break is interrupted by that page's head and foot: allow a few.
         assert.ok(check.texts.missing.length <= Math.ceil(check.texts.checked * 0.03), `${d.id}: ${check.texts.missing.join(' | ')}`);
       }
