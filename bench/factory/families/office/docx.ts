@@ -40,7 +40,8 @@ function runningPara(line: RunningLine, style: 'Header' | 'Footer'): string {
   const body = pieces(line.text)
     .map((p) => ('literal' in p ? run(p.literal, rPr) : field(p.field === 'PAGE' ? 'PAGE' : 'NUMPAGES', rPr)))
     .join('');
-  return para(style, body, `<w:jc w:val="${line.align === 'center' ? 'center' : line.align === 'right' ? 'right' : 'left'}"/>`);
+  const rule = line.rule ? `<w:pBdr><w:${style === 'Header' ? 'bottom' : 'top'} w:val="single" w:sz="6" w:space="4" w:color="000000"/></w:pBdr>` : '';
+  return para(style, body, `${rule}<w:jc w:val="${line.align === 'center' ? 'center' : line.align === 'right' ? 'right' : 'left'}"/>`);
 }
 
 function runningPart(kind: 'hdr' | 'ftr', lines: readonly RunningLine[]): string {

@@ -13,6 +13,11 @@ export interface RunningLine {
   readonly bold?: boolean;
   /** @default the body size less one point */
   readonly sizePt?: number;
+  /**
+   * A rule under the line (heads) or above it (feet): a look, not text.
+   * @default false
+   */
+  readonly rule?: boolean;
 }
 
 /**
