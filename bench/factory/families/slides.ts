@@ -75,7 +75,7 @@ function plan(variant: string, { random, corpus, id }: Readonly<PlanContext>): P
   const widthPt = cx - 2 * 34;
   const bodyHeightPt = 373;
   const heads = corpus.draw(random, corpus.headings, 12);
-  const content = int(random, 1, 4);
+  const content = int(random, 1, 3);
   const kinds = ['bullets', 'bullets', 'numbered', 'columns', 'statement', 'table'] as const;
   for (let i = 0; i < content; i++) {
     const kind = random.pick(kinds);
@@ -100,6 +100,18 @@ function plan(variant: string, { random, corpus, id }: Readonly<PlanContext>): P
       slides.push({ kind: 'table', title: t, table: figureTable(random, corpus, { spans: random.next() < 0.5, maxCols: look.wide ? 6 : 5 }) });
     }
   }
+  // An agenda of the slides to come where there are enough of them; a closing slide now and then.
+  if (content >= 3 && random.next() < 0.5) {
+    const agenda = random.pick(['Agenda', 'Overview', 'Outline', 'Today']);
+    slides.splice(1, 0, { kind: 'bullets', title: agenda, ordered: random.next() < 0.5, items: slides.slice(1).map((x) => ({ text: x.title, depth: 0 })) });
+  }
+  if (random.next() < 0.3) {
+    slides.push({
+      kind: 'closing',
+      title: random.pick(['Thank you', 'Questions?', 'Thank you for listening', 'Discussion']),
+      lines: [`${person(random)}, ${role(random)}`],
+    });
+  }
   const n = slides.length;
   const numberText = (p: number, pages: number, field: boolean): string =>
     deckFoot.number === 'field' ? (field ? '{N}' : String(p)) : deckFoot.number === 'slide' ? (field ? 'Slide {N}' : `Slide ${p}`) : `${p} of ${pages}`;
@@ -115,7 +127,8 @@ function plan(variant: string, { random, corpus, id }: Readonly<PlanContext>): P
   const blocks: TruthBlock[] = slides.flatMap((s): TruthBlock[] => {
     switch (s.kind) {
       case 'title':
-        return [{ kind: 'heading', level: 1, text: s.title }, ...s.lines.map((text): TruthBlock => ({ kind: 'paragraph', text }))];
+      case 'closing':
+        return [{ kind: 'heading', level: s.kind === 'title' ? 1 : 2, text: s.title }, ...s.lines.map((text): TruthBlock => ({ kind: 'paragraph', text }))];
       case 'bullets':
         return [
           { kind: 'heading', level: 2, text: s.title },

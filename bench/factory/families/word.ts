@@ -23,12 +23,20 @@ function plan(variant: string, { random, corpus, id }: Readonly<PlanContext>): P
   let title: string;
   let blocks: OfficeBlock[];
   let furniture: Furniture;
+  let columns: 1 | 2 = 1;
   switch (v) {
     case 'report':
     case 'report-odt':
     case 'report-toc':
       title = reportTitle(random, corpus);
-      blocks = reportBody(random, corpus, title, { sections: int(random, 4, 8), prose: 4, toc: v === 'report-toc' });
+      // A quarter of the reports set their body in two columns (tables would not fit one).
+      columns = v !== 'report-toc' && random.next() < 0.25 ? 2 : 1;
+      blocks = reportBody(random, corpus, title, {
+        sections: int(random, 4, 8) + (columns === 2 ? 2 : 0),
+        prose: 4,
+        toc: v === 'report-toc',
+        tables: columns === 1,
+      });
       furniture = reportFurniture(random, title, firm);
       break;
     case 'manual':
@@ -38,7 +46,7 @@ function plan(variant: string, { random, corpus, id }: Readonly<PlanContext>): P
       break;
     case 'letter':
     case 'letter-odt':
-      blocks = letterBody(random, corpus, int(random, 4, 13));
+      blocks = letterBody(random, corpus, int(random, 4, 13), firm);
       title = '';
       furniture = letterFurniture(random, firm);
       break;
@@ -48,8 +56,9 @@ function plan(variant: string, { random, corpus, id }: Readonly<PlanContext>): P
       furniture = memoFurniture(random, firm);
       break;
   }
-  const layout = { ...look, ...furniture };
-  const doc: OfficeDocument = { layout, blocks, title };
+  const layout = { ...look, ...furniture, columns };
+  // The title and by-line span the page above the columns.
+  const doc: OfficeDocument = { layout, blocks, title, spanning: 2 };
   const odt = v.endsWith('-odt');
   return {
     id,

@@ -27,8 +27,27 @@ const PARALLEL = 2;
 /** Writer's and Impress's libraries: `soffice` alone may be a Writer-only install that cannot open a PPTX. */
 const MODULES = ['libswlo.so', 'libsdlo.so'].map((f) => path.join('/usr/lib/libreoffice/program', f));
 
+/** One family of each font package the families pick from: without them LibreOffice substitutes silently. */
+const FONTS = ['Liberation Serif', 'DejaVu Sans', 'Noto Serif'];
+
+async function fontsPresent(): Promise<boolean> {
+  const run = await runChild({ command: 'fc-list', args: [':', 'family'], timeoutMs: 30_000 }).catch(() => undefined);
+  const families = new Set(
+    (run?.stdout ?? '')
+      .split('\n')
+      .flatMap((l) => l.split(','))
+      .map((f) => f.trim()),
+  );
+  return FONTS.every((f) => families.has(f));
+}
+
 async function ensure(log: (line: string) => void): Promise<void> {
-  await aptEnsure('soffice', LIBREOFFICE_PACKAGES, log, async () => (await hasTool('soffice')) && MODULES.every((m) => existsSync(m)));
+  await aptEnsure(
+    'soffice',
+    LIBREOFFICE_PACKAGES,
+    log,
+    async () => (await hasTool('soffice')) && MODULES.every((m) => existsSync(m)) && (await fontsPresent()),
+  );
 }
 
 /** One `soffice` run over `files` (absolute paths) into `outDir`; its stderr's tail for the failures. */

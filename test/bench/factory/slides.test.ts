@@ -59,6 +59,7 @@ describe('bench factory: slidesFamily', () => {
         assert.equal(check.pages, slides, `${d.id}: one page per slide`);
         assert.ok(check.pages >= 2, `${d.id} has ${check.pages} slides`);
         assert.deepEqual(check.furniture.missing, [], d.id);
+        assert.deepEqual(check.furniture.unexpected, [], d.id);
         assert.ok(check.furniture.checked >= check.pages - 1, d.id);
         assert.deepEqual(check.texts.missing, [], d.id);
         // Each slide's title is on its own page, not just somewhere in the deck.

@@ -63,10 +63,15 @@ export const reportTitle = (random: Random, corpus: Corpus): string =>
   `${random.pick(corpus.headings.filter((h) => h.length <= 30))}${random.pick(TITLE_TAILS)}`;
 
 /** A report: title, by-line, a table of contents where `toc`, sections. */
-export function reportBody(random: Random, corpus: Corpus, title: string, size: { sections: number; prose: number; toc: boolean }): OfficeBlock[] {
+export function reportBody(
+  random: Random,
+  corpus: Corpus,
+  title: string,
+  size: { sections: number; prose: number; toc: boolean; tables: boolean },
+): OfficeBlock[] {
   const used = new Set<string>();
   const byline = `Prepared by ${person(random)}, ${role(random)}, ${date(random, random.pick(['uk', 'us'] as const))}`;
-  const body = sections(random, corpus, used, { ...size, tables: true, ordered: 0.5 });
+  const body = sections(random, corpus, used, { ...size, ordered: 0.5 });
   const contents: OfficeBlock[] = size.toc
     ? [
         { kind: 'heading', level: 2, text: random.pick(['Contents', 'Table of Contents', 'In this report']) },
@@ -89,7 +94,7 @@ export function manualBody(random: Random, corpus: Corpus, title: string, size: 
 }
 
 /** A business letter: date, inside address, subject, salutation, prose, close and signature. */
-export function letterBody(random: Random, corpus: Corpus, paragraphsCount: number): OfficeBlock[] {
+export function letterBody(random: Random, corpus: Corpus, paragraphsCount: number, firm: string): OfficeBlock[] {
   const used = new Set<string>();
   const to = person(random);
   const [street, city] = address(random);
@@ -100,7 +105,8 @@ export function letterBody(random: Random, corpus: Corpus, paragraphsCount: numb
     { kind: 'paragraph', text: date(random, random.pick(['uk', 'us'] as const)) },
     { kind: 'line', text: to },
     { kind: 'line', text: role(random) },
-    { kind: 'line', text: company(random) },
+    // The addressee's company, never the letterhead's (that one is furniture).
+    { kind: 'line', text: company(random).replace(firm, `${firm.split(' ')[0]} Group`) },
     { kind: 'line', text: street },
     { kind: 'paragraph', text: city },
     { kind: 'line', text: subject, bold: true },

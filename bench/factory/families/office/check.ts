@@ -9,7 +9,12 @@ import type { PlannedDocument, TruthBlock } from '../../types.ts';
 
 export interface TruthCheck {
   readonly pages: number;
-  readonly furniture: { readonly checked: number; readonly missing: readonly string[] };
+  /**
+   * `missing`: a page's furniture line not on its text layer; `unexpected`: a worded line of another
+   * page's furniture on a page whose truth does not have it (a first page or an even page printed
+   * with the wrong head), where the body does not hold that text too.
+   */
+  readonly furniture: { readonly checked: number; readonly missing: readonly string[]; readonly unexpected: readonly string[] };
   readonly texts: { readonly checked: number; readonly missing: readonly string[] };
 }
 
@@ -59,10 +64,21 @@ export async function checkTruth(doc: PlannedDocument, pdf: string): Promise<Tru
   }
   const all = layers.join(' ');
   const texts = bodyTexts(doc.blocks);
+  const body = texts.map(squash).join(' ');
+  const lines = Array.from({ length: pages }, (_, i) => doc.furniture(i + 1, pages));
+  const worded = [...new Set(lines.flatMap((f) => [...f.header, ...f.footer]))].filter(
+    (l) => l.length >= 8 && /[A-Za-z]{3}/.test(l) && !body.includes(squash(l)),
+  );
+  const unexpected: string[] = [];
+  lines.forEach((f, i) => {
+    const own = [...f.header, ...f.footer];
+    // A line inside one of this page's own (an address inside the registered-office line) is no surprise.
+    for (const line of worded) if (!own.some((o) => o.includes(line)) && layers[i]!.includes(squash(line))) unexpected.push(`page ${i + 1}: ${line}`);
+  });
   // pdftotext joins a word broken after a hyphen at a line end and drops the hyphen ("remove-\nposition"
   // → "removeposition"): the builder's fuzzy match allows that, so this check does too.
   const loose = (s: string): string => s.replace(/[\s-]+/g, '');
   const allLoose = loose(all);
   const missingTexts = texts.filter((t) => !all.includes(squash(t)) && !allLoose.includes(loose(t)));
-  return { pages, furniture: { checked: furniture, missing: missingFurniture }, texts: { checked: texts.length, missing: missingTexts } };
+  return { pages, furniture: { checked: furniture, missing: missingFurniture, unexpected }, texts: { checked: texts.length, missing: missingTexts } };
 }

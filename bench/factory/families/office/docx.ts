@@ -40,7 +40,8 @@ function runningPara(line: RunningLine, style: 'Header' | 'Footer'): string {
   const body = pieces(line.text)
     .map((p) => ('literal' in p ? run(p.literal, rPr) : field(p.field === 'PAGE' ? 'PAGE' : 'NUMPAGES', rPr)))
     .join('');
-  return para(style, body, `<w:jc w:val="${line.align === 'center' ? 'center' : line.align === 'right' ? 'right' : 'left'}"/>`);
+  const rule = line.rule ? `<w:pBdr><w:${style === 'Header' ? 'bottom' : 'top'} w:val="single" w:sz="6" w:space="4" w:color="000000"/></w:pBdr>` : '';
+  return para(style, body, `${rule}<w:jc w:val="${line.align === 'center' ? 'center' : line.align === 'right' ? 'right' : 'left'}"/>`);
 }
 
 function runningPart(kind: 'hdr' | 'ftr', lines: readonly RunningLine[]): string {
@@ -101,9 +102,10 @@ function tableXml(table: TruthTable, layout: OfficeLayout): string {
 
 const HEADING_STYLE = ['Title', 'Heading1', 'Heading2', 'Heading3'];
 
-function bodyXml(blocks: readonly OfficeBlock[], layout: OfficeLayout): { xml: string; orderedLists: number } {
+/** The body's paragraphs and tables; numbered lists take `w:num` ids from `listsBefore` on. */
+function bodyXml(blocks: readonly OfficeBlock[], layout: OfficeLayout, listsBefore = 0): { xml: string; orderedLists: number } {
   const out: string[] = [];
-  let orderedLists = 0;
+  let orderedLists = listsBefore;
   for (const b of blocks) {
     switch (b.kind) {
       case 'heading':
@@ -194,12 +196,21 @@ export function writeDocx(doc: Readonly<OfficeDocument>): Uint8Array {
   addSet('ftr', layout.footer);
   const [w, h] = PAPER_MM[layout.paper];
   const m = layout.margin;
-  const sect =
-    `<w:sectPr>${refs.join('')}<w:pgSz w:w="${twips(w)}" w:h="${twips(h)}"/>` +
+  // Two columns: the title matter closes a one-column section (a sectPr in its last paragraph's
+  // properties), the rest is a continuous section of two that goes on numbering the pages. A 12 mm
+  // gutter: at 8 mm pdftotext read the two columns' lines as one (its order is the builder's check).
+  const sect = (cols: 1 | 2, continuous: boolean): string =>
+    `<w:sectPr>${refs.join('')}${continuous ? '<w:type w:val="continuous"/>' : ''}<w:pgSz w:w="${twips(w)}" w:h="${twips(h)}"/>` +
     `<w:pgMar w:top="${twips(m.top)}" w:right="${twips(m.right)}" w:bottom="${twips(m.bottom)}" w:left="${twips(m.left)}" w:header="${twips(m.top / 2.2)}" w:footer="${twips(m.bottom / 2.2)}" w:gutter="0"/>` +
-    `${layout.pageFormat === 'lowerRoman' ? '<w:pgNumType w:fmt="lowerRoman" w:start="1"/>' : '<w:pgNumType w:start="1"/>'}${titlePg ? '<w:titlePg/>' : ''}</w:sectPr>`;
-  const body = bodyXml(doc.blocks, layout);
-  const document = `${XML_HEAD}<w:document xmlns:w="${W_NS}" xmlns:r="${R_NS}"><w:body>${body.xml}${sect}</w:body></w:document>`;
+    `<w:cols w:num="${cols}" w:space="${twips(12)}"/>` +
+    `<w:pgNumType${layout.pageFormat === 'lowerRoman' ? ' w:fmt="lowerRoman"' : ''}${continuous ? '' : ' w:start="1"'}/>${titlePg ? '<w:titlePg/>' : ''}</w:sectPr>`;
+  const twoColumns = layout.columns === 2;
+  const spanning = twoColumns ? (doc.spanning ?? 0) : 0;
+  const top = bodyXml(doc.blocks.slice(0, spanning), layout);
+  const head = spanning > 0 ? `${top.xml}<w:p><w:pPr>${sect(1, false)}</w:pPr></w:p>` : '';
+  const body = bodyXml(doc.blocks.slice(spanning), layout, top.orderedLists);
+  const last = sect(twoColumns ? 2 : 1, spanning > 0);
+  const document = `${XML_HEAD}<w:document xmlns:w="${W_NS}" xmlns:r="${R_NS}"><w:body>${head}${body.xml}${last}</w:body></w:document>`;
   const all = [
     { name: 'word/document.xml', data: document },
     { name: 'word/styles.xml', data: stylesXml(layout) },

@@ -48,6 +48,13 @@ export interface Furniture {
   readonly pageFormat: OfficeLayout['pageFormat'];
 }
 
+/** With probability `p`, rule off the `which` line of `lines` (under a head, over a foot). */
+function ruleOff(random: Random, lines: RunningLine[], which: 'first' | 'last', p: number): void {
+  if (lines.length === 0 || random.next() >= p) return;
+  const i = which === 'first' ? 0 : lines.length - 1;
+  lines[i] = { ...lines[i]!, rule: true };
+}
+
 /** Reports: a running head of the title or the company (none on the title page), page numbers at the foot. */
 export function reportFurniture(random: Random, title: string, firm: string): Furniture {
   const roman = random.next() < 0.15;
@@ -61,6 +68,8 @@ export function reportFurniture(random: Random, title: string, firm: string): Fu
   if (style !== 'head-only' && random.next() < 0.35)
     footLines.unshift({ text: random.pick([`${firm} - Confidential`, 'For internal use only', `Copyright ${firm}`]), align: 'left' });
   const titlePage = random.next() < 0.7;
+  ruleOff(random, headLines, 'last', 0.45);
+  ruleOff(random, footLines, 'first', 0.3);
   return {
     header: style === 'foot-only' ? { odd: [] } : { ...(titlePage ? { first: [] } : {}), odd: headLines },
     footer: { ...(titlePage && random.next() < 0.5 ? { first: [] } : {}), odd: footLines },
@@ -78,6 +87,7 @@ export function letterFurniture(random: Random, firm: string): Furniture {
   ];
   const a = head[0]!.align;
   const letterhead = head.map((l) => ({ ...l, align: a }));
+  ruleOff(random, letterhead, 'last', 0.4);
   const later: RunningLine[] = [{ text: firm, align: 'left' }, pageLine(random, false, 'right')];
   const registered = `Registered office: ${street}, ${city}. Company no. ${int(random, 1_000_000, 9_999_999)}`;
   const foot = random.next() < 0.5 ? [{ text: registered, align: 'center' as const, sizePt: 8 }] : [];
@@ -102,8 +112,9 @@ export function memoFurniture(random: Random, firm: string): Furniture {
 export function manualFurniture(random: Random, title: string, firm: string): Furniture {
   const roman = random.next() < 0.25;
   const numbers = random.next() < 0.6;
+  const rule = random.next() < 0.5;
   return {
-    header: { first: [], odd: [{ text: `${title} (Edition ${int(random, 2, 9)})`, align: 'right' }], even: [{ text: firm, align: 'left' }] },
+    header: { first: [], odd: [{ text: `${title} (Edition ${int(random, 2, 9)})`, align: 'right', rule }], even: [{ text: firm, align: 'left', rule }] },
     footer: numbers
       ? { first: [], odd: [pageLine(random, roman, 'right')], even: [pageLine(random, roman, 'left')] }
       : { first: [], odd: [pageLine(random, roman, 'center')] },

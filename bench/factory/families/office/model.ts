@@ -13,6 +13,11 @@ export interface RunningLine {
   readonly bold?: boolean;
   /** @default the body size less one point */
   readonly sizePt?: number;
+  /**
+   * A rule under the line (heads) or above it (feet): a look, not text.
+   * @default false
+   */
+  readonly rule?: boolean;
 }
 
 /**
@@ -58,12 +63,19 @@ export interface OfficeLayout {
   /** How `{PAGE}` prints. */
   readonly pageFormat: 'decimal' | 'lowerRoman';
   readonly ruling: Ruling;
+  /**
+   * Body columns after the document's first `spanning` blocks (title matter across the width).
+   * @default 1
+   */
+  readonly columns?: 1 | 2;
 }
 
 export interface OfficeDocument {
   readonly layout: OfficeLayout;
   readonly blocks: readonly OfficeBlock[];
   readonly title: string;
+  /** Blocks at the start printed across the full width when the layout has two columns. @default 0 */
+  readonly spanning?: number;
 }
 
 export const PAPER_MM: Readonly<Record<OfficeLayout['paper'], readonly [number, number]>> = { A4: [210, 297], Letter: [215.9, 279.4] };

@@ -52,7 +52,7 @@ function runningPara(line: RunningLine, style: 'Header' | 'Footer', index: numbe
     )
     .join('');
   const styled = line.bold || line.sizePt ? `<text:span text:style-name="R${style}${index}">${body}</text:span>` : body;
-  return `<text:p text:style-name="${style}${line.align === 'left' ? 'L' : line.align === 'center' ? 'C' : 'R'}">${styled}</text:p>`;
+  return `<text:p text:style-name="${style}${line.align === 'left' ? 'L' : line.align === 'center' ? 'C' : 'R'}${line.rule ? 'Rule' : ''}">${styled}</text:p>`;
 }
 
 /** Character styles for bold or resized running lines (`R<Header|Footer><n>`). */
@@ -121,6 +121,14 @@ export function odtStylesXml(layout: OfficeLayout): string {
     `<style:style style:name="Footer" style:family="paragraph" style:parent-style-name="Header"/>` +
     ['L', 'C', 'R']
       .map((k, i) => align(`Header${k}`, ['start', 'center', 'end'][i]!, 'Header') + align(`Footer${k}`, ['start', 'center', 'end'][i]!, 'Footer'))
+      .join('') +
+    // Ruled variants: a line under a head, over a foot.
+    ['L', 'C', 'R']
+      .map(
+        (k) =>
+          `<style:style style:name="Header${k}Rule" style:family="paragraph" style:parent-style-name="Header${k}"><style:paragraph-properties fo:border-bottom="0.5pt solid #000000" fo:padding-bottom="1.5mm"/></style:style>` +
+          `<style:style style:name="Footer${k}Rule" style:family="paragraph" style:parent-style-name="Footer${k}"><style:paragraph-properties fo:border-top="0.5pt solid #000000" fo:padding-top="1.5mm"/></style:style>`,
+      )
       .join('') +
     `<style:style style:name="B" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>` +
     `<style:style style:name="Mono" style:family="text"><style:text-properties style:font-name="Liberation Mono"/></style:style>` +

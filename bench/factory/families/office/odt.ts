@@ -108,7 +108,10 @@ export function writeOdt(doc: Readonly<OfficeDocument>): Uint8Array {
   const first = hasFirstPage(layout);
   // The first paragraph's style carries the first page's master; the heading styles get a twin that does.
   const style = (name: string): string => (first && body.length === 0 ? `First_${name}` : name);
-  for (const b of doc.blocks as readonly OfficeBlock[]) {
+  const spanning = layout.columns === 2 ? (doc.spanning ?? 0) : -1;
+  for (const [i, b] of (doc.blocks as readonly OfficeBlock[]).entries()) {
+    // Two columns: the blocks after the title matter go in a section of two columns.
+    if (i === spanning) body.push('<text:section text:style-name="Sect2" text:name="Columns">');
     switch (b.kind) {
       case 'heading': {
         const level = Math.min(b.level, 4);
@@ -148,6 +151,7 @@ export function writeOdt(doc: Readonly<OfficeDocument>): Uint8Array {
         break;
     }
   }
+  if (spanning >= 0) body.push('</text:section>');
   const [w] = PAPER_MM[layout.paper];
   const width = w - layout.margin.left - layout.margin.right;
   const firsts = first
@@ -164,7 +168,7 @@ export function writeOdt(doc: Readonly<OfficeDocument>): Uint8Array {
     .join('');
   const automatic =
     `<office:automatic-styles>${firsts}<style:style style:name="Tbl" style:family="table"><style:table-properties style:width="${width}mm" table:align="margins" fo:margin-top="2mm" fo:margin-bottom="1mm"/></style:style>` +
-    `${cols}<style:style style:name="Row" style:family="table-row"><style:table-row-properties fo:keep-together="always"/></style:style>${cells.xml()}</office:automatic-styles>`;
+    `${cols}<style:style style:name="Sect2" style:family="section"><style:section-properties><style:columns fo:column-count="2" fo:column-gap="12mm"/></style:section-properties></style:style><style:style style:name="Row" style:family="table-row"><style:table-row-properties fo:keep-together="always"/></style:style>${cells.xml()}</office:automatic-styles>`;
   const content = `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content ${ODF_NS}>${automatic}<office:body><office:text>${body.join('')}</office:text></office:body></office:document-content>`;
   const manifest =
     '<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">' +

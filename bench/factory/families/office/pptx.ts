@@ -25,7 +25,7 @@ import {
 export type Items = readonly { readonly text: string; readonly depth: number }[];
 
 export type Slide =
-  | { readonly kind: 'title'; readonly title: string; readonly lines: readonly string[] }
+  | { readonly kind: 'title' | 'closing'; readonly title: string; readonly lines: readonly string[] }
   | { readonly kind: 'bullets'; readonly title: string; readonly items: Items; readonly ordered: boolean }
   | { readonly kind: 'columns'; readonly title: string; readonly columns: readonly { readonly heading: string; readonly items: Items }[] }
   | { readonly kind: 'statement'; readonly title: string; readonly text: string }
@@ -167,7 +167,8 @@ function slideXml(slide: Slide, look: DeckLook, furniture: SlideFurniture | unde
   if (look.bar) s.rect(0, 0, cx, Math.round(0.45 * EMU_PER_CM), look.accent);
   switch (slide.kind) {
     case 'title':
-      title(slide.title, cy * 0.22, cy * 0.3, look.titlePt * 1.3, 'ctr');
+    case 'closing':
+      title(slide.title, cy * 0.22, cy * 0.3, look.titlePt * (slide.kind === 'title' ? 1.3 : 1.1), 'ctr');
       s.text(
         'Subtitle',
         margin,
