@@ -23,6 +23,8 @@ export interface RunListing {
   readonly complete: boolean;
   readonly problems: readonly string[];
   readonly prefixes: readonly string[];
+  /** Documents a connector found unchanged by their version and never read (see `SourceListing.unchanged`). */
+  readonly unchangedCount?: number;
   isGone(uri: string): boolean;
 }
 
@@ -106,6 +108,7 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
       docId: doc.id,
       source: doc.uri,
       contentHash: doc.contentHash,
+      version: doc.version,
       pages: result.pages.length,
       chunks: chunks.length,
       status: usable ? 'indexed' : 'failed',
@@ -150,6 +153,7 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
   } finally {
     await writing;
   }
+  for (let i = 0; i < (listing?.unchangedCount ?? 0); i++) summary.unchanged();
   // A run of no documents still reports a sink that could not be created.
   start();
   const done = await ready;

@@ -7,6 +7,8 @@ export interface DocumentMark {
   readonly source: string;
   /** sha256 of the document's bytes. */
   readonly contentHash: string;
+  /** The source's own version (see `SourceDocument.version`), recorded so a rerun can skip the download. */
+  readonly version?: string | undefined;
   /** Number of pages. */
   readonly pages: number;
   /** Number of chunks written for it in this run. */
@@ -73,6 +75,11 @@ export interface Sink {
   markDocument(doc: DocumentMark): Promise<void>;
   /** True when the document with this content hash was already fully stored (always false for files). */
   isUnchanged(docId: string, contentHash: string): Promise<boolean>;
+  /**
+   * True when the document was fully stored at this source version (an S3 ETag, size and date),
+   * asked before the bytes are downloaded. Only a sink that keeps state between runs has it.
+   */
+  isCurrent?(docId: string, version: string): Promise<boolean>;
   /**
    * Set once the sink has failed past its retries (the cluster went away): a run should stop
    * feeding it new documents. See {@link SinkStats.lost}.
