@@ -58,11 +58,11 @@ export interface S3SourceOptions extends S3ConnectionOptions {
    */
   readonly listing?: SourceListing;
   /**
-   * Asked before each download: true when the sink already holds document `id` at this
-   * `version`. Such an object is reported to `listing` as unchanged and never downloaded.
+   * Asked before each download: the version at which the sink holds document `id`. An object
+   * whose listed version equals it is reported to `listing` as unchanged and never downloaded.
    * @default undefined (everything is downloaded)
    */
-  readonly isCurrent?: (id: string, version: string) => Promise<boolean>;
+  readonly knownVersion?: (id: string) => Promise<string | undefined>;
 }
 
 /** Listed object: what a version check needs. */
@@ -92,7 +92,7 @@ export function s3Version(etag: string, size: number, modified: Date | undefined
  * for await (const item of s3Source(['s3://docs/reports/'], { endpoint: 'http://127.0.0.1:9000' })) …
  */
 export async function* s3Source(inputs: readonly string[], options: Readonly<S3SourceOptions> = {}): AsyncGenerator<SourceItem> {
-  const { maxBytes = 200 * 1024 * 1024, pageSize = 1000, retries = 2, retryDelayMs = 500, signal, listing, isCurrent } = options;
+  const { maxBytes = 200 * 1024 * 1024, pageSize = 1000, retries = 2, retryDelayMs = 500, signal, listing, knownVersion } = options;
   if (!(Number.isFinite(maxBytes) && maxBytes > 0)) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`maxBytes\` to be a number from 1 and up, got \`${maxBytes}\` (${typeof maxBytes})`);
   }
@@ -117,7 +117,7 @@ export async function* s3Source(inputs: readonly string[], options: Readonly<S3S
             const uri = s3Uri(address.bucket, object.key);
             const id = stableId(uri);
             const version = s3Version(object.etag, object.size, object.modified);
-            if (isCurrent !== undefined && (await isCurrent(id, version))) {
+            if (knownVersion !== undefined && (await knownVersion(id)) === version) {
               listing?.unchanged(uri);
               continue;
             }

@@ -12,13 +12,14 @@ export interface SourcesFromOptions extends FileSourceOptions, UrlSourceOptions 
    * from the AWS SDK's own chain (environment, shared profile).
    * @default {} (the SDK's configuration)
    */
-  readonly s3?: Readonly<Omit<S3SourceOptions, 'maxBytes' | 'signal' | 'listing' | 'isCurrent' | 'retries' | 'retryDelayMs'>>;
+  readonly s3?: Readonly<Omit<S3SourceOptions, 'maxBytes' | 'signal' | 'listing' | 'knownVersion' | 'retries' | 'retryDelayMs'>>;
   /**
-   * Asked before an object is downloaded (`s3://` inputs): true when the sink already holds
-   * document `id` at this source `version`, which is then counted as unchanged and never read.
+   * Asked before a document is downloaded (`s3://` objects, crawled pages): the source version at
+   * which the sink holds document `id`. An S3 object listed at that version is never read; a
+   * crawled page is asked for with a conditional request.
    * @default undefined (everything is read)
    */
-  readonly isCurrent?: (id: string, version: string) => Promise<boolean>;
+  readonly knownVersion?: (id: string) => Promise<string | undefined>;
 }
 
 const URL_PATTERN = /^https?:\/\//i;
@@ -35,11 +36,11 @@ export async function* sourcesFrom(inputs: readonly string[], options: Readonly<
   const urls = inputs.filter((input) => URL_PATTERN.test(input));
   const buckets = inputs.filter((input) => isS3Input(input));
   const paths = inputs.filter((input) => !URL_PATTERN.test(input) && !isS3Input(input));
-  const { timeoutMs, maxRedirects, retries, retryDelayMs, signal, maxBytes, skipHidden, root, exclude, listing, s3, isCurrent } = options;
+  const { timeoutMs, maxRedirects, retries, retryDelayMs, signal, maxBytes, skipHidden, root, exclude, listing, s3, knownVersion } = options;
   if (paths.length > 0) yield* fileSource(paths, strip({ maxBytes, skipHidden, root, exclude, signal, listing }));
   if (buckets.length > 0) {
     const { s3Source } = await import('./s3.ts');
-    yield* s3Source(buckets, strip({ ...s3, maxBytes, retries, retryDelayMs, signal, listing, isCurrent }));
+    yield* s3Source(buckets, strip({ ...s3, maxBytes, retries, retryDelayMs, signal, listing, knownVersion }));
   }
   if (urls.length > 0) yield* urlSource(urls, strip({ timeoutMs, maxBytes, maxRedirects, retries, retryDelayMs, signal, listing }));
 }

@@ -85,8 +85,8 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
   let stats;
   try {
     // Asked before an S3 object is downloaded; opens the sink early, which a bucket's run needs anyway.
-    const isCurrent = async (id: string, version: string): Promise<boolean> => (await openSink()).isCurrent?.(id, version) ?? false;
-    summary = await ingest(sourcesFrom(positionals, { exclude: [values.out], listing, isCurrent, ...sourceOptions(values) }), {
+    const knownVersion = async (id: string): Promise<string | undefined> => (await openSink()).recordedVersion?.(id);
+    summary = await ingest(sourcesFrom(positionals, { exclude: [values.out], listing, knownVersion, ...sourceOptions(values) }), {
       ...options,
       listing,
       prune: values.prune,

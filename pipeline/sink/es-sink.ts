@@ -194,9 +194,9 @@ class EsSink implements Sink {
     return record !== undefined && record.status === 'indexed' && record.content_hash === contentHash;
   }
 
-  async isCurrent(docId: string, version: string): Promise<boolean> {
+  async recordedVersion(docId: string): Promise<string | undefined> {
     const record = await this.#record(docId);
-    return record !== undefined && record.status === 'indexed' && record.source_version === version;
+    return record !== undefined && record.status === 'indexed' ? record.source_version : undefined;
   }
 
   /** The sync record of `docId` from an earlier run; undefined when there is none or it cannot be read. */

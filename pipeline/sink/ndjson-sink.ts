@@ -133,8 +133,8 @@ class NdjsonSink implements Sink {
     return this.#previous?.isUnchanged(docId, contentHash) ?? false;
   }
 
-  async isCurrent(docId: string, version: string): Promise<boolean> {
-    return this.#previous?.isCurrent(docId, version) ?? false;
+  async recordedVersion(docId: string): Promise<string | undefined> {
+    return this.#previous?.recordedVersion(docId);
   }
 
   async prune(scope: Readonly<PruneScope>): Promise<PruneResult> {

@@ -65,10 +65,10 @@ export class NdjsonPrevious {
     return record !== undefined && record.status === 'indexed' && record.contentHash === contentHash;
   }
 
-  /** Same source version as last time (asked before the download): carried forward. */
-  isCurrent(docId: string, version: string): boolean {
+  /** The source version recorded last time for a fully stored document (asked before the download). */
+  recordedVersion(docId: string): string | undefined {
     const record = this.#records.get(docId);
-    return record !== undefined && record.status === 'indexed' && record.version === version;
+    return record !== undefined && record.status === 'indexed' ? record.version : undefined;
   }
 
   /** This run writes `docId` again: its old lines are not carried. */

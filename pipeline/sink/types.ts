@@ -76,10 +76,11 @@ export interface Sink {
   /** True when the document with this content hash was already fully stored (always false for files). */
   isUnchanged(docId: string, contentHash: string): Promise<boolean>;
   /**
-   * True when the document was fully stored at this source version (an S3 ETag, size and date),
-   * asked before the bytes are downloaded. Only a sink that keeps state between runs has it.
+   * The source version (an S3 ETag, size and date; a web page's validators) at which the document
+   * was fully stored, asked before the bytes are downloaded; undefined when unknown or not fully
+   * stored. Only a sink that keeps state between runs has it.
    */
-  isCurrent?(docId: string, version: string): Promise<boolean>;
+  recordedVersion?(docId: string): Promise<string | undefined>;
   /**
    * Set once the sink has failed past its retries (the cluster went away): a run should stop
    * feeding it new documents. See {@link SinkStats.lost}.

@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { isSourceFailure, parseS3Address, type S3SourceOptions, type SourceItem, SourceListing, s3Source } from '../../connector/index.ts';
+import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { isSourceFailure, parseS3Address, type S3SourceOptions, type SourceItem, SourceListing, s3Source, s3Uri, s3Version } from '../../connector/index.ts';
 import { ConfigurationError, SourceError } from '../../core/errors.ts';
+import { stableId } from '../../core/hash.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import { type S3Server, startS3Server } from '../support/s3proxy.ts';
 
@@ -38,6 +39,17 @@ describe('s3Source (real s3proxy)', function () {
   let server: S3Server;
   let client: S3Client;
   let options: S3SourceOptions;
+  /** What a sink would have recorded: the versions of the objects under `prefix`, listed by the SDK itself. */
+  const versions = async (bucket: string, prefix: string): Promise<Map<string, string>> => {
+    const out = new Map<string, string>();
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+      for (const entry of page.Contents ?? []) out.set(stableId(s3Uri(bucket, entry.Key!)), s3Version(entry.ETag ?? '', entry.Size ?? 0, entry.LastModified));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    return out;
+  };
   const put = (key: string, body: string | Uint8Array, bucket = 'docs') => client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
 
   before(async () => {
@@ -75,18 +87,10 @@ describe('s3Source (real s3proxy)', function () {
   });
 
   it('should download nothing the sink holds at the same version, and know what is gone', async () => {
+    const recorded = await versions('docs', 'notes/');
     const listing = new SourceListing();
-    const asked: string[] = [];
-    const items = await collect(['s3://docs/notes/*.md'], {
-      ...options,
-      listing,
-      isCurrent: async (_id, version) => {
-        asked.push(version);
-        return true;
-      },
-    });
+    const items = await collect(['s3://docs/notes/*.md'], { ...options, listing, knownVersion: async (id) => recorded.get(id) });
     assert.deepEqual(items, []);
-    assert.equal(asked.length, 2);
     assert.equal(listing.unchangedCount, 2);
     assert.equal(listing.complete, true);
     assert.equal(listing.isGone('s3://docs/notes/a.md'), false);
@@ -94,6 +98,9 @@ describe('s3Source (real s3proxy)', function () {
     // Outside the glob: not covered by this listing, so never pruned by it.
     assert.equal(listing.isGone('s3://docs/notes/deep/gone.md'), false);
     assert.equal(listing.isGone('s3://docs/other/gone.md'), false);
+    // Another version: read again.
+    const changed = await collect(['s3://docs/notes/a.md'], { ...options, knownVersion: async () => 'etag="other";size=1;modified=' });
+    assert.deepEqual(uris(changed), ['s3://docs/notes/a.md']);
   });
 
   it('should refuse an object over maxBytes without downloading it', async () => {
@@ -108,18 +115,21 @@ describe('s3Source (real s3proxy)', function () {
     const folder = join(server.dataDir, 'many', 'keys');
     await mkdir(folder, { recursive: true });
     await Promise.all(Array.from({ length: 1000 }, (_, i) => writeFile(join(folder, `k${String(i).padStart(4, '0')}.md`), `# ${i}\n`)));
+    const recorded = await versions('many', 'keys/');
+    assert.equal(recorded.size, 1000);
     const listing = new SourceListing();
     const ids = new Set<string>();
     const items = await collect(['s3://many/keys/'], {
       ...options,
       pageSize: 100,
       listing,
-      isCurrent: async (id) => {
+      knownVersion: async (id) => {
         ids.add(id);
-        return true;
+        return recorded.get(id);
       },
     });
-    assert.equal(items.length, 0);
+    const first = items[0] as SourceDocument | undefined;
+    assert.equal(items.length, 0, `read ${first?.uri} at ${first?.version}, recorded ${first ? recorded.get(first.id) : ''}`);
     assert.equal(ids.size, 1000);
     assert.equal(listing.unchangedCount, 1000);
     assert.equal(listing.isGone('s3://many/keys/k0999.md'), false);

@@ -39,8 +39,9 @@ describe('createNdjsonSink with sync', () => {
     assert.deepEqual(await docIds(), ['change', 'gone', 'keep', 'untouched']);
 
     const second = await createNdjsonSink({ outDir, sync: true });
-    assert.equal(await second.isCurrent?.('keep', 'v1'), true);
-    assert.equal(await second.isCurrent?.('change', 'v2'), false);
+    assert.equal(await second.recordedVersion?.('keep'), 'v1');
+    assert.equal(await second.recordedVersion?.('change'), 'v1');
+    assert.equal(await second.recordedVersion?.('nothing'), undefined);
     assert.equal(await second.isUnchanged('untouched', 'hash-untouched'), true);
     assert.equal(await second.isUnchanged('untouched', 'other'), false);
     await store(second, 'change', 1, 'v2');
