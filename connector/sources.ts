@@ -1,3 +1,4 @@
+import type { CrawlOptions } from './crawl.ts';
 import type { FileSourceOptions } from './files.ts';
 import { fileSource } from './files.ts';
 import type { S3SourceOptions } from './s3.ts';
@@ -20,14 +21,20 @@ export interface SourcesFromOptions extends FileSourceOptions, UrlSourceOptions 
    * @default undefined (everything is read)
    */
   readonly knownVersion?: (id: string) => Promise<string | undefined>;
+  /**
+   * Crawl the http(s) inputs as websites (robots.txt, sitemap or same-site links, linked files)
+   * instead of fetching each as one document.
+   * @default undefined (each URL is one document)
+   */
+  readonly crawl?: Readonly<Pick<CrawlOptions, 'depth' | 'maxPages' | 'delayMs' | 'userAgent'>>;
 }
 
 const URL_PATTERN = /^https?:\/\//i;
 
 /**
  * Documents from a mixed list of paths, folders, globs, `s3://bucket/prefix` addresses and
- * http(s) URLs (as given on the command line): local inputs first, then buckets, then URLs, each
- * in the order given. The AWS SDK is loaded only when an `s3://` input is given.
+ * http(s) URLs (as given on the command line; with `crawl`, websites): local inputs first, then
+ * buckets, then URLs, each in the order given. The AWS SDK is loaded only when an `s3://` input is given.
  *
  * @example
  * for await (const item of sourcesFrom(['docs/', 's3://archive/2024/', 'https://example.org/a.pdf'])) …
@@ -36,13 +43,16 @@ export async function* sourcesFrom(inputs: readonly string[], options: Readonly<
   const urls = inputs.filter((input) => URL_PATTERN.test(input));
   const buckets = inputs.filter((input) => isS3Input(input));
   const paths = inputs.filter((input) => !URL_PATTERN.test(input) && !isS3Input(input));
-  const { timeoutMs, maxRedirects, retries, retryDelayMs, signal, maxBytes, skipHidden, root, exclude, listing, s3, knownVersion } = options;
+  const { timeoutMs, maxRedirects, retries, retryDelayMs, signal, maxBytes, skipHidden, root, exclude, listing, s3, knownVersion, crawl } = options;
   if (paths.length > 0) yield* fileSource(paths, strip({ maxBytes, skipHidden, root, exclude, signal, listing }));
   if (buckets.length > 0) {
     const { s3Source } = await import('./s3.ts');
     yield* s3Source(buckets, strip({ ...s3, maxBytes, retries, retryDelayMs, signal, listing, knownVersion }));
   }
-  if (urls.length > 0) yield* urlSource(urls, strip({ timeoutMs, maxBytes, maxRedirects, retries, retryDelayMs, signal, listing }));
+  if (urls.length > 0 && crawl !== undefined) {
+    const { crawlSource } = await import('./crawl.ts');
+    yield* crawlSource(urls, strip({ ...crawl, timeoutMs, maxBytes, maxRedirects, retries, retryDelayMs, signal, listing, knownVersion }));
+  } else if (urls.length > 0) yield* urlSource(urls, strip({ timeoutMs, maxBytes, maxRedirects, retries, retryDelayMs, signal, listing }));
 }
 
 /** Drop undefined fields so each source's defaults apply. */

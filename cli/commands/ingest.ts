@@ -11,7 +11,7 @@ import { Progress } from '../progress.ts';
 import { SOURCE_FLAGS, SOURCE_USAGE, sourceOptions } from '../source-flags.ts';
 import { EXIT_CODES_HELP, exitCode, formatSummary } from '../summary.ts';
 
-export const INGEST_USAGE = `folio ingest <paths|urls|s3://bucket/prefix...> [--es URL] [--index NAME] [--out DIR] [options]
+export const INGEST_USAGE = `folio ingest <paths|urls|s3://bucket/prefix...> [--crawl] [--es URL] [--index NAME] [--out DIR] [options]
 
 The main job. With --es (or ELASTICSEARCH_URL) chunks are indexed into Elasticsearch; without,
 _bulk-ready NDJSON and chunk JSONL are written under --out. Every input ends indexed or recorded
