@@ -9,20 +9,11 @@
  */
 import { ConfigurationError, SourceError } from '../core/errors.ts';
 import { sha256, stableId } from '../core/hash.ts';
-import { RetriesExhausted, withRetry } from '../core/retry.ts';
 import type { SourceDocument } from '../core/types.ts';
 import type { SourceListing } from './listing.ts';
 import { parseS3Address, type S3Address, s3Uri } from './s3-address.ts';
-import {
-  describeS3Error,
-  isConnectionError,
-  isCredentialError,
-  isTransientS3Error,
-  openS3,
-  type S3ConnectionOptions,
-  type S3Kit,
-  s3Status,
-} from './s3-client.ts';
+import { openS3, type S3ConnectionOptions } from './s3-client.ts';
+import { Session } from './s3-session.ts';
 import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
 import type { SourceItem } from './types.ts';
 import { sourceFailure } from './types.ts';
@@ -34,6 +25,12 @@ export interface S3SourceOptions extends S3ConnectionOptions {
    * @default 209715200 (200 MB)
    */
   readonly maxBytes?: number;
+  /**
+   * Objects downloaded at once, ahead of the consumer and yielded in listing order: hides the
+   * latency of one request per object. Memory holds at most this many bodies (each under `maxBytes`).
+   * @default 4
+   */
+  readonly concurrency?: number;
   /**
    * Keys per listing request (S3 answers at most 1000).
    * @default 1000
@@ -92,7 +89,10 @@ export function s3Version(etag: string, size: number, modified: Date | undefined
  * for await (const item of s3Source(['s3://docs/reports/'], { endpoint: 'http://127.0.0.1:9000' })) …
  */
 export async function* s3Source(inputs: readonly string[], options: Readonly<S3SourceOptions> = {}): AsyncGenerator<SourceItem> {
-  const { maxBytes = 200 * 1024 * 1024, pageSize = 1000, retries = 2, retryDelayMs = 500, signal, listing, knownVersion } = options;
+  const { maxBytes = 200 * 1024 * 1024, pageSize = 1000, concurrency = 4, retries = 2, retryDelayMs = 500, signal, listing, knownVersion } = options;
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`concurrency\` to be an integer from 1 and up, got \`${concurrency}\` (${typeof concurrency})`);
+  }
   if (!(Number.isFinite(maxBytes) && maxBytes > 0)) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`maxBytes\` to be a number from 1 and up, got \`${maxBytes}\` (${typeof maxBytes})`);
   }
@@ -110,6 +110,9 @@ export async function* s3Source(inputs: readonly string[], options: Readonly<S3S
   const session = new Session(kit, { retries, retryDelayMs, signal });
   try {
     for (const address of addresses) {
+      // Downloads started ahead, yielded in order. A fatal fault rejects the one awaited next;
+      // the others are marked handled and end with the client.
+      const ahead: Promise<SourceItem>[] = [];
       try {
         for await (const page of listPages(session, address, pageSize)) {
           for (const object of page) {
@@ -122,16 +125,21 @@ export async function* s3Source(inputs: readonly string[], options: Readonly<S3S
               continue;
             }
             listing?.present(uri);
-            yield await readObject(session, address, object, { uri, id, version, maxBytes });
+            const download = readObject(session, address, object, { uri, id, version, maxBytes });
+            download.catch(() => undefined);
+            ahead.push(download);
+            if (ahead.length >= concurrency) yield await (ahead.shift() as Promise<SourceItem>);
           }
         }
       } catch (error) {
         if (!(error instanceof ListingFailed)) throw error;
         // A missing bucket or a refused listing: this input yields what it had and prunes nothing.
         listing?.failed(error.message);
+        while (ahead.length > 0) yield await (ahead.shift() as Promise<SourceItem>);
         yield sourceFailure(address.scope, 'FOLIO_LISTING_FAILED', error.message);
         continue;
       }
+      while (ahead.length > 0) yield await (ahead.shift() as Promise<SourceItem>);
       // Read to its end: every key under the prefix is known, so one not seen is gone.
       const pattern = address.pattern;
       const keyOf = (uri: string): string => uri.slice(`s3://${address.bucket}/`.length);
@@ -139,60 +147,6 @@ export async function* s3Source(inputs: readonly string[], options: Readonly<S3S
     }
   } finally {
     kit.client.destroy();
-  }
-}
-
-type SessionSettings = { readonly retries: number; readonly retryDelayMs: number; readonly signal: AbortSignal | undefined };
-
-/** One client and what it has learnt: whether the server ever answered (a fault after that is a lost server). */
-class Session {
-  readonly kit: S3Kit;
-  readonly settings: SessionSettings;
-  answered = false;
-
-  constructor(kit: S3Kit, settings: SessionSettings) {
-    this.kit = kit;
-    this.settings = settings;
-  }
-
-  /** `task` with retries; a fault that ends the run is rethrown as a Folio error, others as they are. */
-  async call<T>(what: string, task: () => Promise<T>): Promise<T> {
-    const { retries, retryDelayMs, signal } = this.settings;
-    try {
-      const result = await withRetry(task, { retries, baseDelayMs: retryDelayMs, maxDelayMs: 30_000, isTransient: isTransientS3Error, signal });
-      this.answered = true;
-      return result;
-    } catch (caught) {
-      if (signal?.aborted) throw signal.reason;
-      const error = caught instanceof RetriesExhausted ? caught.cause : caught;
-      const tries = caught instanceof RetriesExhausted ? ` (after ${caught.attempts} attempts)` : '';
-      if (isCredentialError(error)) {
-        throw new ConfigurationError(
-          'FOLIO_S3_CREDENTIALS',
-          `${what}: the S3 server refused the credentials (${describeS3Error(error)}). Folio reads them as the AWS SDK does: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE and ~/.aws`,
-          { cause: error },
-        );
-      }
-      if (/Region is missing/i.test(describeS3Error(error))) {
-        throw new ConfigurationError('FOLIO_BAD_OPTION', `${what}: no AWS region: set AWS_REGION, a profile's region, or --s3-region`, { cause: error });
-      }
-      // A transient fault that outlived the retries (refused, reset, timeouts, 5xx): the server,
-      // not this object, is the problem, and every further request would fail the same way.
-      if (caught instanceof RetriesExhausted || isConnectionError(error)) {
-        const where = this.kit.client.config.endpoint === undefined ? 'the S3 server' : 'the S3 endpoint';
-        if (!this.answered) {
-          throw new ConfigurationError('FOLIO_S3_UNREACHABLE', `${what}: ${where} does not answer${tries}: ${describeS3Error(error)}`, { cause: error });
-        }
-        throw new SourceError(
-          'FOLIO_SOURCE_LOST',
-          `${what}: ${where} stopped answering${tries}: ${describeS3Error(error)}; nothing was pruned, rerun once it is back`,
-          {
-            cause: error,
-          },
-        );
-      }
-      throw Object.assign(new Error(`${describeS3Error(error)}${tries}`, { cause: error }), { status: s3Status(error) });
-    }
   }
 }
 
