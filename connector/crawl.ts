@@ -9,15 +9,13 @@
  * no longer reaches.
  */
 import { ConfigurationError } from '../core/errors.ts';
-import { sha256, stableId } from '../core/hash.ts';
-import type { SourceDocument } from '../core/types.ts';
+import { stableId } from '../core/hash.ts';
+import { parseVersion, toItem } from './crawl-document.ts';
 import { type CrawlFetchSettings, type CrawlResponse, crawlFetch, HostPacer, siteIsPrivate, type Validators } from './crawl-fetch.ts';
-import { canonicalUrl, crawlPath, isNonDocumentLink, sameSite } from './crawl-url.ts';
-import { readHtmlPage } from './html-page.ts';
+import { canonicalUrl, isNonDocumentLink, sameSite } from './crawl-url.ts';
 import type { SourceListing } from './listing.ts';
 import { ALLOW_ALL, parseRobots, type RobotsRules } from './robots.ts';
 import { parseSitemap } from './sitemap.ts';
-import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
 import type { SourceItem } from './types.ts';
 import { sourceFailure } from './types.ts';
 
@@ -58,13 +56,6 @@ export interface CrawlOptions {
   readonly listing?: SourceListing;
   /** The version recorded for a document last time: its validators are sent for a conditional request. @default undefined */
   readonly knownVersion?: (id: string) => Promise<string | undefined>;
-}
-
-/** What a crawled document's version records: the validators, and a page's links (a 304 has no body to read them from). */
-interface CrawlVersion {
-  readonly etag?: string | undefined;
-  readonly lastModified?: string | undefined;
-  readonly links?: readonly string[];
 }
 
 const SITEMAPS_READ = 20;
@@ -229,76 +220,4 @@ async function* readSitemaps(
     }
   }
   return urls;
-}
-
-/** The document (a page as Markdown, or a linked file) of a 200 answer; undefined for a duplicate or a `noindex` page. */
-async function toItem(
-  answer: Extract<CrawlResponse, { kind: 'ok' }>,
-  url: string,
-  follow: (links: readonly string[]) => void,
-  recorded: ReadonlySet<string>,
-): Promise<SourceItem | undefined> {
-  const { bytes, etag, lastModified } = answer;
-  if (bytes.byteLength === 0) return sourceFailure(url, 'FOLIO_EMPTY_FILE', `${url}: the response body is empty`);
-  const modifiedAt = lastModified === undefined ? undefined : new Date(lastModified);
-  const dated = modifiedAt !== undefined && !Number.isNaN(modifiedAt.getTime()) ? { modifiedAt } : {};
-  if (isHtml(answer.contentType, bytes)) {
-    const page = await readHtmlPage(new TextDecoder().decode(bytes), url);
-    const links = page.nofollow ? [] : page.links;
-    follow(links);
-    // Recorded under its canonical URL when that is on the site; a second copy is left out.
-    const uri = page.canonical !== undefined && sameSite(page.canonical, url) ? page.canonical : url;
-    if (page.noindex || page.markdown === '' || (uri !== url && recorded.has(uri))) return undefined;
-    const markdown = new TextEncoder().encode(page.markdown);
-    const version: CrawlVersion = { etag, lastModified, links };
-    const document: SourceDocument = {
-      id: stableId(uri),
-      uri,
-      relativePath: crawlPath(uri, true),
-      mime: 'text/markdown',
-      bytes: markdown,
-      contentHash: sha256(markdown),
-      version: JSON.stringify(version),
-      ...dated,
-    };
-    return document;
-  }
-  const relativePath = crawlPath(url, false);
-  const mime = sniffMime(bytes, relativePath);
-  if (!SUPPORTED_MIME_TYPES.has(mime)) {
-    return sourceFailure(
-      url,
-      'FOLIO_UNSUPPORTED_TYPE',
-      `${url}: unsupported content (${answer.contentType || mime}); Folio reads web pages, PDF, images and Markdown`,
-    );
-  }
-  const version: CrawlVersion = { etag, lastModified };
-  const document: SourceDocument = {
-    id: stableId(url),
-    uri: url,
-    relativePath,
-    mime,
-    bytes,
-    contentHash: sha256(bytes),
-    version: JSON.stringify(version),
-    ...dated,
-  };
-  return document;
-}
-
-function isHtml(contentType: string, bytes: Uint8Array): boolean {
-  if (/^\s*(text\/html|application\/xhtml\+xml)/i.test(contentType)) return true;
-  if (contentType !== '' && !/^\s*(text\/plain|application\/octet-stream)/i.test(contentType)) return false;
-  const head = new TextDecoder().decode(bytes.subarray(0, 512)).trimStart().toLowerCase();
-  return head.startsWith('<!doctype html') || head.startsWith('<html');
-}
-
-function parseVersion(version: string | undefined): CrawlVersion | undefined {
-  if (version === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(version) as CrawlVersion;
-    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }
