@@ -35,7 +35,7 @@ export class Session {
       if (isCredentialError(error)) {
         throw new ConfigurationError(
           'FOLIO_S3_CREDENTIALS',
-          `${what}: the S3 server refused the credentials (${describeS3Error(error)}). Folio reads them as the AWS SDK does: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE and ~/.aws`,
+          `${what}: ${(error as { name?: string } | null)?.name === 'CredentialsProviderError' ? 'no S3 credentials found' : 'the S3 server refused the credentials'} (${describeS3Error(error)}). Folio reads them as the AWS SDK does: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE and ~/.aws`,
           { cause: error },
         );
       }

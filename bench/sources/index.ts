@@ -91,15 +91,28 @@ export function sourcesReport(result: SourcesBenchResult, command: string, dirs:
     row('disk', disk),
     row('s3 (local s3proxy)', s3),
     '',
+    'Every round (run s / wall s):',
+    '',
+    '| round | disk | s3 |',
+    '|---|---|---|',
+    ...[...new Set(result.ingest.map((run) => run.round))].map((round) => {
+      const cell = (source: string): string => {
+        const run = result.ingest.find((r) => r.round === round && r.source === source);
+        return run === undefined ? '' : `${f(run.runS, 2)} / ${f(run.wallS, 2)}`;
+      };
+      return `| ${round} | ${cell('disk')} | ${cell('s3')} |`;
+    }),
+    '',
     failed.length > 0 ? `Runs that did not finish: ${failed.map((run) => `${run.source} round ${run.round} exit ${run.code}`).join(', ')}.\n` : '',
     `## Re-sync of an unchanged bucket`,
     '',
     'Small Markdown objects uploaded through the S3 API, ingested once, then ingested again unchanged; object downloads (GETs other than listings) counted by a pass-through proxy.',
     '',
-    '| phase | documents | unchanged | downloads | listing requests | wall s | exit |',
-    '|---|---|---|---|---|---|---|',
+    '| phase | documents | unchanged | downloads | listing requests | run s | wall s | exit |',
+    '|---|---|---|---|---|---|---|---|',
     ...result.resync.map(
-      (run) => `| ${run.phase} | ${run.documents} | ${run.unchanged} | ${run.downloads} | ${run.listings} | ${f(run.wallS, 2)} | ${run.code} |`,
+      (run) =>
+        `| ${run.phase} | ${run.documents} | ${run.unchanged} | ${run.downloads} | ${run.listings} | ${f(run.runS, 2)} | ${f(run.wallS, 2)} | ${run.code} |`,
     ),
     '',
     machine,

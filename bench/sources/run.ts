@@ -40,6 +40,8 @@ export interface ResyncRun {
   readonly downloads: number;
   readonly listings: number;
   readonly wallS: number;
+  /** The run's own duration from its summary, in s. */
+  readonly runS: number;
   readonly code: number;
 }
 
@@ -105,9 +107,9 @@ export async function runSourcesSet(options: Readonly<SourcesBenchOptions>): Pro
       const started = performance.now();
       const run = await runChild({ command: process.execPath, args: [...FOLIO, 's3://bench/many/', '--s3-endpoint', proxy.url, '--out', out, ...FLAGS], env });
       const wallS = (performance.now() - started) / 1000;
-      const { documents } = counts(run.stderr);
+      const { documents, runS } = counts(run.stderr);
       const unchanged = Number(/documents: \d+ \(\d+ done, (\d+) unchanged/.exec(run.stderr)?.[1] ?? Number.NaN);
-      resync.push({ phase, documents, unchanged, downloads: proxy.counts.downloads, listings: proxy.counts.listings, wallS, code: run.code });
+      resync.push({ phase, documents, unchanged, downloads: proxy.counts.downloads, listings: proxy.counts.listings, wallS, runS, code: run.code });
       console.error(`bench sources: ${options.keys} keys, ${phase}: ${wallS.toFixed(2)} s, ${proxy.counts.downloads} downloads`);
     }
     return { files: files.length, bytes, ingest, resync };

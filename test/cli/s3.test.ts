@@ -6,7 +6,7 @@
  * is stopped).
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
@@ -120,6 +120,36 @@ describe('folio ingest s3://bucket/prefix (real s3proxy, NDJSON)', function () {
       assert.match(await readFile(join(dir, 'handbook.md'), 'utf8'), /\w+/);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('should take credentials and region from a shared profile, as the AWS SDK does', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'folio-s3-profile-'));
+    try {
+      await writeFile(join(home, 'credentials'), `[reader]\naws_access_key_id = ${server.accessKeyId}\naws_secret_access_key = ${server.secretAccessKey}\n`);
+      await writeFile(join(home, 'config'), '[profile reader]\nregion = eu-west-1\n');
+      const env = {
+        AWS_ACCESS_KEY_ID: undefined,
+        AWS_SECRET_ACCESS_KEY: undefined,
+        AWS_REGION: undefined,
+        AWS_PROFILE: 'reader',
+        AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
+        AWS_CONFIG_FILE: join(home, 'config'),
+        ELASTICSEARCH_URL: undefined,
+      };
+      const run = await runFolio(
+        ['convert', 's3://corpus/manuals/', '--s3-endpoint', server.endpoint, '--out-dir', join(home, 'out'), '--engine', 'text', '--workers', '0'],
+        env,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const wrong = await runFolio(['convert', 's3://corpus/manuals/', '--s3-endpoint', server.endpoint, '--out-dir', join(home, 'out'), '--workers', '0'], {
+        ...env,
+        AWS_PROFILE: 'nobody',
+      });
+      assert.equal(wrong.code, 2, wrong.stderr);
+      assert.match(wrong.stderr, /no AWS region|no S3 credentials found/, wrong.stderr);
+    } finally {
+      await rm(home, { recursive: true, force: true });
     }
   });
 
