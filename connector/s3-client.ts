@@ -52,7 +52,15 @@ export async function openS3(options: Readonly<S3ConnectionOptions> = {}): Promi
   if (endpoint !== undefined && !/^https?:\/\/[^/]/i.test(endpoint)) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`s3Endpoint\` to be an http(s) URL, got \`${endpoint}\``);
   }
-  const sdk = await import('@aws-sdk/client-s3');
+  let sdk: typeof import('@aws-sdk/client-s3');
+  try {
+    sdk = await import('@aws-sdk/client-s3');
+  } catch (cause) {
+    // A trimmed install (or a bundler) left the SDK out: say what to add rather than a module error.
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `s3:// inputs need the AWS SDK for JavaScript v3: npm install @aws-sdk/client-s3 (${String(cause)})`, {
+      cause,
+    });
+  }
   const customEndpoint = endpoint ?? process.env['AWS_ENDPOINT_URL_S3'] ?? process.env['AWS_ENDPOINT_URL'];
   const envRegion = process.env['AWS_REGION'] ?? process.env['AWS_DEFAULT_REGION'];
   // An S3-compatible server rarely cares about the region, but the SDK refuses to sign without one.

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { crawlFetch, HostPacer, siteIsPrivate } from '../../connector/crawl-fetch.ts';
 import { crawlSource, isSourceFailure, parseRobots, parseSitemap, type SourceItem, SourceListing } from '../../connector/index.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import { startSite, type TestSite } from '../support/site.ts';
@@ -191,6 +192,36 @@ describe('crawlSource (a site on 127.0.0.1)', function () {
     } finally {
       await mapped.close();
     }
+  });
+
+  it('should refuse loopback and private addresses when the site is not on one (by address or by name)', async () => {
+    const settings = {
+      timeoutMs: 5000,
+      maxBytes: 1 << 20,
+      maxRedirects: 2,
+      retries: 0,
+      retryDelayMs: 0,
+      userAgent: 'folio',
+      allowPrivate: false,
+      signal: undefined,
+    };
+    const port = new URL(site.origin).port;
+    for (const origin of [site.origin, `http://localhost:${port}`]) {
+      const answer = await crawlFetch(
+        `${origin}/`,
+        `${origin}/`,
+        settings,
+        new HostPacer(),
+        () => 0,
+        () => true,
+      );
+      assert.equal(answer.kind, 'failed');
+      assert.match(answer.kind === 'failed' ? answer.reason : '', /private|loopback/);
+    }
+    assert.equal(site.requests.length, 0, 'no connection was made');
+    // The crawl allows them only for a site that is itself on such an address.
+    assert.equal(await siteIsPrivate(`${site.origin}/`), true);
+    assert.equal(await siteIsPrivate('https://93.184.215.14/'), false);
   });
 
   it('should crawl nothing when robots.txt disallows everything', async () => {
