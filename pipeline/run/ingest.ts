@@ -16,7 +16,7 @@ import { type RunSummary, SummaryBuilder } from './summary.ts';
  * Where chunks go: the run's view of a `pipeline/sink` {@link Sink} (the caller closes it, and a
  * sink that keeps no state between runs may leave `isUnchanged` out).
  */
-export type ChunkSink = Pick<Sink, 'write' | 'fail' | 'markDocument' | 'lost' | 'prune'> & Partial<Pick<Sink, 'isUnchanged'>>;
+export type ChunkSink = Pick<Sink, 'write' | 'fail' | 'markDocument' | 'lost' | 'prune'> & Partial<Pick<Sink, 'isUnchanged' | 'recordVersion'>>;
 
 /** What the connectors found of the inputs (see `connector/listing.ts`): what a sync may prune. */
 export interface RunListing {
@@ -128,6 +128,8 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
         return;
       }
       if (isDocument(item) && skipUnchanged && (await (await ready).isUnchanged?.(item.id, item.contentHash))) {
+        // The same bytes under a new version (uploaded again): remember it, or every run downloads it.
+        if (item.version !== undefined) await (await ready).recordVersion?.(item.id, item.version);
         summary.unchanged();
         continue;
       }

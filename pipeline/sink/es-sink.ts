@@ -199,6 +199,14 @@ class EsSink implements Sink {
     return record !== undefined && record.status === 'indexed' ? record.source_version : undefined;
   }
 
+  async recordVersion(docId: string, version: string): Promise<void> {
+    try {
+      await this.#client.update({ index: this.#documentsIndex, id: documentRecordId(this.#index, docId), doc: { source_version: version } }, { ignore: [404] });
+    } catch {
+      // Not recorded: the next run downloads the object once more and finds it unchanged again.
+    }
+  }
+
   /** The sync record of `docId` from an earlier run; undefined when there is none or it cannot be read. */
   async #record(docId: string): Promise<DocumentRecord | undefined> {
     if (this.#indices.freshDocuments) {

@@ -137,6 +137,10 @@ class NdjsonSink implements Sink {
     return this.#previous?.recordedVersion(docId);
   }
 
+  async recordVersion(docId: string, version: string): Promise<void> {
+    this.#previous?.recordVersion(docId, version);
+  }
+
   async prune(scope: Readonly<PruneScope>): Promise<PruneResult> {
     return this.#previous?.prune(scope) ?? { removed: 0, sources: [] };
   }
@@ -169,6 +173,7 @@ class NdjsonSink implements Sink {
           1,
           (record) => record['docId'],
           (text) => this.#put('documents', text),
+          true,
         );
       }
       await Promise.all(

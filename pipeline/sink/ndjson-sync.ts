@@ -30,6 +30,8 @@ export class NdjsonPrevious {
   readonly #records: ReadonlyMap<string, PreviousRecord>;
   /** Documents this run wrote (chunks, a record or a failure): their old lines are replaced. */
   readonly #touched = new Set<string>();
+  /** New source versions of documents found unchanged by content (see `recordVersion`). */
+  readonly #versions = new Map<string, string>();
   /** Documents pruned as gone: their old lines are dropped. */
   readonly #gone = new Set<string>();
 
@@ -71,6 +73,11 @@ export class NdjsonPrevious {
     return record !== undefined && record.status === 'indexed' ? record.version : undefined;
   }
 
+  /** Same content under a new source version (an object uploaded again): carried with the new version. */
+  recordVersion(docId: string, version: string): void {
+    if (this.#records.has(docId)) this.#versions.set(docId, version);
+  }
+
   /** This run writes `docId` again: its old lines are not carried. */
   touch(docId: string | undefined): void {
     if (docId !== undefined) this.#touched.add(docId);
@@ -96,8 +103,15 @@ export class NdjsonPrevious {
   /**
    * Copy the carried documents' lines from the old `file` through `put`. `group` is how many lines
    * make one record (2 for `_bulk`: action and document), `docIdOf` finds the document in the last.
+   * With `versioned` (the documents file), a record carries the version given by `recordVersion`.
    */
-  async copy(file: string, group: number, docIdOf: (record: Record<string, unknown>) => unknown, put: (text: string) => Promise<void>): Promise<void> {
+  async copy(
+    file: string,
+    group: number,
+    docIdOf: (record: Record<string, unknown>) => unknown,
+    put: (text: string) => Promise<void>,
+    versioned = false,
+  ): Promise<void> {
     if (this.#records.size === 0) return;
     const input = createReadStream(join(this.#outDir, file), { encoding: 'utf8' });
     let lines: string[] = [];
@@ -106,7 +120,10 @@ export class NdjsonPrevious {
         lines.push(line);
         if (lines.length < group) continue;
         const record = parse(lines.at(-1) as string);
-        if (record !== undefined && this.#carried(String(docIdOf(record)))) await put(`${lines.join('\n')}\n`);
+        const docId = record === undefined ? '' : String(docIdOf(record));
+        const version = versioned ? this.#versions.get(docId) : undefined;
+        if (record !== undefined && this.#carried(docId))
+          await put(version === undefined ? `${lines.join('\n')}\n` : `${JSON.stringify({ ...record, version })}\n`);
         lines = [];
       }
     } catch (error) {

@@ -82,6 +82,12 @@ export interface Sink {
    */
   recordedVersion?(docId: string): Promise<string | undefined>;
   /**
+   * A document found unchanged by its content under a new source version (an object uploaded
+   * again with the same bytes): record the version, so the next run need not download it. Best
+   * effort: a failure only costs that download.
+   */
+  recordVersion?(docId: string, version: string): Promise<void>;
+  /**
    * Set once the sink has failed past its retries (the cluster went away): a run should stop
    * feeding it new documents. See {@link SinkStats.lost}.
    */

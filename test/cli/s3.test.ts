@@ -109,6 +109,19 @@ describe('folio ingest s3://bucket/prefix (real s3proxy, NDJSON)', function () {
     assert.deepEqual(downloads(), []);
   });
 
+  it('should download an object uploaded again with the same bytes once, then never again', async () => {
+    await put('manuals/handbook.pdf', await readFile(HANDBOOK));
+    proxy.log.length = 0;
+    const run = await ingest();
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /documents: 2 \(0 done, 2 unchanged, 0 failed\)/, run.stderr);
+    assert.deepEqual(downloads(), ['/corpus/manuals/handbook.pdf'], 'a new date: downloaded, found unchanged by its content');
+    proxy.log.length = 0;
+    const again = await ingest();
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(downloads(), [], 'its new version was recorded');
+  });
+
   it('should convert objects to Markdown under paths relative to the prefix', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'folio-s3-convert-'));
     try {

@@ -43,6 +43,7 @@ describe('createNdjsonSink with sync', () => {
     assert.equal(await second.recordedVersion?.('change'), 'v1');
     assert.equal(await second.recordedVersion?.('nothing'), undefined);
     assert.equal(await second.isUnchanged('untouched', 'hash-untouched'), true);
+    await second.recordVersion?.('untouched', 'v-new');
     assert.equal(await second.isUnchanged('untouched', 'other'), false);
     await store(second, 'change', 1, 'v2');
     const pruned = await second.prune?.({ prefixes: ['s3://b/'], isGone: (uri) => uri === 's3://b/gone.md' });
@@ -54,7 +55,7 @@ describe('createNdjsonSink with sync', () => {
     assert.equal(chunks.filter((chunk) => chunk.docId === 'change').length, 1, 'the changed document has only its new chunks');
     assert.equal((await lines(NDJSON_FILES.bulk)).length, chunks.length * 2);
     const records = (await lines(NDJSON_FILES.documents)).map((line) => JSON.parse(line) as { docId: string; version?: string });
-    assert.deepEqual(records.map((record) => `${record.docId}:${record.version ?? ''}`).sort(), ['change:v2', 'keep:v1', 'untouched:']);
+    assert.deepEqual(records.map((record) => `${record.docId}:${record.version ?? ''}`).sort(), ['change:v2', 'keep:v1', 'untouched:v-new']);
     assert.deepEqual((await readdir(outDir)).sort(), Object.values(NDJSON_FILES).sort(), 'no partial files left');
   });
 
