@@ -27,7 +27,7 @@ and a .json beside it with the elements, page routes and failures. Failed inputs
 ${SOURCE_USAGE}
   -q, --quiet          no progress or summary
 
-${EXIT_CODES_HELP.replace(/\n {2}3 .*$/s, '')}`;
+${EXIT_CODES_HELP.replace(/\n {2}3 .*$/s, '\n  3  a source server (S3) was lost mid-run past its retries; rerun once it is back')}`;
 
 export async function convertCommand(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parse(argv, { ...PIPELINE_FLAGS, ...SOURCE_FLAGS, 'out-dir': { type: 'string', default: 'folio-out' } });
