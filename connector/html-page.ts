@@ -62,6 +62,7 @@ export async function readHtmlPage(html: string, url: string): Promise<HtmlPage>
   const links: string[] = [];
   const seen = new Set<string>();
   let main: Element | undefined;
+  const articles: Element[] = [];
   visit(root, (node) => {
     const tag = node.tagName;
     const props = node.properties ?? {};
@@ -75,8 +76,11 @@ export async function readHtmlPage(html: string, url: string): Promise<HtmlPage>
         seen.add(link);
         links.push(link);
       }
-    } else if ((tag === 'main' || tag === 'article') && main === undefined) main = node;
+    } else if (tag === 'main' && main === undefined) main = node;
+    else if (tag === 'article') articles.push(node);
   });
+  // One article is the page's content; several (a blog's index) are read with the rest of the body.
+  if (main === undefined && articles.length === 1) main = articles[0];
   const out: string[] = [];
   const body = main ?? root;
   renderBlocks(body.children, { out, furniture: main === undefined, toHtml: (node) => toHtml(node) });

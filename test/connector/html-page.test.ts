@@ -31,6 +31,16 @@ describe('readHtmlPage', () => {
     assert.deepEqual(page.links, ['https://intranet.example/']);
   });
 
+  it('should read every article of a page that has several, and the one of a page that has one', async () => {
+    const index = await readHtmlPage(
+      '<header>Blog</header><article><h2>One</h2><p>First.</p></article><article><h2>Two</h2><p>Second.</p></article>',
+      'https://a.example/',
+    );
+    assert.equal(index.markdown, '## One\n\nFirst.\n\n## Two\n\nSecond.');
+    const post = await readHtmlPage('<header>Blog</header><article><h1>Post</h1><footer>tags</footer></article><aside>More</aside>', 'https://a.example/p');
+    assert.equal(post.markdown, '# Post\n\ntags');
+  });
+
   it('should read links against <base>, canonical, and robots directives', async () => {
     const page = await readHtmlPage(
       `<html><head><base href="https://intranet.example/docs/"><link rel="canonical" href="guide.html"><meta name="robots" content="noindex, follow"></head>
