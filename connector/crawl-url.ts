@@ -30,13 +30,32 @@ export function canonicalUrl(href: string, base?: string | URL): string | undefi
   return url.href;
 }
 
-/** True when both URLs are on the same origin (scheme, host and port). */
+/**
+ * True when both URLs are on the same site: the same host and port, where `http://host` and
+ * `https://host` on their default ports count as one (a site that moves its pages to https).
+ *
+ * @example
+ * sameSite('http://a.org/x', 'https://a.org/y') // true
+ */
 export function sameSite(a: string, b: string): boolean {
   try {
-    return new URL(a).origin === new URL(b).origin;
+    const [x, y] = [new URL(a), new URL(b)];
+    // `URL` leaves the port empty when it is the scheme's default: 80 for http, 443 for https.
+    return isWeb(x) && isWeb(y) && x.hostname === y.hostname && x.port === y.port;
   } catch {
     return false;
   }
+}
+
+/** The origins under which pages of `url`'s site are recorded: both schemes on default ports. */
+export function siteOrigins(url: string): string[] {
+  const { protocol, host, port } = new URL(url);
+  if (port !== '') return [`${protocol}//${host}/`];
+  return [`http://${host}/`, `https://${host}/`];
+}
+
+function isWeb(url: URL): boolean {
+  return url.protocol === 'http:' || url.protocol === 'https:';
 }
 
 /** True for links to stylesheets, scripts, media and archives: never fetched by a crawl. */

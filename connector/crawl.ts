@@ -12,7 +12,7 @@ import { ConfigurationError } from '../core/errors.ts';
 import { stableId } from '../core/hash.ts';
 import { parseVersion, toItem } from './crawl-document.ts';
 import { type CrawlFetchSettings, type CrawlResponse, crawlFetch, HostPacer, siteIsPrivate, type Validators } from './crawl-fetch.ts';
-import { canonicalUrl, isNonDocumentLink, sameSite } from './crawl-url.ts';
+import { canonicalUrl, isNonDocumentLink, sameSite, siteOrigins } from './crawl-url.ts';
 import type { SourceListing } from './listing.ts';
 import { ALLOW_ALL, parseRobots, type RobotsRules } from './robots.ts';
 import { parseSitemap } from './sitemap.ts';
@@ -190,7 +190,7 @@ async function* crawlSite(start: string, crawl: SiteCrawl): AsyncGenerator<Sourc
     yield item;
   }
   // Every page the crawl covers was reached: one it did not reach is gone from the site.
-  if (complete) listing?.prefix(origin, (uri) => sameSite(uri, origin));
+  if (complete) for (const prefix of siteOrigins(origin)) listing?.prefix(prefix, (uri) => sameSite(uri, origin));
 }
 
 /** Page URLs of the site's sitemaps (robots.txt's `Sitemap:` lines, else `/sitemap.xml`); none when it has none. */

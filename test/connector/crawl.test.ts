@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { crawlFetch, HostPacer, siteIsPrivate } from '../../connector/crawl-fetch.ts';
+import { sameSite, siteOrigins } from '../../connector/crawl-url.ts';
 import { crawlSource, isSourceFailure, parseRobots, parseSitemap, type SourceItem, SourceListing } from '../../connector/index.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import { startSite, type TestSite } from '../support/site.ts';
@@ -34,6 +35,17 @@ describe('parseRobots', () => {
     assert.equal(robots.crawlDelayMs, 2000);
     assert.deepEqual(robots.sitemaps, ['https://a.org/s.xml']);
     assert.equal(parseRobots('User-agent: folio\nDisallow: /\n', 'folio').allowed('/a'), false);
+  });
+});
+
+describe('sameSite', () => {
+  it('should take one host on its default ports as one site, whatever the scheme', () => {
+    assert.equal(sameSite('http://a.org/x', 'https://a.org/y'), true);
+    assert.equal(sameSite('http://a.org:8080/x', 'http://a.org:8080/y'), true);
+    assert.equal(sameSite('http://a.org:8080/x', 'http://a.org/y'), false);
+    assert.equal(sameSite('https://a.org/', 'https://b.a.org/'), false);
+    assert.deepEqual(siteOrigins('https://a.org/docs/'), ['http://a.org/', 'https://a.org/']);
+    assert.deepEqual(siteOrigins('http://127.0.0.1:8080/'), ['http://127.0.0.1:8080/']);
   });
 });
 
