@@ -8,7 +8,7 @@
  * outright leaves the old set intact.
  */
 import { createReadStream } from 'node:fs';
-import { readFile, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { PruneResult, PruneScope } from './types.ts';
@@ -43,20 +43,19 @@ export class NdjsonPrevious {
   /** The previous run's records in `outDir` (none when it holds no `documents.jsonl`). */
   static async load(outDir: string, documentsFile: string): Promise<NdjsonPrevious> {
     const records = new Map<string, PreviousRecord>();
-    let text = '';
+    // Line by line: a folder of a million documents has a records file of hundreds of MB.
+    const input = createReadStream(join(outDir, documentsFile), { encoding: 'utf8' });
     try {
-      text = await readFile(join(outDir, documentsFile), 'utf8');
-    } catch {
-      // No earlier run: everything is new.
-    }
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        const record = JSON.parse(line) as PreviousRecord;
-        if (typeof record.docId === 'string') records.set(record.docId, record);
-      } catch {
-        // A torn last line (a killed run): that document is read again.
+      for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+        const record = parse(line) as PreviousRecord | undefined;
+        // A torn last line (a killed run) parses as nothing: that document is read again.
+        if (record !== undefined && typeof record.docId === 'string') records.set(record.docId, record);
       }
+    } catch (error) {
+      // No earlier run: everything is new.
+      if ((error as { code?: string }).code !== 'ENOENT') throw error;
+    } finally {
+      input.destroy();
     }
     return new NdjsonPrevious(outDir, records);
   }
