@@ -1,6 +1,6 @@
 /**
  * The package root, `@folio-ocr/folio`: run documents through the pipeline (`convert`, `ingest`,
- * `processDocument`), read them from files and URLs, and the records and errors that come out.
+ * `processDocument`), read them from files, URLs, S3 buckets and crawled sites, and the records and errors that come out.
  * The other entry points: `/langchain` (loader, embeddings, retriever), `/elasticsearch`
  * (mappings, sink, search), `/engines` (OCR engines and embedders), `/pipeline` (every stage on
  * its own), `/connector` (sources), `/server` (`folio serve`'s HTTP server).
@@ -11,8 +11,19 @@
  * console.log(summary.documents, summary.failures);
  */
 
-export type { FileSourceOptions, SourceFailure, SourceItem, SourcesFromOptions, UrlSourceOptions } from '../connector/index.ts';
-export { commonRoot, fileSource, isSourceFailure, SUPPORTED_MIME_TYPES, sniffMime, sourceFailure, sourcesFrom, urlSource } from '../connector/index.ts';
+export type { CrawlOptions, FileSourceOptions, S3SourceOptions, SourceFailure, SourceItem, SourcesFromOptions, UrlSourceOptions } from '../connector/index.ts';
+export {
+  commonRoot,
+  crawlSource,
+  fileSource,
+  isSourceFailure,
+  SUPPORTED_MIME_TYPES,
+  s3Source,
+  sniffMime,
+  sourceFailure,
+  sourcesFrom,
+  urlSource,
+} from '../connector/index.ts';
 export type {
   BBox,
   Chunk,

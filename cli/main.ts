@@ -3,7 +3,7 @@
  * and an exit code (see `EXIT` in `summary.ts`: 2 for configuration, 3 for a sink that lost
  * records, 1 for other failures).
  */
-import { ConfigurationError, FolioError, IndexingError } from '../core/errors.ts';
+import { ConfigurationError, FolioError, IndexingError, SourceError } from '../core/errors.ts';
 import { EXIT, EXIT_CODES_HELP } from './summary.ts';
 
 const USAGE = `folio — documents to structured, searchable chunks
@@ -48,6 +48,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     // The sink lost records for good (the fallback file could not be written either).
     if (error instanceof IndexingError) {
+      console.error(`folio ${command}: ${error.message} [${error.code}]`);
+      return EXIT.sinkLost;
+    }
+    // A source server (S3) lost mid-run, like a lost sink: nothing pruned, rerun once it is back.
+    if (error instanceof SourceError && error.code === 'FOLIO_SOURCE_LOST') {
       console.error(`folio ${command}: ${error.message} [${error.code}]`);
       return EXIT.sinkLost;
     }

@@ -12,8 +12,10 @@ export const EXIT = { ok: 0, failed: 1, configuration: 2, sinkLost: 3 } as const
 export const EXIT_CODES_HELP = `exit codes:
   0  every input indexed (or unchanged)
   1  some inputs failed; each is recorded with its reason (the summary says where)
-  2  configuration: a bad flag or value, Elasticsearch unreachable at the start
-  3  the sink was lost mid-run: records went to the fallback file; rerun once it is back`;
+  2  configuration: a bad flag or value, Elasticsearch or an S3 endpoint unreachable at the
+     start, credentials refused
+  3  the sink or a source server (S3) was lost mid-run: records went to the fallback file,
+     nothing was pruned; rerun once it is back`;
 
 export interface SummaryOptions {
   /** Lines after the counts (where the output went, indexing figures). */

@@ -1,7 +1,7 @@
 /**
  * What a run's inputs cover and what was found in them, so that a sync can remove what is gone:
  * a document indexed from a folder or glob before and no longer listed in it, a file path that
- * no longer exists, a URL that now answers 404 or 410. A listing that failed (an unreadable
+ * no longer exists, a URL that now answers 404 or 410, an S3 key no longer in its bucket. A listing that failed (an unreadable
  * folder, a glob that could not be walked) marks the whole listing incomplete, and an incomplete
  * listing must never be used to prune: a folder that cannot be read has not been emptied.
  */
@@ -15,7 +15,12 @@ export type SourceScope =
   /** The files an absolute glob pattern matches; `prefix` is the `file://` URL of its static folder. */
   | { readonly kind: 'glob'; readonly prefix: string; readonly pattern: string }
   /** One document that is gone (a missing file path, a URL answering 404 or 410). */
-  | { readonly kind: 'exact'; readonly uri: string };
+  | { readonly kind: 'exact'; readonly uri: string }
+  /**
+   * Every document under a URI prefix that `matches` accepts: an `s3://bucket/prefix` listed in
+   * full, or a crawled site (`https://host/`) whose pages all answered.
+   */
+  | { readonly kind: 'prefix'; readonly prefix: string; readonly matches?: (uri: string) => boolean };
 
 /**
  * Filled in by the connectors as they list their inputs (pass it as `listing`); read once the
@@ -31,6 +36,7 @@ export class SourceListing {
   readonly #patterns = new Map<string, RegExp>();
   readonly #present = new Set<string>();
   readonly #problems: string[] = [];
+  #unchanged = 0;
 
   get scopes(): readonly SourceScope[] {
     return this.#scopes;
@@ -70,6 +76,25 @@ export class SourceListing {
     this.#present.add(uri);
   }
 
+  /**
+   * A listed object whose version (S3 ETag, size and date) the sink already holds: present, and
+   * never downloaded. Counted so the run can report it.
+   */
+  unchanged(uri: string): void {
+    this.#present.add(uri);
+    this.#unchanged += 1;
+  }
+
+  /** How many documents a connector skipped as unchanged before reading them. */
+  get unchangedCount(): number {
+    return this.#unchanged;
+  }
+
+  /** A URI prefix listed in full (see the `prefix` scope); `matches` narrows it (a glob over S3 keys). */
+  prefix(prefix: string, matches?: (uri: string) => boolean): void {
+    this.#scopes.push(matches === undefined ? { kind: 'prefix', prefix } : { kind: 'prefix', prefix, matches });
+  }
+
   failed(reason: string): void {
     this.#problems.push(reason);
   }
@@ -81,6 +106,7 @@ export class SourceListing {
       if (scope.kind === 'exact') return scope.uri === uri;
       if (!uri.startsWith(scope.prefix)) return false;
       if (scope.kind === 'folder') return true;
+      if (scope.kind === 'prefix') return scope.matches?.(uri) ?? true;
       let path: string;
       try {
         path = fileURLToPath(uri);

@@ -33,6 +33,8 @@ export const ERROR_CODES = {
   FOLIO_SERVE_LISTEN: '`folio serve` cannot listen on the host and port given',
   FOLIO_PDFIUM_INIT: 'PDFium (WebAssembly) could not be started',
   FOLIO_BENCH_UNAVAILABLE: '`folio bench` runs only from a checkout of the repository',
+  FOLIO_S3_CREDENTIALS: 'the S3 server refused the credentials (unknown key, bad signature, access denied) or none were found',
+  FOLIO_S3_UNREACHABLE: 'the S3 endpoint does not answer at the start of the run',
 
   // Sources: one document cannot be read (SourceError, or a failure record with stage `source`).
   FOLIO_BAD_INPUT: 'an input is neither a path nor a URL',
@@ -49,6 +51,7 @@ export const ERROR_CODES = {
   FOLIO_CONNECTION_RESET: 'the connection was lost (retried)',
   FOLIO_UNREACHABLE: 'the host cannot be reached',
   FOLIO_TOO_MANY_REDIRECTS: 'more redirects than `maxRedirects`',
+  FOLIO_SOURCE_LOST: 'a source server (S3) stopped answering mid-run past the retries; nothing is pruned (exit 3)',
   FOLIO_PDF_PASSWORD: 'the PDF is encrypted and no password was given',
   FOLIO_PDF_BAD_PASSWORD: 'the password given does not open the PDF',
   FOLIO_PDF_CORRUPT: 'the PDF (or one of its pages) cannot be read',

@@ -18,6 +18,11 @@ export interface SourceDocument {
   /** sha256 of the bytes, hex. */
   readonly contentHash: string;
   readonly modifiedAt?: Date;
+  /**
+   * The source's own version of the document, known before its bytes are read (an S3 object's
+   * ETag, size and date; an HTTP ETag or Last-Modified): a sync compares it to skip downloads.
+   */
+  readonly version?: string;
 }
 
 /** A box in page coordinates (PDF points for PDFs, pixels for images), origin top-left. */

@@ -57,7 +57,7 @@ export async function collectResults({ resultsDir = 'bench/results' }: Readonly<
   }
   const textlayer = await readJson<TextLayerBenchResult>(path.join(resultsDir, 'textlayer.json'));
   const suites: Record<string, unknown> = {};
-  for (const suite of ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'embeddings', 'plugin', 'scans', 'quality', 'furniture']) {
+  for (const suite of ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'embeddings', 'plugin', 'scans', 'quality', 'furniture', 'sources']) {
     const r = await readJson<unknown>(path.join(resultsDir, `${suite}.json`));
     if (r !== undefined) suites[suite] = r;
   }

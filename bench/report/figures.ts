@@ -94,6 +94,7 @@ export function headlineFigures(results: CollectedResults): Figure[] {
   figures.push(...suiteFigures(results.suites, decodeCommand));
   figures.push(...qualityFigures(results.suites['quality']));
   figures.push(...furnitureFigures(results.suites['furniture']));
+  figures.push(...sourcesFigures(results.suites['sources']));
   return figures;
 }
 
@@ -110,6 +111,35 @@ export function furnitureFigures(furniture: unknown): Figure[] {
       command: `npx folio bench furniture --documents ${num(f?.['documents'])}`,
     },
   ];
+}
+
+/** `sources.json` (`folio bench sources`): ingest from a local S3 server beside disk, and an unchanged bucket's re-sync. */
+export function sourcesFigures(sources: unknown): Figure[] {
+  const s = sources as { summary?: { disk?: Json; s3?: Json }; resync?: unknown } | undefined;
+  const disk = s?.summary?.disk;
+  const s3 = s?.summary?.s3;
+  const rows: Figure[] = [];
+  const diskPages = num(disk?.['pagesPerS']);
+  const s3Pages = num(s3?.['pagesPerS']);
+  if (diskPages !== undefined && s3Pages !== undefined) {
+    rows.push({
+      figure: `\`folio ingest --engine text\` of ${num(s3?.['documents'])} text-layer PDFs (${num(s3?.['pages'])} pages) from a local S3 server (s3proxy) beside the same files on disk`,
+      value: `S3 ${s3Pages.toFixed(1)} pages/s (${(num(s3?.['objectsPerS']) ?? Number.NaN).toFixed(1)} objects/s), disk ${diskPages.toFixed(1)} pages/s`,
+      command: 'npx folio bench sources',
+    });
+  }
+  const resync = Array.isArray(s?.resync) ? (s.resync as Json[]).find((run) => run?.['phase'] === 'resync') : undefined;
+  const documents = num(resync?.['documents']);
+  const downloads = num(resync?.['downloads']);
+  const runS = num(resync?.['runS']);
+  if (documents !== undefined && downloads !== undefined && runS !== undefined) {
+    rows.push({
+      figure: `Re-sync of an unchanged bucket of ${documents} objects (local s3proxy)`,
+      value: `${downloads} downloads, ${runS.toFixed(1)} s`,
+      command: `npx folio bench sources --keys ${documents}`,
+    });
+  }
+  return rows;
 }
 
 const SET_NAMES: Readonly<Record<string, string>> = {

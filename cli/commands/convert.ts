@@ -3,9 +3,10 @@ import { ConfigurationError } from '../../core/errors.ts';
 import { convert } from '../../pipeline/run/convert.ts';
 import { PIPELINE_FLAGS, parse, pipelineOptions } from '../options.ts';
 import { Progress } from '../progress.ts';
+import { SOURCE_FLAGS, SOURCE_USAGE, sourceOptions } from '../source-flags.ts';
 import { EXIT_CODES_HELP, exitCode, formatSummary } from '../summary.ts';
 
-export const CONVERT_USAGE = `folio convert <inputs...> [--out-dir DIR] [--engine auto|text|paddle|onnx] [options]
+export const CONVERT_USAGE = `folio convert <paths|urls|s3://bucket/prefix...> [--out-dir DIR] [--engine auto|text|paddle|onnx] [options]
 
 Writes DIR/<input path relative to the inputs' common root>.md (clean Markdown, pages in order)
 and a .json beside it with the elements, page routes and failures. Failed inputs are listed.
@@ -23,12 +24,13 @@ and a .json beside it with the elements, page routes and failures. Failed inputs
                        (default: folio-ocr-math reads them on --device, kept when its guard passes)
   --workers N          threads reading documents, one document each; 0 reads them on the
                        main thread (default: cores - 1, at most 4; 0 on 2 cores or fewer)
+${SOURCE_USAGE}
   -q, --quiet          no progress or summary
 
-${EXIT_CODES_HELP.replace(/\n {2}3 .*$/s, '')}`;
+${EXIT_CODES_HELP.replace(/\n {2}3 .*$/s, '\n  3  a source server (S3) was lost mid-run past its retries; rerun once it is back')}`;
 
 export async function convertCommand(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...PIPELINE_FLAGS, 'out-dir': { type: 'string', default: 'folio-out' } });
+  const { values, positionals } = parse(argv, { ...PIPELINE_FLAGS, ...SOURCE_FLAGS, 'out-dir': { type: 'string', default: 'folio-out' } });
   if (values.help) {
     console.log(CONVERT_USAGE);
     return 0;
@@ -37,7 +39,7 @@ export async function convertCommand(argv: readonly string[]): Promise<number> {
   const { options, close } = await pipelineOptions(values);
   const progress = values.quiet ? undefined : new Progress();
   try {
-    const summary = await convert(sourcesFrom(positionals, { exclude: [values['out-dir']] }), {
+    const summary = await convert(sourcesFrom(positionals, { exclude: [values['out-dir']], ...sourceOptions(values) }), {
       ...options,
       outDir: values['out-dir'],
       onPage: (event) => progress?.page(event.source),

@@ -8,15 +8,17 @@ import { ingest } from '../../pipeline/run/ingest.ts';
 import { createEsSink, createNdjsonSink } from '../../pipeline/sink/index.ts';
 import { PIPELINE_FLAGS, parse, pipelineOptions } from '../options.ts';
 import { Progress } from '../progress.ts';
+import { SOURCE_FLAGS, SOURCE_USAGE, sourceOptions } from '../source-flags.ts';
 import { EXIT_CODES_HELP, exitCode, formatSummary } from '../summary.ts';
 
-export const INGEST_USAGE = `folio ingest <paths|urls...> [--es URL] [--index NAME] [--out DIR] [options]
+export const INGEST_USAGE = `folio ingest <paths|urls|s3://bucket/prefix...> [--crawl] [--es URL] [--index NAME] [--out DIR] [options]
 
 The main job. With --es (or ELASTICSEARCH_URL) chunks are indexed into Elasticsearch; without,
 _bulk-ready NDJSON and chunk JSONL are written under --out. Every input ends indexed or recorded
 as failed (failures.jsonl, or the folio-failures index); the summary says where, per reason.
-A rerun skips unchanged documents, and removes from the index those gone from a folder or glob
-given (and files or URLs that are no longer there), unless --no-prune.
+A rerun skips unchanged documents (S3 objects by ETag, size and date, before downloading them),
+and removes from the index, or from the NDJSON files, those gone from a folder, glob or bucket
+prefix given (and files or URLs that are no longer there), unless --no-prune.
 
   --es URL             Elasticsearch URL (default: $ELASTICSEARCH_URL)
   --index NAME         chunk index (default folio-chunks)
@@ -33,12 +35,14 @@ given (and files or URLs that are no longer there), unless --no-prune.
   --workers N          threads reading documents while this one embeds and indexes; 0 reads
                        them here (default: cores - 1, at most 4; 0 on 2 cores or fewer).
                        Each costs ~100 MB and start-up; worth it with cores to spare
+${SOURCE_USAGE}
   -q, --quiet          no progress or summary
 
 ${EXIT_CODES_HELP}`;
 
 const INGEST_FLAGS = {
   ...PIPELINE_FLAGS,
+  ...SOURCE_FLAGS,
   es: { type: 'string' },
   index: { type: 'string', default: 'folio-chunks' },
   out: { type: 'string', default: 'folio-out' },
@@ -73,14 +77,16 @@ export async function ingestCommand(argv: readonly string[]): Promise<number> {
   // while the sink connects and installs its indices.
   let sinkReady: ReturnType<typeof createEsSink> | undefined;
   const openSink = (): ReturnType<typeof createEsSink> =>
-    (sinkReady ??= url ? createEsSink({ url, index: values.index, dims: embedder?.dims, fallbackFile }) : createNdjsonSink({ outDir: values.out }));
+    (sinkReady ??= url ? createEsSink({ url, index: values.index, dims: embedder?.dims, fallbackFile }) : createNdjsonSink({ outDir: values.out, sync: true }));
   const progress = values.quiet ? undefined : new Progress();
   const listing = new SourceListing();
   const fallbackFile = join(values.out, 'failures.jsonl');
   let summary;
   let stats;
   try {
-    summary = await ingest(sourcesFrom(positionals, { exclude: [values.out], listing }), {
+    // Asked before an S3 object is downloaded; opens the sink early, which a bucket's run needs anyway.
+    const knownVersion = async (id: string): Promise<string | undefined> => (await openSink()).recordedVersion?.(id);
+    summary = await ingest(sourcesFrom(positionals, { exclude: [values.out], listing, knownVersion, ...sourceOptions(values) }), {
       ...options,
       listing,
       prune: values.prune,

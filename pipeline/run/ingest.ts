@@ -16,13 +16,15 @@ import { type RunSummary, SummaryBuilder } from './summary.ts';
  * Where chunks go: the run's view of a `pipeline/sink` {@link Sink} (the caller closes it, and a
  * sink that keeps no state between runs may leave `isUnchanged` out).
  */
-export type ChunkSink = Pick<Sink, 'write' | 'fail' | 'markDocument' | 'lost' | 'prune'> & Partial<Pick<Sink, 'isUnchanged'>>;
+export type ChunkSink = Pick<Sink, 'write' | 'fail' | 'markDocument' | 'lost' | 'prune'> & Partial<Pick<Sink, 'isUnchanged' | 'recordVersion'>>;
 
 /** What the connectors found of the inputs (see `connector/listing.ts`): what a sync may prune. */
 export interface RunListing {
   readonly complete: boolean;
   readonly problems: readonly string[];
   readonly prefixes: readonly string[];
+  /** Documents a connector found unchanged by their version and never read (see `SourceListing.unchanged`). */
+  readonly unchangedCount?: number;
   isGone(uri: string): boolean;
 }
 
@@ -106,6 +108,7 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
       docId: doc.id,
       source: doc.uri,
       contentHash: doc.contentHash,
+      version: doc.version,
       pages: result.pages.length,
       chunks: chunks.length,
       status: usable ? 'indexed' : 'failed',
@@ -125,6 +128,8 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
         return;
       }
       if (isDocument(item) && skipUnchanged && (await (await ready).isUnchanged?.(item.id, item.contentHash))) {
+        // The same bytes under a new version (uploaded again): remember it, or every run downloads it.
+        if (item.version !== undefined) await (await ready).recordVersion?.(item.id, item.version);
         summary.unchanged();
         continue;
       }
@@ -150,6 +155,7 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
   } finally {
     await writing;
   }
+  for (let i = 0; i < (listing?.unchangedCount ?? 0); i++) summary.unchanged();
   // A run of no documents still reports a sink that could not be created.
   start();
   const done = await ready;

@@ -78,6 +78,8 @@ export interface DocumentRecord {
   readonly doc_id: string;
   readonly source: string;
   readonly content_hash: string;
+  /** The source's version of the document (S3 ETag, size and date; HTTP validators), when it has one. */
+  readonly source_version?: string;
   readonly page_hashes?: readonly string[];
   readonly status: 'indexed' | 'failed';
   readonly reason?: string;
@@ -96,6 +98,7 @@ export function documentRecord(mark: DocumentMark, options: Readonly<{ index: st
     doc_id: mark.docId,
     source: mark.source,
     content_hash: mark.contentHash,
+    ...(mark.version === undefined ? {} : { source_version: mark.version }),
     ...(mark.pageHashes === undefined ? {} : { page_hashes: mark.pageHashes }),
     status: failedChunks > 0 ? 'failed' : mark.status,
     ...(reason === undefined ? {} : { reason }),

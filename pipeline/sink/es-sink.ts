@@ -190,10 +190,29 @@ class EsSink implements Sink {
   }
 
   async isUnchanged(docId: string, contentHash: string): Promise<boolean> {
+    const record = await this.#record(docId);
+    return record !== undefined && record.status === 'indexed' && record.content_hash === contentHash;
+  }
+
+  async recordedVersion(docId: string): Promise<string | undefined> {
+    const record = await this.#record(docId);
+    return record !== undefined && record.status === 'indexed' ? record.source_version : undefined;
+  }
+
+  async recordVersion(docId: string, version: string): Promise<void> {
+    try {
+      await this.#client.update({ index: this.#documentsIndex, id: documentRecordId(this.#index, docId), doc: { source_version: version } }, { ignore: [404] });
+    } catch {
+      // Not recorded: the next run downloads the object once more and finds it unchanged again.
+    }
+  }
+
+  /** The sync record of `docId` from an earlier run; undefined when there is none or it cannot be read. */
+  async #record(docId: string): Promise<DocumentRecord | undefined> {
     if (this.#indices.freshDocuments) {
       // A documents index created by this run holds nothing from an earlier one.
       this.#previousChunks.set(docId, null);
-      return false;
+      return undefined;
     }
     try {
       const found = await withRetry(
@@ -202,13 +221,13 @@ class EsSink implements Sink {
       );
       const record = found.found ? found._source : undefined;
       this.#previousChunks.set(docId, record?.chunks ?? null);
-      return record !== undefined && record.status === 'indexed' && record.content_hash === contentHash;
+      return record;
     } catch (error) {
       // Still unreachable after the retries: the cluster is gone, and the run should stop feeding it.
       if (error instanceof RetriesExhausted)
         this.#lose(`${errorKind(error.cause)}: ${describeError(error.cause)} (reading sync state, ${error.message.split(':')[0]})`);
       // Otherwise not knowing only costs reprocessing (indexing is idempotent), never correctness.
-      return false;
+      return undefined;
     }
   }
 

@@ -14,8 +14,9 @@ import { ConfigurationError, describeError, IndexingError } from '../../core/err
 import type { Chunk, FailureRecord } from '../../core/types.ts';
 import { DEFAULT_CHUNKS_INDEX } from '../../mappings/index.ts';
 import { chunkToDocument } from './documents.ts';
+import { NdjsonPrevious, PARTIAL } from './ndjson-sync.ts';
 import { SinkState } from './state.ts';
-import type { DocumentMark, Sink, SinkStats } from './types.ts';
+import type { DocumentMark, PruneResult, PruneScope, Sink, SinkStats } from './types.ts';
 
 export interface NdjsonSinkOptions {
   /** The folder for `bulk.ndjson`, `chunks.jsonl`, `failures.jsonl` and `documents.jsonl`; created if missing. */
@@ -24,6 +25,13 @@ export interface NdjsonSinkOptions {
   readonly index?: string;
   /** Append to existing files instead of starting them afresh. @default false */
   readonly append?: boolean;
+  /**
+   * Sync with the files of the previous run in `outDir`: documents unchanged since are skipped
+   * and their lines carried forward, documents gone from their source are left out (see
+   * `ndjson-sync.ts`). Ignored with `append`.
+   * @default false
+   */
+  readonly sync?: boolean;
 }
 
 /** The file names inside `outDir`. */
@@ -43,15 +51,17 @@ export const NDJSON_FILES = {
  * await sink.close()
  */
 export async function createNdjsonSink(options: Readonly<NdjsonSinkOptions>): Promise<Sink> {
-  const { outDir, index = DEFAULT_CHUNKS_INDEX, append = false } = options;
+  const { outDir, index = DEFAULT_CHUNKS_INDEX, append = false, sync = false } = options;
   if (typeof outDir !== 'string' || outDir === '') {
     throw new ConfigurationError('FOLIO_SINK_BAD_OPTION', `Expected \`outDir\` to be a folder path, got \`${String(outDir)}\` (${typeof outDir})`);
   }
   try {
     await mkdir(outDir, { recursive: true });
+    const previous = sync && !append ? await NdjsonPrevious.load(outDir, NDJSON_FILES.documents) : undefined;
     const open = async (name: string): Promise<WriteStream> => {
       // 1 MiB buffers: a chunk's two lines no longer wait for the disk every few kilobytes.
-      const stream = createWriteStream(join(outDir, name), { flags: append ? 'a' : 'w', highWaterMark: 1 << 20 });
+      const path = join(outDir, previous === undefined ? name : `${name}${PARTIAL}`);
+      const stream = createWriteStream(path, { flags: append ? 'a' : 'w', highWaterMark: 1 << 20 });
       await once(stream, 'open');
       return stream;
     };
@@ -61,7 +71,7 @@ export async function createNdjsonSink(options: Readonly<NdjsonSinkOptions>): Pr
       failures: await open(NDJSON_FILES.failures),
       documents: await open(NDJSON_FILES.documents),
     };
-    return new NdjsonSink(streams, index, outDir);
+    return new NdjsonSink(streams, index, outDir, previous);
   } catch (error) {
     throw new ConfigurationError('FOLIO_SINK_OUT_DIR', `Cannot write to \`outDir\` ${outDir}: ${describeError(error)}`, { cause: error, meta: { outDir } });
   }
@@ -74,11 +84,13 @@ class NdjsonSink implements Sink {
   readonly #index: string;
   readonly #outDir: string;
   readonly #state = new SinkState(1);
+  readonly #previous: NdjsonPrevious | undefined;
   #closed: Promise<SinkStats> | undefined;
   /** A failed file write (disk full, folder removed): every later call rejects with it. */
   #error: IndexingError | undefined;
 
-  constructor(streams: Streams, index: string, outDir: string) {
+  constructor(streams: Streams, index: string, outDir: string, previous: NdjsonPrevious | undefined) {
+    this.#previous = previous;
     this.#streams = streams;
     this.#index = index;
     this.#outDir = outDir;
@@ -93,6 +105,7 @@ class NdjsonSink implements Sink {
 
   async write(chunk: Chunk): Promise<void> {
     this.#open(`write(${chunk.id})`);
+    this.#previous?.touch(chunk.docId);
     const action = JSON.stringify({ index: { _index: this.#index, _id: chunk.id } });
     const bulk = `${action}\n${JSON.stringify(chunkToDocument(chunk))}\n`;
     this.#state.written(chunk.docId, Buffer.byteLength(bulk));
@@ -103,6 +116,7 @@ class NdjsonSink implements Sink {
 
   async fail(record: FailureRecord): Promise<void> {
     this.#open('fail()');
+    this.#previous?.touch(record.docId);
     this.#state.failure(record);
     await this.#put('failures', `${JSON.stringify(record)}\n`);
     this.#state.stored(join(this.#outDir, NDJSON_FILES.failures), record.code);
@@ -110,16 +124,58 @@ class NdjsonSink implements Sink {
 
   async markDocument(doc: DocumentMark): Promise<void> {
     this.#open('markDocument()');
+    this.#previous?.touch(doc.docId);
     await this.#put('documents', `${JSON.stringify({ ...doc, updatedAt: new Date().toISOString() })}\n`);
   }
 
-  /** Files keep no state between runs: every document is processed again. */
-  async isUnchanged(): Promise<boolean> {
-    return false;
+  /** Without `sync`, files keep no state between runs: every document is processed again. */
+  async isUnchanged(docId: string, contentHash: string): Promise<boolean> {
+    return this.#previous?.isUnchanged(docId, contentHash) ?? false;
+  }
+
+  async recordedVersion(docId: string): Promise<string | undefined> {
+    return this.#previous?.recordedVersion(docId);
+  }
+
+  async recordVersion(docId: string, version: string): Promise<void> {
+    this.#previous?.recordVersion(docId, version);
+  }
+
+  async prune(scope: Readonly<PruneScope>): Promise<PruneResult> {
+    return this.#previous?.prune(scope) ?? { removed: 0, sources: [] };
   }
 
   close(): Promise<SinkStats> {
     this.#closed ??= (async () => {
+      const previous = this.#previous;
+      if (previous !== undefined && this.#error === undefined) {
+        // Unchanged documents keep their lines: the files hold what the inputs hold now.
+        await previous.copy(
+          NDJSON_FILES.bulk,
+          2,
+          (doc) => doc['doc_id'],
+          (text) => this.#put('bulk', text),
+        );
+        await previous.copy(
+          NDJSON_FILES.chunks,
+          1,
+          (chunk) => chunk['docId'],
+          (text) => this.#put('chunks', text),
+        );
+        await previous.copy(
+          NDJSON_FILES.failures,
+          1,
+          (record) => record['docId'],
+          (text) => this.#put('failures', text),
+        );
+        await previous.copy(
+          NDJSON_FILES.documents,
+          1,
+          (record) => record['docId'],
+          (text) => this.#put('documents', text),
+          true,
+        );
+      }
       await Promise.all(
         Object.values(this.#streams).map(async (stream) => {
           if (stream.destroyed) return;
@@ -129,6 +185,7 @@ class NdjsonSink implements Sink {
         }),
       );
       if (this.#error !== undefined) throw this.#error;
+      await previous?.commit(Object.values(NDJSON_FILES));
       return this.#state.stats();
     })();
     return this.#closed;

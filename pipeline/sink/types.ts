@@ -7,6 +7,8 @@ export interface DocumentMark {
   readonly source: string;
   /** sha256 of the document's bytes. */
   readonly contentHash: string;
+  /** The source's own version (see `SourceDocument.version`), recorded so a rerun can skip the download. */
+  readonly version?: string | undefined;
   /** Number of pages. */
   readonly pages: number;
   /** Number of chunks written for it in this run. */
@@ -73,6 +75,18 @@ export interface Sink {
   markDocument(doc: DocumentMark): Promise<void>;
   /** True when the document with this content hash was already fully stored (always false for files). */
   isUnchanged(docId: string, contentHash: string): Promise<boolean>;
+  /**
+   * The source version (an S3 ETag, size and date; a web page's validators) at which the document
+   * was fully stored, asked before the bytes are downloaded; undefined when unknown or not fully
+   * stored. Only a sink that keeps state between runs has it.
+   */
+  recordedVersion?(docId: string): Promise<string | undefined>;
+  /**
+   * A document found unchanged by its content under a new source version (an object uploaded
+   * again with the same bytes): record the version, so the next run need not download it. Best
+   * effort: a failure only costs that download.
+   */
+  recordVersion?(docId: string, version: string): Promise<void>;
   /**
    * Set once the sink has failed past its retries (the cluster went away): a run should stop
    * feeding it new documents. See {@link SinkStats.lost}.

@@ -5,8 +5,10 @@
  * the `pipeline.ocr` factory creates is created once per load and closed when the load ends, so a
  * script that loads and returns exits by itself.
  */
+
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import type { Document } from '@langchain/core/documents';
+import type { S3ConnectionOptions } from '../../connector/s3-client.ts';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { Chunk, FailureRecord } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
@@ -31,8 +33,14 @@ export type ChunkSource = (input: string, context: ChunkSourceContext) => AsyncI
 export type LoaderMode = 'chunk' | 'page';
 
 export interface FolioLoaderOptions {
-  /** One input or several: files, folders (read recursively) or http(s) URLs. */
+  /** One input or several: files, folders (read recursively), `s3://bucket/prefix` addresses or http(s) URLs. */
   readonly inputs: string | readonly string[];
+  /**
+   * How `s3://` inputs are reached (endpoint, region, path style) when `chunks` is not given;
+   * credentials come from the AWS SDK's own chain (environment, shared profile).
+   * @default {} (the SDK's configuration: `AWS_ENDPOINT_URL_S3`, `AWS_REGION`, …)
+   */
+  readonly s3?: Readonly<S3ConnectionOptions>;
   /** One Document per chunk or per page. @default 'chunk' */
   readonly mode?: LoaderMode;
   /** Where chunks come from. @default Folio's pipeline (text layer, no OCR unless `pipeline.ocr` is given) */
@@ -66,7 +74,7 @@ export class FolioLoader extends BaseDocumentLoader {
 
   constructor(options: Readonly<FolioLoaderOptions>) {
     super();
-    const { inputs, mode = 'chunk', chunks, pipeline = {}, onFailure = warnFailure, signal } = options;
+    const { inputs, mode = 'chunk', chunks, pipeline = {}, onFailure = warnFailure, signal, s3 } = options;
     const list = typeof inputs === 'string' ? [inputs] : [...(inputs ?? [])];
     if (list.length === 0 || list.some((input) => typeof input !== 'string' || input === '')) {
       throw new ConfigurationError(
@@ -79,7 +87,7 @@ export class FolioLoader extends BaseDocumentLoader {
     }
     this.inputs = list;
     this.mode = mode;
-    this.#chunks = chunks ?? ((input, context) => pipelineChunks(input, { ...pipeline, ...context }));
+    this.#chunks = chunks ?? ((input, context) => pipelineChunks(input, { ...pipeline, ...context, ...(s3 === undefined ? {} : { s3 }) }));
     this.#ocr = pipeline.ocr;
     this.#onFailure = onFailure;
     this.#signal = signal;

@@ -31,8 +31,14 @@ export interface FaultProxy {
  * @example
  * const proxy = await startFaultProxy(esUrl(), ({ n }) => (n > 3 ? 'drop' : 'forward'))
  */
-export async function startFaultProxy(target: string, decide: (request: ProxiedRequest) => FaultAction = () => 'forward'): Promise<FaultProxy> {
+export async function startFaultProxy(
+  target: string,
+  decide: (request: ProxiedRequest) => FaultAction = () => 'forward',
+  options: Readonly<{ keepHost?: boolean }> = {},
+): Promise<FaultProxy> {
   const upstream = new URL(target);
+  // A signed request (S3's SigV4 signs the Host header) must reach the server as it was signed.
+  const host = options.keepHost === true ? undefined : upstream.host;
   let n = 0;
   const log: string[] = [];
   const proxy: { decide: (request: ProxiedRequest) => FaultAction } = { decide };
@@ -46,7 +52,7 @@ export async function startFaultProxy(target: string, decide: (request: ProxiedR
       const action = proxy.decide(info);
       log.push(`${info.method} ${info.path} -> ${typeof action === 'string' ? action : 'status' in action ? action.status : 'hold'}`);
       if (typeof action === 'object' && 'hold' in action) {
-        void action.hold.then(() => forward(upstream, req, body, res));
+        void action.hold.then(() => forward(upstream, host, req, body, res));
       } else if (action === 'drop') {
         req.socket.destroy();
       } else if (action === 'item429') {
@@ -54,7 +60,7 @@ export async function startFaultProxy(target: string, decide: (request: ProxiedR
       } else if (typeof action === 'object') {
         reply(res, action.status, { error: { type: 'test_fault', reason: `injected ${action.status} by the test proxy` }, status: action.status });
       } else {
-        forward(upstream, req, body, res);
+        forward(upstream, host, req, body, res);
       }
     });
   });
@@ -101,12 +107,19 @@ function bulkOf429(ndjson: string): unknown {
   return { errors: true, took: 1, items };
 }
 
-function forward(upstream: URL, req: IncomingMessage, body: Buffer, res: ServerResponse): void {
+function forward(upstream: URL, host: string | undefined, req: IncomingMessage, body: Buffer, res: ServerResponse): void {
   const { connection: _hopByHop, ...headers } = req.headers;
   // A fresh upstream connection per request: a reused idle one may be closed under us, which
   // would look like an injected fault.
   const out = request(
-    { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...headers, host: upstream.host }, agent: false },
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      method: req.method,
+      path: req.url,
+      headers: host === undefined ? headers : { ...headers, host },
+      agent: false,
+    },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);

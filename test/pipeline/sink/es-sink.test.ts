@@ -81,6 +81,20 @@ describe('createEsSink', () => {
     assert.equal(exact.count, 1);
   });
 
+  it('should answer the source version a document was stored at, before its download', async () => {
+    const long = JSON.stringify({ etag: '"e1"', links: Array.from({ length: 800 }, (_, i) => `https://intranet.example/a/long/path/page-${i}.html`) });
+    const first = await createEsSink(sinkOptions());
+    for (const chunk of makeChunks(2, { docId: 'doc-v' })) await first.write(chunk);
+    await first.markDocument({ docId: 'doc-v', source: 's3://b/doc-v.pdf', contentHash: 'hv', version: long, pages: 1, chunks: 2, status: 'indexed' });
+    await first.markDocument({ docId: 'doc-w', source: 's3://b/doc-w.pdf', contentHash: 'hw', version: 'v-w', pages: 1, chunks: 0, status: 'failed' });
+    await first.close();
+    const second = await createEsSink(sinkOptions());
+    assert.equal(await second.recordedVersion?.('doc-v'), long, 'a page version longer than a keyword term is kept whole');
+    assert.equal(await second.recordedVersion?.('doc-w'), undefined, 'a failed document is read again');
+    assert.equal(await second.recordedVersion?.('doc-none'), undefined);
+    await second.close();
+  });
+
   it('should skip unchanged documents on a rerun and never duplicate chunks', async () => {
     const chunks = makeChunks(4, { docId: 'doc-r', contentHash: 'h1' });
     const first = await createEsSink(sinkOptions());
