@@ -18,6 +18,45 @@ function extras(set: SetResult, figures: Readonly<Record<string, number>>): stri
     .join(', ');
 }
 
+/** The factory's figures per family, engines side by side: tests passed, CER and furniture P/R. */
+function familyTable(set: SetResult): string[] {
+  const scored = set.engines.filter((e) => e.score);
+  const families = [
+    ...new Set(
+      scored.flatMap((e) =>
+        Object.keys(e.score!.figures)
+          .filter((k) => k.endsWith(': tests'))
+          .map((k) => k.slice(0, -': tests'.length)),
+      ),
+    ),
+  ].sort();
+  if (families.length === 0) return [];
+  const cell = (f: Readonly<Record<string, number>>, family: string): string => {
+    const furniture =
+      f[`${family}: furniture precision`] === undefined
+        ? ''
+        : `, furniture ${fmt(f[`${family}: furniture precision`], 2)}/${fmt(f[`${family}: furniture recall`], 2)}`;
+    return `${fmt(f[`${family}: tests`])} (CER ${fmt(f[`${family}: CER`])}${furniture})`;
+  };
+  const types = [...new Set(scored.flatMap((e) => Object.keys(e.score!.figures).filter((k) => k.endsWith(' passed') && !k.includes(':'))))];
+  return [
+    'Tests passed per family (body CER, furniture precision/recall where the engine labels furniture):',
+    '',
+    markdownTable(
+      ['family', ...scored.map((e) => e.engine)],
+      families.map((family) => [family, ...scored.map((e) => cell(e.score!.figures, family))]),
+    ),
+    '',
+    'By test type, table adjacency F1 and body CER over all documents:',
+    '',
+    markdownTable(
+      ['figure', ...scored.map((e) => e.engine)],
+      [...types, 'table F1', 'CER', 'furniture precision', 'furniture recall'].map((k) => [k, ...scored.map((e) => fmt(e.score!.figures[k]))]),
+    ),
+    '',
+  ];
+}
+
 function setSection(set: SetResult): string {
   const summary = set.engines.map((e) =>
     e.notRun !== undefined
@@ -25,7 +64,7 @@ function setSection(set: SetResult): string {
       : [
           e.engine,
           fmt(e.score!.headline),
-          extras(set, e.score!.figures),
+          set.set.startsWith('factory') ? `${e.score!.figures.passed}/${e.score!.figures.total} tests; see the tables below` : extras(set, e.score!.figures),
           fmt(e.pagesPerSecond, 2),
           e.failures.length ? e.failures.join('; ').slice(0, 300) : '',
         ],
@@ -34,10 +73,11 @@ function setSection(set: SetResult): string {
   const parts = [
     `## Set \`${set.set}\``,
     '',
-    `${set.description}. ${set.documents} PDFs, ${set.pages} pages.`,
+    `${set.description}. ${set.documents} PDFs, ${set.pages} pages${set.date === undefined ? '' : ` (run ${set.date})`}.`,
     '',
     markdownTable(['engine', headline, 'details', 'pages/s', 'failures'], summary),
     '',
+    ...(set.set.startsWith('factory') ? familyTable(set) : []),
   ];
   for (const e of set.engines) {
     if (!e.score) continue;
@@ -61,7 +101,7 @@ export function qualityMarkdown(result: QualityBenchResult): string {
   return [
     '# Quality on the dev sets (`npx folio bench quality`)',
     '',
-    `One run (${result.date}), every engine on the same pages. Dev sets are small samples we develop on, not the official benchmarks; the team checks the same figures on documents held out. pages/s is wall time of one process per engine and set (start-up and model loading included) on a shared 2-core machine.`,
+    `Each set's engines ran in one run on the same pages (the date of each set's run beside it; latest ${result.date}). Dev sets are small samples we develop on, not the official benchmarks; the team checks the same figures on documents held out. pages/s is wall time of one process per engine and set (start-up and model loading included) on a shared 2-core machine.`,
     '',
     markdownTable(['engine', 'version'], Object.entries(result.versions)),
     '',
