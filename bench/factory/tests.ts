@@ -7,6 +7,7 @@
 import type { BenchTest } from '../olmocr/checks.ts';
 import { runCheck } from '../olmocr/checks.ts';
 import type { Random } from '../scans/random.ts';
+import { squash } from './truth-check.ts';
 import type { DocumentTruth, TruthBlock, TruthCell, TruthTable } from './types.ts';
 
 /** Tests of one document and what was dropped, with why. */
@@ -123,7 +124,10 @@ export function joinHyphens(text: string): string {
  */
 function inLayer(text: string, layers: readonly string[], diffs = maxDiffs(text)): boolean {
   const probe = (t: string): boolean => runCheck({ pdf: 'x', page: 1, id: 'x', type: 'present', text, max_diffs: diffs }, t).passed;
-  return layers.some((layer) => probe(joinHyphens(layer)) || probe(layer));
+  // Right-to-left text comes out of pdftotext with bidi marks and Chromium's lam-alef ligatures
+  // reversed: compared with those and all spacing squashed away, it must still be there whole.
+  const squashed = squash(text);
+  return layers.some((layer) => probe(joinHyphens(layer)) || probe(layer) || (squashed.length >= 4 && squash(layer).includes(squashed)));
 }
 
 /**
