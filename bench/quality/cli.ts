@@ -1,6 +1,7 @@
 /** `folio bench quality [--set a,b] [--engine a,b] [--folio-engine auto] [--limit N]`. */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ConfigurationError } from '../../core/errors.ts';
 import { parseSuiteArgs } from '../run-bench.ts';
 import type { ScanQualityResult } from '../scans/index.ts';
 import { runScansBench, scansReport } from '../scans/index.ts';
@@ -10,7 +11,15 @@ import type { QualityBenchResult } from './run.ts';
 import { runQualityBenchSets } from './run.ts';
 
 export const QUALITY_USAGE =
-  'folio bench quality [--set icdar,tables,docling,olmocr,rtl,formulas,scans] [--engine folio-auto,pdftotext,pymupdf4llm,tabula-guess,tabula-lattice,tabula-stream] [--folio-engine auto|text] [--limit N] [--rebuild] (scans: pages per set, rebuild the scans) [--quick]';
+  'folio bench quality [--set icdar,tables,docling,olmocr,rtl,formulas,factory,factory-scans,scans] [--engine folio-auto,pdftotext,pymupdf4llm,tesseract,tabula-guess,tabula-lattice,tabula-stream] [--folio-engine auto|text] [--limit N] [--rebuild] (scans: pages per set, rebuild the scans) [--documents N] (at most N documents per set, spread over it) [--quick]';
+
+/** A whole number from 1 up, or a ConfigurationError naming the flag. */
+function positive(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench quality: expected \`${flag}\` to be an integer from 1 and up, got \`${value}\``);
+  return n;
+}
 
 /** The scanned-page set lives in `bench/scans/` (Folio beside Tesseract, CER): its own engines and scorer. */
 const SCANS = 'scans';
@@ -45,6 +54,7 @@ export async function runQualityBench({ argv, resultsDir }: Readonly<ExternalSui
     engine: { type: 'string' },
     'folio-engine': { type: 'string' },
     limit: { type: 'string' },
+    documents: { type: 'string' },
     rebuild: { type: 'boolean' },
     quick: { type: 'boolean' },
   });
@@ -68,6 +78,8 @@ export async function runQualityBench({ argv, resultsDir }: Readonly<ExternalSui
           ? { engines: [`folio-${typeof values['folio-engine'] === 'string' ? values['folio-engine'] : 'auto'}`, 'pdftotext'] }
           : {}),
       ...(typeof values['folio-engine'] === 'string' ? { folioEngine: values['folio-engine'] } : {}),
+      // `--quick` reads a dozen documents of each set (the factory's 180 take long on 2 cores).
+      ...(typeof values.documents === 'string' ? { documents: positive(values.documents, '--documents') } : values.quick ? { documents: 12 } : {}),
     });
     console.log(
       JSON.stringify(

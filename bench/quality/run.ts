@@ -24,8 +24,19 @@ export interface QualityBenchOptions {
   readonly resultsDir?: string;
   /** Folder for the converted Markdown. @default '.cache/quality/out' */
   readonly outputDir?: string;
+  /**
+   * At most this many documents per set, spread evenly over the set's list (the factory's list is
+   * grouped by family, so every family keeps its share). @default every document
+   */
+  readonly documents?: number;
   /** @default console.error */
   readonly log?: (line: string) => void;
+}
+
+/** `n` items spread evenly over `items`, in order. */
+export function spread<T>(items: readonly T[], n: number): T[] {
+  if (n >= items.length) return [...items];
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
 }
 
 export interface EngineSetResult {
@@ -101,6 +112,10 @@ export async function runQualityBenchSets(options: Readonly<QualityBenchOptions>
         .map((e): EngineSetResult => ({ engine: e.name, kind: e.kind, notRun: documents.message, pages: 0, failures: [] }));
       sets.push({ set: name, description: set.description, columns: set.columns, documents: 0, pages: 0, engines: notRun });
       continue;
+    }
+    if (options.documents !== undefined && options.documents < documents.length) {
+      log(`quality: ${name}: ${options.documents} of ${documents.length} documents, spread over the set`);
+      documents.splice(0, documents.length, ...spread(documents, options.documents));
     }
     const pages = documents.reduce((s, d) => s + d.pages, 0);
     log(`quality: ${name}: ${documents.length} PDFs, ${pages} pages`);
