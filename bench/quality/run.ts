@@ -149,13 +149,18 @@ export async function runQualityBenchSets(options: Readonly<QualityBenchOptions>
   // Sets not run this time keep their last run's figures (each set says when it ran), so one
   // report names every set without re-running the slow ones.
   const date = new Date().toISOString();
-  const ran = sets.map((s) => ({ ...s, date }));
   const earlier =
     (
       await readFile(path.join(resultsDir, 'quality.json'), 'utf8')
         .then((t) => JSON.parse(t) as QualityBenchResult)
         .catch(() => undefined)
     )?.sets ?? [];
+  // Likewise engines: a set rerun for Folio alone keeps the baselines measured on the same pages.
+  const ran = sets.map((s) => {
+    const before = earlier.find((e) => e.set === s.set && e.documents === s.documents && e.pages === s.pages);
+    const others = before?.engines.filter((e) => !s.engines.some((mine) => mine.engine === e.engine)) ?? [];
+    return { ...s, date, engines: [...s.engines, ...others] };
+  });
   const kept = earlier.filter((s) => !setNames.includes(s.set)).map((s) => ({ ...s, date: s.date ?? date }));
   const order = Object.keys(QUALITY_SETS);
   const all = [...ran, ...kept].sort((a, b) => order.indexOf(a.set) - order.indexOf(b.set));
