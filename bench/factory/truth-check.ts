@@ -119,8 +119,10 @@ export async function checkTruth(doc: PlannedDocument, pdf: string): Promise<Tru
     const expected = doc.furniture(n, pages);
     for (const h of expected.header) if (!first.includes(squash(h))) missingFurniture.push(`page ${n}: header '${h}'`);
     for (const f of expected.footer) if (!last.includes(squash(f))) missingFurniture.push(`page ${n}: footer '${f}'`);
-    if (expected.footer.length === 0 && PAGE_NUMBER.test((lines.at(-1) ?? '').trim())) unexpectedFurniture.push(`page ${n}: '${lines.at(-1)!.trim()}'`);
-    if (expected.header.length === 0 && PAGE_NUMBER.test((lines[0] ?? '').trim())) unexpectedFurniture.push(`page ${n}: '${lines[0]!.trim()}'`);
+    // A bare number is furniture only when it is this page's (a formula's digits may end a page).
+    const numbered = (line: string): boolean => PAGE_NUMBER.test(line) && (line.match(/\d+/)?.[0] ?? '') === `${n}`;
+    if (expected.footer.length === 0 && numbered((lines.at(-1) ?? '').trim())) unexpectedFurniture.push(`page ${n}: '${lines.at(-1)!.trim()}'`);
+    if (expected.header.length === 0 && numbered((lines[0] ?? '').trim())) unexpectedFurniture.push(`page ${n}: '${lines[0]!.trim()}'`);
     // The body in content order (-raw: engines write columns one after the other), furniture
     // lines taken off the top and bottom so that a paragraph running over a page break is whole.
     const raw = await page(latin ? '-raw' : '-nopgbrk');
