@@ -63,6 +63,8 @@ function blockTexts(block: TruthBlock): string[] {
 
 export interface TruthCheck {
   readonly pages: number;
+  /** Body texts checked. */
+  readonly checked: number;
   /** Body texts not found in the document's text layer. */
   readonly missingBody: string[];
   /**
@@ -131,7 +133,8 @@ export async function checkTruth(doc: PlannedDocument, pdf: string): Promise<Tru
     bodies.push(raw.join(' '));
   }
   const layer = squash(bodies.join(''));
-  const missing = doc.blocks.flatMap(blockTexts).filter((t) => !layer.includes(squash(t)));
+  const all = doc.blocks.flatMap(blockTexts);
+  const missing = all.filter((t) => !layer.includes(squash(t)));
   // Word by word, each word's letters in any order: Chromium's text layer maps some Arabic
   // ligature glyphs (lam–alef, lam–yeh) to their letters reversed.
   const bare = (w: string): string => squash(w).replace(/[.,:;،؛!?%()/]/g, '');
@@ -146,5 +149,5 @@ export async function checkTruth(doc: PlannedDocument, pdf: string): Promise<Tru
   const wordByWord = (t: string): boolean => !latin && t.split(/\s+/).every((w) => letters(w) === '' || words.has(letters(w)) || loose.includes(bare(w)));
   const reorderedBody = missing.filter(wordByWord);
   const missingBody = missing.filter((t) => !wordByWord(t));
-  return { pages, missingBody, reorderedBody, missingFurniture, unexpectedFurniture };
+  return { pages, checked: all.length, missingBody, reorderedBody, missingFurniture, unexpectedFurniture };
 }

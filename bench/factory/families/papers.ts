@@ -3,7 +3,9 @@
  * running heads and feet, booktabs tables, theorems and proofs, display and inline formulas, in
  * Computer Modern, Times, Palatino, Helvetica, Charter or Bookman at 10–12 pt. The truth is what
  * LaTeX prints: section numbers in headings, `Theorem 2.` and `Proof.` leading their paragraphs,
- * `Table 1:` leading captions; words hyphenated at line ends are whole in the truth.
+ * `Table 1:` leading captions; words hyphenated at line ends are whole in the truth. Display
+ * equations are unnumbered (their truth is their LaTeX alone) and there are no footnotes: where a
+ * footnote's text lands depends on a page break the plan cannot know.
  */
 import type { Random } from '../../scans/random.ts';
 import type { Family, PlanContext, PlannedDocument, TruthBlock } from '../types.ts';
