@@ -9,6 +9,30 @@ import type { TruthBlock } from '../types.ts';
 import { drawFormula } from './formulas.ts';
 import { escapeLatex } from './latex.ts';
 
+export type SectionNumbering = 'none' | 'plain' | 'dotted' | 'roman';
+
+const ROMAN: readonly [number, string][] = [
+  [10, 'X'],
+  [9, 'IX'],
+  [5, 'V'],
+  [4, 'IV'],
+  [1, 'I'],
+];
+/** `n` (1–39) in capital Roman numerals, as `\Roman` prints it. */
+export function roman(n: number): string {
+  let out = '';
+  let left = n;
+  for (const [value, letters] of ROMAN)
+    while (left >= value) {
+      out += letters;
+      left -= value;
+    }
+  return out;
+}
+
+/** The section's number as printed inside labels (`2`, `II`). */
+export const sectionNumber = (d: PaperDraft): string => (d.numbering === 'roman' ? roman(d.section) : `${d.section}`);
+
 /** A paper being written: its LaTeX body, its truth and LaTeX's counters as they stand. */
 export interface PaperDraft {
   readonly random: Random;
@@ -16,8 +40,8 @@ export interface PaperDraft {
   /** A key of the papers' fonts, for formulas the font cannot set. */
   readonly font: string;
   readonly columns: 1 | 2;
-  /** `\section` (numbers printed) or `\section*`. */
-  readonly numbered: boolean;
+  /** How sections are numbered: `none` (`\section*`), `1 Intro`, `1. Intro`, `I. Intro` with `A. Method`. */
+  readonly numbering: SectionNumbering;
   /** Theorems numbered within sections (`Theorem 2.1`). */
   readonly theoremsBySection: boolean;
   readonly tex: string[];
@@ -75,19 +99,21 @@ export function paragraph(d: PaperDraft, mathRate: number): void {
 export function heading(d: PaperDraft, title: string, level: 2 | 3): void {
   const command = level === 2 ? 'section' : 'subsection';
   let number = '';
-  if (d.numbered) {
+  if (d.numbering !== 'none') {
     if (level === 2) {
       d.section += 1;
       d.subsection = 0;
       // amsthm's `[section]` counter starts again in each section.
       if (d.theoremsBySection) d.theorem = 0;
-      number = `${d.section} `;
-    } else {
-      d.subsection += 1;
-      number = `${d.section}.${d.subsection} `;
+    } else d.subsection += 1;
+    const s = sectionNumber(d);
+    if (d.numbering === 'roman') number = level === 2 ? `${s}. ` : `${String.fromCharCode(64 + d.subsection)}. `;
+    else {
+      const n = level === 2 ? s : `${s}.${d.subsection}`;
+      number = d.numbering === 'dotted' ? `${n}. ` : `${n} `;
     }
   }
-  d.tex.push(`\\${command}${d.numbered ? '' : '*'}{${escapeLatex(title)}}\n`);
+  d.tex.push(`\\${command}${d.numbering === 'none' ? '*' : ''}{${escapeLatex(title)}}\n`);
   d.blocks.push({ kind: 'heading', level, text: `${number}${title}` });
   d.budget -= 80;
 }
@@ -139,7 +165,7 @@ const NOTES = ['Stability', 'Convergence', 'Uniqueness', 'Main result', 'Monoton
 export function theorem(d: PaperDraft): void {
   const kind = d.random.pick(THEOREM_KINDS);
   d.theorem += 1;
-  const number = d.theoremsBySection && d.numbered ? `${d.section}.${d.theorem}` : `${d.theorem}`;
+  const number = d.theoremsBySection ? `${sectionNumber(d)}.${d.theorem}` : `${d.theorem}`;
   const note = d.random.next() < 0.3 ? d.random.pick(NOTES) : undefined;
   let statement: string;
   if (kind.env === 'remark') statement = d.corpus.draw(d.random, prose(d.corpus), 1)[0]!;

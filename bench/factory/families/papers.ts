@@ -12,7 +12,7 @@ import type { Family, PlanContext, PlannedDocument, TruthBlock } from '../types.
 import { PAPER_FONTS } from './latex.ts';
 import { abstract, authors, shortTitle, title, titleBlock } from './paper-front.ts';
 import { type FurnitureStyle, paperFurniture } from './paper-furniture.ts';
-import { code, display, heading, list, type PaperDraft, paragraph, theorem, theoremPreamble } from './paper-parts.ts';
+import { code, display, heading, list, type PaperDraft, paragraph, type SectionNumbering, theorem, theoremPreamble } from './paper-parts.ts';
 import { table } from './paper-table.ts';
 
 export const PAPER_VARIANTS = ['article', 'twocolumn', 'running-heads', 'tables', 'theorems', 'math'] as const;
@@ -105,6 +105,18 @@ function body(r: Random, d: PaperDraft, shape: VariantShape): void {
   }
 }
 
+/** Section heading looks (titlesec) and the number forms `1.` and `I.`/`A.`. */
+function headingPreamble(r: Random, numbering: SectionNumbering): string[] {
+  const section = r.pick(['', '\\Large\\bfseries', '\\large\\bfseries', '\\Large\\sffamily\\bfseries', '\\large\\itshape']);
+  const subsection = r.pick(['', '\\normalsize\\bfseries', '\\normalsize\\itshape', '\\normalsize\\sffamily\\bfseries']);
+  const lines = ['\\usepackage{titlesec}'];
+  if (section) lines.push(`\\titleformat*{\\section}{${section}}`);
+  if (subsection) lines.push(`\\titleformat*{\\subsection}{${subsection}}`);
+  if (numbering === 'dotted' || numbering === 'roman') lines.push('\\titlelabel{\\thetitle.\\quad}');
+  if (numbering === 'roman') lines.push('\\renewcommand{\\thesection}{\\Roman{section}}', '\\renewcommand{\\thesubsection}{\\Alph{subsection}}');
+  return lines;
+}
+
 /** Plan one paper. */
 function plan(variant: string, context: Readonly<PlanContext>): PlannedDocument {
   const r = context.random;
@@ -115,14 +127,14 @@ function plan(variant: string, context: Readonly<PlanContext>): PlannedDocument 
   const size = r.pick([10, 11, 12]);
   const margin = Math.round(r.uniform(1.8, 3.2) * 10) / 10;
   const paper = r.pick(['a4paper', 'letterpaper']);
-  const numbered = r.next() < 0.75;
+  const numbering = r.pick(['none', 'plain', 'plain', 'dotted', 'roman'] as const);
   const d: PaperDraft = {
     random: r,
     corpus: context.corpus,
     font: font.name,
     columns,
-    numbered,
-    theoremsBySection: numbered && r.next() < 0.5,
+    numbering,
+    theoremsBySection: numbering !== 'none' && r.next() < 0.5,
     tex: [],
     blocks: [],
     section: 0,
@@ -149,6 +161,7 @@ function plan(variant: string, context: Readonly<PlanContext>): PlannedDocument 
     '\\usepackage{booktabs,multirow,float,adjustbox}',
     `\\usepackage[margin=${margin}cm,headheight=15pt]{geometry}`,
     ...furniture.preamble,
+    ...headingPreamble(r, numbering),
     ...theoremPreamble(d.theoremsBySection),
     ...parskip,
     `\\linespread{${r.pick(['1', '1', '1.05', '1.1'])}}`,
