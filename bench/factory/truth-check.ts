@@ -30,7 +30,8 @@ export async function ensurePoppler(log: (line: string) => void): Promise<void> 
 /**
  * Text reduced to what a comparison may rely on: no whitespace, no hyphens, ligatures spelled out,
  * no Arabic vowel marks (pdftotext moves tanwin across the alef), and lam–alef in one order
- * (Chromium's text layer maps some lam–alef ligature glyphs to alef–lam).
+ * (Chromium's text layer maps some lam–alef and lam–alef maksura ligature glyphs to their letters
+ * reversed).
  */
 export const squash = (text: string): string =>
   text
@@ -38,8 +39,11 @@ export const squash = (text: string): string =>
     .replace(/[\u064b-\u065f\u0670]/g, '')
     .normalize('NFKC')
     // Bidi controls pdftotext writes around right-to-left runs are not text.
-    .replace(/[\s\u00ad\-‐\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]+/g, '')
-    .replace(/ل([اأإآ])/g, '$1ل')
+    .replace(/[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, '')
+    // Within words only (before spaces go), so that a word ending in lam before one starting with
+    // alef is left alone.
+    .replace(/ل([اأإآى])/g, '$1ل')
+    .replace(/[\s\u00ad\-‐]+/g, '')
     .toLowerCase();
 
 /** The texts of a block a text layer must contain (formulas left out: they print as glyphs). */
