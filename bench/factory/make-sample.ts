@@ -52,10 +52,14 @@ if (import.meta.main) {
   const seconds = (performance.now() - start) / 1000;
   let pages = 0;
   let bad = 0;
+  let reorderedTexts = 0;
+  let texts = 0;
   for (const d of docs) {
     if (failures.has(d.id)) continue;
     const check = await checkTruth(d, path.join(dir, `${d.id}.pdf`));
     pages += check.pages;
+    texts += check.checked;
+    reorderedTexts += check.reorderedBody.length;
     const furniture = Array.from({ length: check.pages }, (_, i) => d.furniture(i + 1, check.pages));
     await writeFile(path.join(dir, `${d.id}.truth.json`), `${JSON.stringify({ id: d.id, blocks: d.blocks, furniture }, null, 1)}\n`);
     const reordered = check.reorderedBody.length > 0 ? ` (${check.reorderedBody.length} texts found word by word only)` : '';
@@ -64,6 +68,6 @@ if (import.meta.main) {
     console.log(`${d.id}: ${check.pages} pages, ${problems.length === 0 ? 'truth ok' : problems.join('; ')}${reordered}`);
   }
   console.log(
-    `${docs.length} documents, ${failures.size} failed, ${pages} pages, ${bad} with truth problems; render ${seconds.toFixed(1)} s (${(seconds / docs.length).toFixed(2)} s a document)`,
+    `${docs.length} documents, ${failures.size} failed, ${pages} pages, ${bad} with truth problems, ${reorderedTexts} of ${texts} body texts found word by word only; render ${seconds.toFixed(1)} s (${(seconds / docs.length).toFixed(2)} s a document)`,
   );
 }

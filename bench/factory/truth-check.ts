@@ -30,7 +30,8 @@ export async function ensurePoppler(log: (line: string) => void): Promise<void> 
 /**
  * Text reduced to what a comparison may rely on: no whitespace, no hyphens, ligatures spelled out,
  * no Arabic vowel marks (pdftotext moves tanwin across the alef), and lam–alef in one order
- * (Chromium's text layer maps some lam–alef ligature glyphs to alef–lam).
+ * (Chromium's text layer maps some lam–alef and lam–alef maksura ligature glyphs to their letters
+ * reversed).
  */
 export const squash = (text: string): string =>
   text
@@ -38,8 +39,11 @@ export const squash = (text: string): string =>
     .replace(/[\u064b-\u065f\u0670]/g, '')
     .normalize('NFKC')
     // Bidi controls pdftotext writes around right-to-left runs are not text.
-    .replace(/[\s\u00ad\-‐\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]+/g, '')
-    .replace(/ل([اأإآ])/g, '$1ل')
+    .replace(/[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, '')
+    // Within words only (before spaces go), so that a word ending in lam before one starting with
+    // alef is left alone.
+    .replace(/ل([اأإآى])/g, '$1ل')
+    .replace(/[\s\u00ad\-‐]+/g, '')
     .toLowerCase();
 
 /** The texts of a block a text layer must contain (formulas left out: they print as glyphs). */
@@ -65,6 +69,8 @@ function blockTexts(block: TruthBlock): string[] {
 
 export interface TruthCheck {
   readonly pages: number;
+  /** Body texts checked. */
+  readonly checked: number;
   /** Body texts not found in the document's text layer. */
   readonly missingBody: string[];
   /**
@@ -121,8 +127,10 @@ export async function checkTruth(doc: PlannedDocument, pdf: string): Promise<Tru
     const expected = doc.furniture(n, pages);
     for (const h of expected.header) if (!first.includes(squash(h))) missingFurniture.push(`page ${n}: header '${h}'`);
     for (const f of expected.footer) if (!last.includes(squash(f))) missingFurniture.push(`page ${n}: footer '${f}'`);
-    if (expected.footer.length === 0 && PAGE_NUMBER.test((lines.at(-1) ?? '').trim())) unexpectedFurniture.push(`page ${n}: '${lines.at(-1)!.trim()}'`);
-    if (expected.header.length === 0 && PAGE_NUMBER.test((lines[0] ?? '').trim())) unexpectedFurniture.push(`page ${n}: '${lines[0]!.trim()}'`);
+    // A bare number is furniture only when it is this page's (a formula's digits may end a page).
+    const numbered = (line: string): boolean => PAGE_NUMBER.test(line) && (line.match(/\d+/)?.[0] ?? '') === `${n}`;
+    if (expected.footer.length === 0 && numbered((lines.at(-1) ?? '').trim())) unexpectedFurniture.push(`page ${n}: '${lines.at(-1)!.trim()}'`);
+    if (expected.header.length === 0 && numbered((lines[0] ?? '').trim())) unexpectedFurniture.push(`page ${n}: '${lines[0]!.trim()}'`);
     // The body in content order (-raw: engines write columns one after the other), furniture
     // lines taken off the top and bottom so that a paragraph running over a page break is whole.
     const raw = await page(latin ? '-raw' : '-nopgbrk');
@@ -131,7 +139,8 @@ export async function checkTruth(doc: PlannedDocument, pdf: string): Promise<Tru
     bodies.push(raw.join(' '));
   }
   const layer = squash(bodies.join(''));
-  const missing = doc.blocks.flatMap(blockTexts).filter((t) => !layer.includes(squash(t)));
+  const all = doc.blocks.flatMap(blockTexts);
+  const missing = all.filter((t) => !layer.includes(squash(t)));
   // Word by word, each word's letters in any order: Chromium's text layer maps some Arabic
   // ligature glyphs (lam–alef, lam–yeh) to their letters reversed.
   const bare = (w: string): string => squash(w).replace(/[.,:;،؛!?%()/]/g, '');
@@ -146,5 +155,5 @@ export async function checkTruth(doc: PlannedDocument, pdf: string): Promise<Tru
   const wordByWord = (t: string): boolean => !latin && t.split(/\s+/).every((w) => letters(w) === '' || words.has(letters(w)) || loose.includes(bare(w)));
   const reorderedBody = missing.filter(wordByWord);
   const missingBody = missing.filter((t) => !wordByWord(t));
-  return { pages, missingBody, reorderedBody, missingFurniture, unexpectedFurniture };
+  return { pages, checked: all.length, missingBody, reorderedBody, missingFurniture, unexpectedFurniture };
 }

@@ -5,9 +5,33 @@
 
 import type { Random } from '../../scans/random.ts';
 import type { Corpus } from '../corpus/index.ts';
-import type { TruthBlock, TruthCell } from '../types.ts';
+import type { TruthBlock } from '../types.ts';
 import { drawFormula } from './formulas.ts';
 import { escapeLatex } from './latex.ts';
+
+export type SectionNumbering = 'none' | 'plain' | 'dotted' | 'roman';
+
+const ROMAN: readonly [number, string][] = [
+  [10, 'X'],
+  [9, 'IX'],
+  [5, 'V'],
+  [4, 'IV'],
+  [1, 'I'],
+];
+/** `n` (1–39) in capital Roman numerals, as `\Roman` prints it. */
+export function roman(n: number): string {
+  let out = '';
+  let left = n;
+  for (const [value, letters] of ROMAN)
+    while (left >= value) {
+      out += letters;
+      left -= value;
+    }
+  return out;
+}
+
+/** The section's number as printed inside labels (`2`, `II`). */
+export const sectionNumber = (d: PaperDraft): string => (d.numbering === 'roman' ? roman(d.section) : `${d.section}`);
 
 /** A paper being written: its LaTeX body, its truth and LaTeX's counters as they stand. */
 export interface PaperDraft {
@@ -16,8 +40,8 @@ export interface PaperDraft {
   /** A key of the papers' fonts, for formulas the font cannot set. */
   readonly font: string;
   readonly columns: 1 | 2;
-  /** `\section` (numbers printed) or `\section*`. */
-  readonly numbered: boolean;
+  /** How sections are numbered: `none` (`\section*`), `1 Intro`, `1. Intro`, `I. Intro` with `A. Method`. */
+  readonly numbering: SectionNumbering;
   /** Theorems numbered within sections (`Theorem 2.1`). */
   readonly theoremsBySection: boolean;
   readonly tex: string[];
@@ -75,19 +99,21 @@ export function paragraph(d: PaperDraft, mathRate: number): void {
 export function heading(d: PaperDraft, title: string, level: 2 | 3): void {
   const command = level === 2 ? 'section' : 'subsection';
   let number = '';
-  if (d.numbered) {
+  if (d.numbering !== 'none') {
     if (level === 2) {
       d.section += 1;
       d.subsection = 0;
       // amsthm's `[section]` counter starts again in each section.
       if (d.theoremsBySection) d.theorem = 0;
-      number = `${d.section} `;
-    } else {
-      d.subsection += 1;
-      number = `${d.section}.${d.subsection} `;
+    } else d.subsection += 1;
+    const s = sectionNumber(d);
+    if (d.numbering === 'roman') number = level === 2 ? `${s}. ` : `${String.fromCharCode(64 + d.subsection)}. `;
+    else {
+      const n = level === 2 ? s : `${s}.${d.subsection}`;
+      number = d.numbering === 'dotted' ? `${n}. ` : `${n} `;
     }
   }
-  d.tex.push(`\\${command}${d.numbered ? '' : '*'}{${escapeLatex(title)}}\n`);
+  d.tex.push(`\\${command}${d.numbering === 'none' ? '*' : ''}{${escapeLatex(title)}}\n`);
   d.blocks.push({ kind: 'heading', level, text: `${number}${title}` });
   d.budget -= 80;
 }
@@ -139,7 +165,7 @@ const NOTES = ['Stability', 'Convergence', 'Uniqueness', 'Main result', 'Monoton
 export function theorem(d: PaperDraft): void {
   const kind = d.random.pick(THEOREM_KINDS);
   d.theorem += 1;
-  const number = d.theoremsBySection && d.numbered ? `${d.section}.${d.theorem}` : `${d.theorem}`;
+  const number = d.theoremsBySection ? `${sectionNumber(d)}.${d.theorem}` : `${d.theorem}`;
   const note = d.random.next() < 0.3 ? d.random.pick(NOTES) : undefined;
   let statement: string;
   if (kind.env === 'remark') statement = d.corpus.draw(d.random, prose(d.corpus), 1)[0]!;
@@ -203,100 +229,4 @@ export function code(d: PaperDraft): boolean {
   d.blocks.push({ kind: 'code', text });
   d.budget -= text.length + 100;
   return true;
-}
-
-const METRICS = ['Precision', 'Recall', 'F1', 'Accuracy', 'Latency', 'Memory', 'Throughput', 'Error', 'Score', 'Runs', 'Size', 'Time'];
-const GROUPS = ['Validation', 'Test', 'Small', 'Large', 'English', 'German', 'Cold start', 'Warm start', 'Local', 'Remote'];
-const ROW_GROUPS = ['Baselines', 'Our variants', 'Ablations', 'Reference systems'];
-const CAPTION_STARTS = ['Results for', 'Comparison on', 'Measurements of', 'Summary of', 'Figures for'];
-
-/** A number as a table prints it: `decimals` places, never negative (a text-mode minus would be a hyphen). */
-const figure = (random: Random, decimals: number, scale: number): string => (random.next() * scale).toFixed(decimals);
-
-/**
- * A booktabs table in a non-floating `table` (`[H]`, so it stays where the truth puts it) with
- * its caption (`Table 2: …`): a plain header, two header rows with `\multicolumn` groups over a
- * `\multirow` label, or body rows grouped under spanning labels.
- */
-export function table(d: PaperDraft): void {
-  const r = d.random;
-  const shape = r.pick(['plain', 'grouped', 'sections'] as const);
-  const groups = d.columns === 2 ? 1 + Math.floor(r.next() * 2) : 2;
-  const dataCols = shape === 'grouped' ? groups * 2 : d.columns === 2 ? 2 + Math.floor(r.next() * 2) : 3 + Math.floor(r.next() * 3);
-  const cols = dataCols + 1;
-  const labels = d.corpus.draw(
-    r,
-    d.corpus.packages.filter((p) => p.length <= 16),
-    3 + Math.floor(r.next() * 4),
-  );
-  // Grouped tables repeat the same two measures under each group, as papers do.
-  const measures = d.corpus.draw(r, METRICS, shape === 'grouped' ? 2 : dataCols);
-  const metrics = shape === 'grouped' ? Array.from({ length: dataCols }, (_, i) => measures[i % 2]!) : measures;
-  const decimals = Array.from({ length: dataCols }, () => r.pick([0, 1, 2, 3]));
-  const scales = decimals.map((k) => (k === 0 ? 2000 : k === 3 ? 1 : 100));
-  const cells: TruthCell[] = [];
-  const cell = (row: number, col: number, text: string, header: boolean, rowspan = 1, colspan = 1): void => {
-    cells.push({ row, col, rowspan, colspan, text, header });
-  };
-  const tex: string[] = [];
-  const first = r.pick(['Method', 'System', 'Package', 'Configuration']);
-  let row = 0;
-  if (shape === 'grouped') {
-    const names = d.corpus.draw(r, GROUPS, groups);
-    cell(0, 0, first, true, 2);
-    const spans = names.map((g, i) => {
-      cell(0, 1 + i * 2, g, true, 1, 2);
-      return `\\multicolumn{2}{c}{${g}}`;
-    });
-    tex.push(`\\multirow{2}{*}{${first}} & ${spans.join(' & ')} \\\\`);
-    tex.push(names.map((_, i) => `\\cmidrule(lr){${2 + i * 2}-${3 + i * 2}}`).join(''));
-    metrics.forEach((m, i) => cell(1, 1 + i, m, true));
-    tex.push(` & ${metrics.join(' & ')} \\\\`);
-    row = 2;
-  } else {
-    cell(0, 0, first, true);
-    metrics.forEach((m, i) => cell(0, 1 + i, m, true));
-    tex.push(`${first} & ${metrics.join(' & ')} \\\\`);
-    row = 1;
-  }
-  const headerRows = row;
-  tex.push('\\midrule');
-  const split = shape === 'sections' ? Math.max(1, Math.floor(labels.length / 2)) : -1;
-  const sectionNames = d.corpus.draw(r, ROW_GROUPS, 2);
-  for (const [i, label] of labels.entries()) {
-    if (shape === 'sections' && (i === 0 || i === split)) {
-      const name = sectionNames[i === 0 ? 0 : 1]!;
-      if (i === split) tex.push('\\midrule');
-      cell(row, 0, name, true, 1, cols);
-      tex.push(`\\multicolumn{${cols}}{l}{\\textit{${name}}} \\\\`);
-      row += 1;
-    }
-    const values = decimals.map((k, c) => figure(r, k, scales[c]!));
-    cell(row, 0, label, false);
-    values.forEach((v, c) => cell(row, 1 + c, v, false));
-    tex.push(`${escapeLatex(label)} & ${values.join(' & ')} \\\\`);
-    row += 1;
-  }
-  d.table += 1;
-  const heading = r.pick(d.corpus.headings.filter((h) => h.length <= 40 && !/[$\\]/.test(h)));
-  const captionText = `${r.pick(CAPTION_STARTS)} ${heading.toLowerCase()}.`;
-  const caption = `\\caption{${escapeLatex(captionText)}}`;
-  const above = r.next() < 0.6;
-  d.tex.push(
-    [
-      '\\begin{table}[H]',
-      '\\centering',
-      d.columns === 2 ? '\\small' : r.pick(['', '\\small']),
-      ...(above ? [caption] : []),
-      `\\begin{tabular}{l${'r'.repeat(dataCols)}}`,
-      '\\toprule',
-      ...tex,
-      '\\bottomrule',
-      '\\end{tabular}',
-      ...(above ? [] : [caption]),
-      '\\end{table}\n',
-    ].join('\n'),
-  );
-  d.blocks.push({ kind: 'table', table: { rows: row, cols, headerRows, cells }, caption: `Table ${d.table}: ${captionText}` });
-  d.budget -= 120 * row;
 }

@@ -3,13 +3,17 @@
  * running heads and feet, booktabs tables, theorems and proofs, display and inline formulas, in
  * Computer Modern, Times, Palatino, Helvetica, Charter or Bookman at 10–12 pt. The truth is what
  * LaTeX prints: section numbers in headings, `Theorem 2.` and `Proof.` leading their paragraphs,
- * `Table 1:` leading captions; words hyphenated at line ends are whole in the truth.
+ * `Table 1:` leading captions; words hyphenated at line ends are whole in the truth. Display
+ * equations are unnumbered (their truth is their LaTeX alone) and there are no footnotes: where a
+ * footnote's text lands depends on a page break the plan cannot know.
  */
 import type { Random } from '../../scans/random.ts';
 import type { Family, PlanContext, PlannedDocument, TruthBlock } from '../types.ts';
-import { escapeLatex, PAPER_FONTS } from './latex.ts';
+import { PAPER_FONTS } from './latex.ts';
+import { abstract, authors, shortTitle, title, titleBlock } from './paper-front.ts';
 import { type FurnitureStyle, paperFurniture } from './paper-furniture.ts';
-import { code, display, heading, list, type PaperDraft, paragraph, prose, table, theorem, theoremPreamble } from './paper-parts.ts';
+import { code, display, heading, list, type PaperDraft, paragraph, type SectionNumbering, theorem, theoremPreamble } from './paper-parts.ts';
+import { table } from './paper-table.ts';
 
 export const PAPER_VARIANTS = ['article', 'twocolumn', 'running-heads', 'tables', 'theorems', 'math'] as const;
 type PaperVariant = (typeof PAPER_VARIANTS)[number];
@@ -58,151 +62,10 @@ const SHAPES: Readonly<Record<PaperVariant, VariantShape>> = {
   },
 };
 
-const FIRST_NAMES = [
-  'Amara',
-  'Lukas',
-  'Mei',
-  'Tomás',
-  'Priya',
-  'Jonas',
-  'Fatima',
-  'Kenji',
-  'Sofia',
-  'Daniel',
-  'Ngozi',
-  'Elena',
-  'Rafael',
-  'Ingrid',
-  'Omar',
-  'Hannah',
-  'Wei',
-  'Chiara',
-  'Arjun',
-  'Zofia',
-];
-const LAST_NAMES = [
-  'Okafor',
-  'Brandt',
-  'Lindqvist',
-  'Moreau',
-  'Tanaka',
-  'Rossi',
-  'Haddad',
-  'Novak',
-  'Fernandes',
-  'Kowalski',
-  'Schmidt',
-  'Osei',
-  'Varga',
-  'Mendoza',
-  'Nakamura',
-  'Kaur',
-  'Dubois',
-  'Petrov',
-  'Larsen',
-  'Chen',
-];
-const DEPARTMENTS = [
-  'Department of Computer Science',
-  'School of Informatics',
-  'Institute of Applied Mathematics',
-  'Department of Statistics',
-  'Faculty of Engineering',
-];
-const PLACES = [
-  'University of Leeds',
-  'University of Toronto',
-  'Universidad de Chile',
-  'Aarhus University',
-  'University of Cape Town',
-  'Kyoto University',
-  'University of Porto',
-  'McGill University',
-];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const TITLE_STARTS = ['', '', 'On ', 'Notes on ', 'Towards ', 'A Study of ', 'Revisiting '];
-
 /** Characters of text a page holds, roughly, for the planned length (calibrated on typeset pages). */
 function pageChars(size: number, columns: 1 | 2, margin: number): number {
   const base = columns === 2 ? 5200 : 3900;
   return base * (10 / size) ** 2 * ((21 - 2 * margin) / 16);
-}
-
-/** Authors' names, printed `A, B and C`, and the short form a running head uses. */
-function authors(r: Random): { line: string; short: string } {
-  const n = 1 + Math.floor(r.next() * 4);
-  const initials = r.next() < 0.4;
-  const people: { first: string; last: string }[] = [];
-  while (people.length < n) {
-    const person = { first: r.pick(FIRST_NAMES), last: r.pick(LAST_NAMES) };
-    if (!people.some((p) => p.last === person.last)) people.push(person);
-  }
-  const names = people.map((p) => (initials ? `${p.first[0]}. ${p.last}` : `${p.first} ${p.last}`));
-  const line = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-  const short = n === 1 ? people[0]!.last : n === 2 ? `${people[0]!.last} and ${people[1]!.last}` : `${people[0]!.last} et al.`;
-  return { line, short };
-}
-
-/** A title from a corpus heading of three words or more, as papers name themselves. */
-function title(r: Random, context: Readonly<PlanContext>): string {
-  const pool = context.corpus.headings.filter((h) => h.split(' ').length >= 3 && h.length <= 60 && !/[$\\]/.test(h) && !/^\d/.test(h));
-  return `${r.pick(TITLE_STARTS)}${r.pick(pool)}`;
-}
-
-/** The running head's short title: the title's first words, at most 40 characters. */
-function shortTitle(full: string): string {
-  if (full.length <= 40) return full;
-  const words = full.split(' ');
-  let out = words[0]!;
-  for (const w of words.slice(1)) {
-    if (out.length + w.length + 1 > 40) break;
-    out += ` ${w}`;
-  }
-  return out;
-}
-
-/** The title block (title, authors, affiliation, date) as a centred or flush-left block; its truth is body, never furniture. */
-function titleBlock(r: Random, d: PaperDraft, text: string, who: string): string {
-  const size = r.pick(['\\LARGE', '\\Large', '\\huge']);
-  const weight = r.pick(['\\bfseries', '\\bfseries', '']);
-  const align = r.next() < 0.75 ? 'center' : 'flushleft';
-  const lines = [`\\begin{${align}}`, `{${size}${weight} ${escapeLatex(text)}\\par}`, '\\vspace{1em}', `{\\large ${escapeLatex(who)}\\par}`];
-  d.blocks.push({ kind: 'heading', level: 1, text }, { kind: 'paragraph', text: who });
-  if (r.next() < 0.7) {
-    const affiliation = `${r.pick(DEPARTMENTS)}, ${r.pick(PLACES)}`;
-    lines.push(`{\\small ${escapeLatex(affiliation)}\\par}`);
-    d.blocks.push({ kind: 'paragraph', text: affiliation });
-  }
-  if (r.next() < 0.5) {
-    const day = 1 + Math.floor(r.next() * 28);
-    const month = r.pick(MONTHS);
-    const year = 2019 + Math.floor(r.next() * 8);
-    const date = r.next() < 0.5 ? `${month} ${day}, ${year}` : `${day} ${month} ${year}`;
-    lines.push('\\vspace{0.5em}', `{\\small ${date}\\par}`);
-    d.blocks.push({ kind: 'paragraph', text: date });
-  }
-  lines.push(`\\end{${align}}`);
-  return lines.join('\n');
-}
-
-/** The abstract (LaTeX prints its heading `Abstract`) and sometimes a line of keywords. */
-function abstract(r: Random, d: PaperDraft): string {
-  const text = d.corpus.draw(r, prose(d.corpus), 2).join(' ');
-  d.blocks.push({ kind: 'heading', level: 2, text: 'Abstract' }, { kind: 'paragraph', text });
-  let tex = `\\begin{abstract}\n${escapeLatex(text)}\n\\end{abstract}`;
-  if (r.next() < 0.35) {
-    const words = d.corpus
-      .draw(
-        r,
-        d.corpus.headings.filter((h) => h.length <= 24 && !/[$\\,]/.test(h)),
-        4,
-      )
-      .map((h) => h.toLowerCase());
-    tex += `\n\n\\noindent\\textbf{Keywords:} ${escapeLatex(words.join(', '))}\n`;
-    d.blocks.push({ kind: 'paragraph', text: `Keywords: ${words.join(', ')}` });
-  }
-  d.budget -= text.length + 200;
-  return tex;
 }
 
 /** The body: sections of paragraphs and the variant's parts, until the planned length is reached. */
@@ -242,6 +105,18 @@ function body(r: Random, d: PaperDraft, shape: VariantShape): void {
   }
 }
 
+/** Section heading looks (titlesec) and the number forms `1.` and `I.`/`A.`. */
+function headingPreamble(r: Random, numbering: SectionNumbering): string[] {
+  const section = r.pick(['', '\\Large\\bfseries', '\\large\\bfseries', '\\Large\\sffamily\\bfseries', '\\large\\itshape']);
+  const subsection = r.pick(['', '\\normalsize\\bfseries', '\\normalsize\\itshape', '\\normalsize\\sffamily\\bfseries']);
+  const lines = ['\\usepackage{titlesec}'];
+  if (section) lines.push(`\\titleformat*{\\section}{${section}}`);
+  if (subsection) lines.push(`\\titleformat*{\\subsection}{${subsection}}`);
+  if (numbering === 'dotted' || numbering === 'roman') lines.push('\\titlelabel{\\thetitle.\\quad}');
+  if (numbering === 'roman') lines.push('\\renewcommand{\\thesection}{\\Roman{section}}', '\\renewcommand{\\thesubsection}{\\Alph{subsection}}');
+  return lines;
+}
+
 /** Plan one paper. */
 function plan(variant: string, context: Readonly<PlanContext>): PlannedDocument {
   const r = context.random;
@@ -252,14 +127,14 @@ function plan(variant: string, context: Readonly<PlanContext>): PlannedDocument 
   const size = r.pick([10, 11, 12]);
   const margin = Math.round(r.uniform(1.8, 3.2) * 10) / 10;
   const paper = r.pick(['a4paper', 'letterpaper']);
-  const numbered = r.next() < 0.75;
+  const numbering = r.pick(['none', 'plain', 'plain', 'dotted', 'roman'] as const);
   const d: PaperDraft = {
     random: r,
     corpus: context.corpus,
     font: font.name,
     columns,
-    numbered,
-    theoremsBySection: numbered && r.next() < 0.5,
+    numbering,
+    theoremsBySection: numbering !== 'none' && r.next() < 0.5,
     tex: [],
     blocks: [],
     section: 0,
@@ -283,9 +158,10 @@ function plan(variant: string, context: Readonly<PlanContext>): PlannedDocument 
     '\\usepackage[T1]{fontenc}',
     ...font.preamble,
     '\\usepackage{amsmath,amssymb,amsthm}',
-    '\\usepackage{booktabs,multirow,float}',
+    '\\usepackage{booktabs,multirow,float,adjustbox}',
     `\\usepackage[margin=${margin}cm,headheight=15pt]{geometry}`,
     ...furniture.preamble,
+    ...headingPreamble(r, numbering),
     ...theoremPreamble(d.theoremsBySection),
     ...parskip,
     `\\linespread{${r.pick(['1', '1', '1.05', '1.1'])}}`,

@@ -114,7 +114,9 @@ export function pageHtml(random: Random, look: PageLook, title: string, body: re
     `h1{font-size:1.7em;color:${accent};margin:0 0 .6em}`,
     `h2{font-size:1.3em;color:${accent};margin:1.2em 0 .4em}`,
     'table{border-collapse:collapse;margin:.8em 0;width:100%}',
-    'td,th{padding:.3em .6em;text-align:start;vertical-align:top}',
+    // Chinese names in cells break at spaces only: a name wrapped mid-word reads, line by line
+    // across the row, interleaved with its neighbour's.
+    'td,th{padding:.3em .6em;text-align:start;vertical-align:top;word-break:keep-all}',
     'caption{caption-side:top;font-weight:bold;padding:.3em;text-align:start}',
     'tr{break-inside:avoid}',
     'p.pair{margin:.3em 0}',
@@ -152,7 +154,8 @@ export function pageTemplates(random: Random, look: PageLook, head: string, page
     format,
     ...(landscape ? { landscape } : {}),
     margin: { top: `${withHead ? 22 : 16}mm`, bottom: '20mm', left: `${side}mm`, right: `${side}mm` },
-    ...(withHead ? { headerTemplate: `<div ${style(random.pick(['start', 'end', 'center']))}>${escapeHtml(head)}</div>` } : {}),
+    // An empty head is explicit: with a footer template alone Chromium prints its default head (date, title).
+    headerTemplate: withHead ? `<div ${style(random.pick(['start', 'end', 'center']))}>${escapeHtml(head)}</div>` : '<span></span>',
     footerTemplate: `<div ${style(footAlign)}>${spans}</div>`,
   };
   return {

@@ -47,11 +47,12 @@ const SETTINGS: Readonly<Record<ScriptLanguage, Setting>> = {
   ko: { language: 'ko', locales: ['ko'], script: 'korean', dir: 'ltr', fonts: ['"Noto Sans CJK KR", sans-serif', '"Noto Serif CJK KR", serif'] },
 };
 
-/** One to `max` filled sentences of `language`, joined as its script joins them (CJK without spaces). */
+/** `count` filled sentences of distinct templates, joined as the script joins them (CJK without spaces). */
 function sentences(r: Random, names: Namer, pool: readonly string[], count: number, cjk: boolean): string {
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(fill(r.pick(pool), r, names));
-  return out.join(cjk ? '' : ' ');
+  return shuffle(r, pool)
+    .slice(0, count)
+    .map((t) => fill(t, r, names))
+    .join(cjk ? '' : ' ');
 }
 
 /** Rows of countries: name, currency, and a third and fourth column as asked. */

@@ -12,6 +12,9 @@ import type { Renderer, RenderJob } from './types.ts';
 /** Debian's TeX packages the factory's papers use (lmodern: Computer Modern in T1 as Type 1 fonts, not bitmaps). */
 export const PDFLATEX_PACKAGES = ['texlive-latex-base', 'texlive-latex-recommended', 'texlive-latex-extra', 'texlive-fonts-recommended', 'lmodern'] as const;
 
+/** LaTeX packages the papers load beyond the base (one from each Debian package they come from). */
+const PAPER_PACKAGES = ['lmodern.sty', 'lastpage.sty', 'fancyhdr.sty', 'booktabs.sty', 'multirow.sty', 'adjustbox.sty', 'mathpazo.sty', 'amsthm.sty'] as const;
+
 /** A run past this is a runaway document (a normal paper takes well under two seconds). */
 const RUN_LIMIT_MS = 30_000;
 /** Documents typeset at once. */
@@ -39,8 +42,8 @@ async function install(log: (line: string) => void): Promise<void> {
 /** Whether every package the papers load can be found (pdflatex alone is not enough: lmodern, lastpage …). */
 async function complete(): Promise<boolean> {
   if (!(await hasTool('pdflatex'))) return false;
-  const run = await runChild({ command: 'kpsewhich', args: ['lmodern.sty', 'lastpage.sty', 'fancyhdr.sty', 'booktabs.sty', 'multirow.sty', 'mathpazo.sty'] });
-  return run.code === 0 && run.stdout.trim().split('\n').length === 6;
+  const run = await runChild({ command: 'kpsewhich', args: [...PAPER_PACKAGES] });
+  return run.code === 0 && run.stdout.trim().split('\n').length === PAPER_PACKAGES.length;
 }
 
 /** Typeset one job; rejects with pdflatex's first error line. */

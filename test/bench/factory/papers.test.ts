@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Corpus, loadCorpus } from '../../../bench/factory/corpus/index.ts';
 import { escapeLatex } from '../../../bench/factory/families/latex.ts';
+import { roman } from '../../../bench/factory/families/paper-parts.ts';
 import { PAPER_VARIANTS, papersFamily } from '../../../bench/factory/families/papers.ts';
 import { pdflatexRenderer } from '../../../bench/factory/render/pdflatex.ts';
 import { checkTruth, ensurePoppler } from '../../../bench/factory/truth-check.ts';
@@ -37,6 +38,12 @@ describe('bench factory: papers', () => {
     });
   });
 
+  describe('roman', () => {
+    it('writes section numbers as \\Roman prints them', () => {
+      assert.deepEqual([1, 4, 9, 14, 39].map(roman), ['I', 'IV', 'IX', 'XIV', 'XXXIX']);
+    });
+  });
+
   describe('papersFamily.plan', () => {
     it('plans the same document for the same seed and another for another seed', async () => {
       for (const [n, variant] of PAPER_VARIANTS.entries()) {
@@ -50,6 +57,14 @@ describe('bench factory: papers', () => {
       const blocks = docs.flatMap((d) => d.blocks);
       assert.ok(blocks.some((b) => b.kind === 'heading' && b.level === 2 && /^\d+ \S/.test(b.text)));
       assert.ok(blocks.some((b) => b.kind === 'heading' && b.level === 3 && /^\d+\.\d+ \S/.test(b.text)));
+      assert.ok(
+        blocks.some((b) => b.kind === 'heading' && b.level === 2 && /^\d+\. \S/.test(b.text)),
+        'sections numbered `1.`',
+      );
+      assert.ok(
+        blocks.some((b) => b.kind === 'heading' && b.level === 2 && /^[IVX]+\. \S/.test(b.text)),
+        'sections numbered `I.`',
+      );
       assert.ok(blocks.some((b) => b.kind === 'paragraph' && /^(?:Theorem|Lemma|Proposition|Corollary) \d+(?:\.\d+)?(?: \([A-Za-z ]+\))?\. /.test(b.text)));
       assert.ok(blocks.some((b) => b.kind === 'paragraph' && b.text.startsWith('Proof. ')));
       assert.ok(
