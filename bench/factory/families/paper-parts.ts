@@ -190,7 +190,8 @@ export function theorem(d: PaperDraft): void {
 /** A bulleted or numbered list of corpus items, sometimes with a nested list under one item. */
 export function list(d: PaperDraft): void {
   const ordered = d.random.next() < 0.5;
-  const pool = d.corpus.items.filter((i) => !/\S{27,}/.test(i) && i.length <= 160);
+  // No `$` (the truth marks inline formulas with it) and no backslashes.
+  const pool = d.corpus.items.filter((i) => !/\S{27,}/.test(i) && i.length <= 160 && !/[$\\]/.test(i));
   const items = d.corpus.draw(d.random, pool, 3 + Math.floor(d.random.next() * 3));
   const env = ordered ? 'enumerate' : 'itemize';
   const nestAt = d.random.next() < 0.35 ? Math.floor(d.random.next() * items.length) : -1;

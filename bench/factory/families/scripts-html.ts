@@ -35,8 +35,10 @@ export function list(d: HtmlDraft, items: readonly string[], ordered: boolean): 
 /** Label/value pairs, one a line (`label: value`): the truth is a paragraph per line. */
 export function pairLines(d: HtmlDraft, pairs: readonly (readonly [string, string])[], colon: string): void {
   for (const [label, value] of pairs) {
-    d.html.push(`<p class="pair"><b>${escapeHtml(label)}${colon}</b> ${escapeHtml(value)}</p>`);
-    d.blocks.push({ kind: 'paragraph', text: `${label}${colon} ${value}` });
+    // `colon` carries its own space (`: `), or none (Chinese `：`).
+    const space = colon.endsWith(' ') ? ' ' : '';
+    d.html.push(`<p class="pair"><b>${escapeHtml(label)}${colon.trim()}</b>${space}${escapeHtml(value)}</p>`);
+    d.blocks.push({ kind: 'paragraph', text: `${label}${colon}${value}` });
   }
 }
 
@@ -112,7 +114,7 @@ export function pageHtml(random: Random, look: PageLook, title: string, body: re
   const css = [
     `body{font-family:${font};font-size:${size}px;line-height:${leading};color:#111;margin:0}`,
     `h1{font-size:1.7em;color:${accent};margin:0 0 .6em}`,
-    `h2{font-size:1.3em;color:${accent};margin:1.2em 0 .4em}`,
+    `h2{font-size:1.3em;color:${accent};margin:1.2em 0 .4em;break-after:avoid}`,
     'table{border-collapse:collapse;margin:.8em 0;width:100%}',
     // Chinese names in cells break at spaces only: a name wrapped mid-word reads, line by line
     // across the row, interleaved with its neighbour's.

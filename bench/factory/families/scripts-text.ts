@@ -56,7 +56,7 @@ export interface Words {
   readonly phone: string;
   /** The issuing unit, printed as the running head. */
   readonly unit: string;
-  /** Separator after a label (`:` or the full-width `：`). */
+  /** Separator between a label and its value, with its space (`: `), or the full-width `：` alone. */
   readonly colon: string;
   /** Section headings of a report. */
   readonly headings: readonly string[];
@@ -87,7 +87,7 @@ export const WORDS: Readonly<Record<ScriptLanguage, Words>> = {
     total: 'المجموع',
     phone: 'رقم الهاتف',
     unit: 'قسم البيانات الدولية',
-    colon: ':',
+    colon: ': ',
     headings: ['مقدمة', 'النتائج', 'ملخص', 'البيانات', 'التوصيات', 'الخلاصة'],
     formTitles: ['استمارة طلب', 'نموذج تسجيل', 'طلب تحويل مالي'],
     reportTitles: ['التقرير الشهري', 'تقرير البيانات الدولية', 'تقرير الأداء'],
@@ -119,7 +119,7 @@ export const WORDS: Readonly<Record<ScriptLanguage, Words>> = {
     total: 'סך הכול',
     phone: 'טלפון',
     unit: 'מחלקת תפעול',
-    colon: ':',
+    colon: ': ',
     headings: ['נושאים לדיון', 'החלטות', 'משימות', 'הערות', 'נתונים'],
     formTitles: ['טופס בקשה', 'טופס הרשמה'],
     reportTitles: ['סיכום פגישת הצוות', 'סיכום פגישה', 'פרוטוקול ישיבה'],
@@ -151,7 +151,7 @@ export const WORDS: Readonly<Record<ScriptLanguage, Words>> = {
     total: 'جمع کل',
     phone: 'شماره تلفن',
     unit: 'واحد اطلاعات',
-    colon: ':',
+    colon: ': ',
     headings: ['مقدمه', 'اطلاعات', 'نتایج', 'خلاصه'],
     formTitles: ['فرم درخواست', 'فرم ثبت نام', 'فرم پرداخت'],
     reportTitles: ['گزارش ماهانه', 'گزارش اطلاعات'],
@@ -213,7 +213,7 @@ export const WORDS: Readonly<Record<ScriptLanguage, Words>> = {
     total: '합계',
     phone: '전화번호',
     unit: '국제자료팀',
-    colon: ':',
+    colon: ': ',
     headings: ['개요', '주요 내용', '통화 정보', '결론'],
     formTitles: ['신청서', '등록 신청서', '송금 신청서'],
     reportTitles: ['월간 보고서', '국가별 자료'],

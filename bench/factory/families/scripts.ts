@@ -47,12 +47,20 @@ const SETTINGS: Readonly<Record<ScriptLanguage, Setting>> = {
   ko: { language: 'ko', locales: ['ko'], script: 'korean', dir: 'ltr', fonts: ['"Noto Sans CJK KR", sans-serif', '"Noto Serif CJK KR", serif'] },
 };
 
-/** `count` filled sentences of distinct templates, joined as the script joins them (CJK without spaces). */
-function sentences(r: Random, names: Namer, pool: readonly string[], count: number, cjk: boolean): string {
-  return shuffle(r, pool)
-    .slice(0, count)
-    .map((t) => fill(t, r, names))
-    .join(cjk ? '' : ' ');
+/**
+ * `count` filled sentences of distinct templates, none already in the document (`used`), joined
+ * as the script joins them (CJK without spaces).
+ */
+function sentences(r: Random, names: Namer, pool: readonly string[], count: number, cjk: boolean, used: Set<string>): string {
+  const out: string[] = [];
+  for (const template of shuffle(r, pool)) {
+    if (out.length === count) break;
+    const sentence = fill(template, r, names);
+    if (used.has(sentence)) continue;
+    used.add(sentence);
+    out.push(sentence);
+  }
+  return out.join(cjk ? '' : ' ');
 }
 
 /** Rows of countries: name, currency, and a third and fourth column as asked. */
@@ -96,7 +104,7 @@ function form(r: Random, d: HtmlDraft, setting: Setting, names: Namer): { title:
   const { rows, sum } = countryRows(r, names, 3 + Math.floor(r.next() * 4), false);
   dataTable(d, [w.country, w.currency, w.amount], rows, r.next() < 0.7 ? [w.total, names.number(sum, 2)] : undefined);
   heading(d, w.notes, 2);
-  paragraph(d, sentences(r, names, w.sentences, 2 + Math.floor(r.next() * 2), cjk));
+  paragraph(d, sentences(r, names, w.sentences, 2 + Math.floor(r.next() * 2), cjk, new Set()));
   return { title, reference };
 }
 
@@ -106,8 +114,9 @@ function report(r: Random, d: HtmlDraft, setting: Setting, names: Namer): { titl
   const cjk = setting.dir === 'ltr';
   const title = r.pick(w.reportTitles);
   heading(d, title, 1);
-  paragraph(d, `${w.date}${w.colon} ${names.date(drawDate(r))}`);
+  paragraph(d, `${w.date}${w.colon}${names.date(drawDate(r))}`);
   const bench = benchParagraphs(setting.language);
+  const used = new Set<string>();
   const sections = 4 + Math.floor(r.next() * 3);
   const headings = [...w.headings];
   const tableAt = Math.floor(r.next() * sections);
@@ -117,15 +126,18 @@ function report(r: Random, d: HtmlDraft, setting: Setting, names: Namer): { titl
     const paragraphs = 1 + Math.floor(r.next() * 3);
     for (let p = 0; p < paragraphs; p++) {
       if (bench.length > 0 && r.next() < 0.3) paragraph(d, bench.splice(Math.floor(r.next() * bench.length), 1)[0]!);
-      else paragraph(d, sentences(r, names, w.sentences, 3 + Math.floor(r.next() * 4), cjk));
+      else {
+        const text = sentences(r, names, w.sentences, 3 + Math.floor(r.next() * 4), cjk, used);
+        if (text !== '') paragraph(d, text);
+      }
     }
     if (s === tableAt) {
       const { rows } = countryRows(r, names, 4 + Math.floor(r.next() * 6), true);
       dataTable(d, [w.country, w.currency, w.language, w.amount], rows);
     }
     if (s === listAt) {
-      const items = Array.from({ length: 3 + Math.floor(r.next() * 3) }, () => fill(r.pick(w.sentences), r, names));
-      list(d, items, !cjk ? false : r.next() < 0.5);
+      const items = Array.from({ length: 3 + Math.floor(r.next() * 3) }, () => sentences(r, names, w.sentences, 1, cjk, used)).filter((i) => i !== '');
+      if (items.length >= 2) list(d, items, !cjk ? false : r.next() < 0.5);
     }
   }
   return { title };
