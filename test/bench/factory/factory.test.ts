@@ -73,15 +73,15 @@ describe('bench/factory', () => {
     assert.ok(misplaced.matched < misplaced.truthUnits / 2);
   });
 
-  describe('a small build with Chromium', function () {
+  describe('a small build, one document of each family, every engine', function () {
     this.timeout(300_000);
     let dir: string;
     let tests: BenchTest[];
     before(async () => {
       dir = await mkdtemp(path.join(tmpdir(), 'folio-factory-'));
-      const manifest = await buildFactory({ seed: 'ci', documents: 4, outDir: dir, scans: false, log: () => {} });
+      const manifest = await buildFactory({ seed: 'ci', documents: 6, outDir: dir, scans: false, log: () => {} });
       assert.equal(manifest.failures.length, 0, JSON.stringify(manifest.failures));
-      assert.equal(manifest.documents.length, 4);
+      assert.deepEqual(new Set(manifest.documents.map((d) => d.family)), new Set(['report', 'word', 'papers', 'slides', 'forms', 'scripts']));
       tests = (await readFile(path.join(dir, 'dataset.jsonl'), 'utf8'))
         .trim()
         .split('\n')
@@ -99,7 +99,8 @@ describe('bench/factory', () => {
     });
 
     it('should fail the furniture tests on pdftotext, which keeps running heads and page numbers, and pass most of its present tests', async () => {
-      const absent = tests.filter((t) => t.type === 'absent');
+      // pdftotext writes right-to-left lines in its own order, so only left-to-right furniture is sure to be found verbatim.
+      const absent = tests.filter((t) => t.type === 'absent' && !t.pdf.startsWith('scripts-'));
       const present = tests.filter((t) => t.type === 'present');
       const layer = async (pdf: string): Promise<string> => (await layerPages(path.join(dir, 'pdf', pdf))).join('\n');
       assert.ok(absent.length > 0, 'no furniture test in the small build');
