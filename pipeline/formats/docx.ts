@@ -10,7 +10,7 @@ import { isOn, WordNumbering, WordStyles } from './docx-styles.ts';
 import { ommlToLatex } from './omml.ts';
 import { mainPart, type Relationship, readPart, relatedPart, relationships } from './ooxml.ts';
 import type { FormatDocument } from './types.ts';
-import { attr, find, findAll, kid, kids, textOf, type XmlElement } from './xml.ts';
+import { attr, find, findAll, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
 import { openZip, type ZipArchive } from './zip.ts';
 
 interface Format {
@@ -123,7 +123,7 @@ class WordReader {
           this.#run(child, format, spans, extras);
           break;
         case 'hyperlink': {
-          const rel = this.rels.get(attr(child, 'id') ?? '');
+          const rel = this.rels.get(relId(child) ?? '');
           const anchor = attr(child, 'anchor');
           const href = rel?.external ? rel.target : anchor !== undefined ? `#${anchor}` : format.href;
           this.#inline(child, { ...format, ...(href === undefined ? {} : { href }) }, spans, extras);

@@ -15,6 +15,8 @@ const READERS: Readonly<Record<string, () => Promise<Reader>>> = {
   docx: async () => readDocx,
   html: async () => readHtml,
   csv: async () => readCsv,
+  xlsx: async () => (await import('./xlsx.ts')).readXlsx,
+  pptx: async () => (await import('./pptx.ts')).readPptx,
   encrypted: async () => () => {
     throw new SourceError('FOLIO_OFFICE_ENCRYPTED', 'the Office file is encrypted with a password; Folio cannot read it without the password');
   },

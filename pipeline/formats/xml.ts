@@ -202,3 +202,10 @@ export function textOf(node: XmlElement | string | undefined): string {
 export function attr(node: XmlElement | undefined, local: string): string | undefined {
   return node?.attrs[local];
 }
+
+/** The relationship id of a node (`r:id`, whatever the prefix), not a plain `id` attribute beside it. */
+export function relId(node: XmlElement | undefined): string | undefined {
+  if (!node) return undefined;
+  for (const [name, value] of Object.entries(node.attrs)) if (name.endsWith(':id') && name.length > 3) return value;
+  return node.attrs['id'];
+}
