@@ -197,3 +197,23 @@ export function blocksToMarkdown(blocks: readonly Block[]): string {
   }
   return out.join('\n\n');
 }
+
+/** Plain text of a block, for a table cell. */
+export function blockText(block: Block): string {
+  switch (block.kind) {
+    case 'heading':
+    case 'paragraph':
+    case 'quote':
+      return spansText(block.spans).replace(/\s+/g, ' ').trim();
+    case 'list':
+      return block.items.map((item) => spansText(item.spans).trim()).join(' ');
+    case 'table':
+      return block.rows.map((row) => row.map((cell) => cell.text).join(' ')).join(' ');
+    case 'code':
+      return block.text;
+    case 'formula':
+      return `$${block.latex}$`;
+    case 'figure':
+      return '';
+  }
+}

@@ -5,7 +5,7 @@
  * furniture. Tracked changes read as accepted (insertions kept, deletions dropped).
  */
 import type { Block, ListItem, Span, TableCell } from './blocks.ts';
-import { isBlank, spansText } from './blocks.ts';
+import { blockText, isBlank, spansText } from './blocks.ts';
 import { isOn, WordNumbering, WordStyles } from './docx-styles.ts';
 import { ommlToLatex } from './omml.ts';
 import { mainPart, type Relationship, readPart, relatedPart, relationships } from './ooxml.ts';
@@ -265,26 +265,6 @@ function cellsOf(tr: XmlElement): XmlElement[] {
 /** `mc:AlternateContent`: the modern choice when there is one, else the fallback. */
 function choice(node: XmlElement): XmlElement | undefined {
   return kid(node, 'Choice') ?? kid(node, 'Fallback');
-}
-
-/** Plain text of a block, for a table cell. */
-export function blockText(block: Block): string {
-  switch (block.kind) {
-    case 'heading':
-    case 'paragraph':
-    case 'quote':
-      return spansText(block.spans).replace(/\s+/g, ' ').trim();
-    case 'list':
-      return block.items.map((item) => spansText(item.spans).trim()).join(' ');
-    case 'table':
-      return block.rows.map((row) => row.map((cell) => cell.text).join(' ')).join(' ');
-    case 'code':
-      return block.text;
-    case 'formula':
-      return `$${block.latex}$`;
-    case 'figure':
-      return '';
-  }
 }
 
 /** Title above `Heading 1` only when the document has a Title: levels become 1–6. */

@@ -41,7 +41,7 @@ export const FORMAT_OF: Readonly<Record<string, string>> = {
 };
 
 /** Formats with a reader (the others are sniffed, and fail with a clear code until they have one). */
-const READ = new Set(['docx', 'xlsx', 'pptx', 'html', 'csv', 'encrypted']);
+const READ = new Set(['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub', 'html', 'csv', 'encrypted']);
 
 /** Mime types Folio reads through a format reader. */
 export const FORMAT_MIME_TYPES: readonly string[] = Object.keys(FORMAT_OF).filter((mime) => READ.has(FORMAT_OF[mime]!));

@@ -17,6 +17,10 @@ const READERS: Readonly<Record<string, () => Promise<Reader>>> = {
   csv: async () => readCsv,
   xlsx: async () => (await import('./xlsx.ts')).readXlsx,
   pptx: async () => (await import('./pptx.ts')).readPptx,
+  odt: async () => (await import('./odf.ts')).readOdf,
+  ods: async () => (await import('./odf.ts')).readOdf,
+  odp: async () => (await import('./odf.ts')).readOdf,
+  epub: async () => (await import('./epub.ts')).readEpub,
   encrypted: async () => () => {
     throw new SourceError('FOLIO_OFFICE_ENCRYPTED', 'the Office file is encrypted with a password; Folio cannot read it without the password');
   },
