@@ -5,6 +5,7 @@
  */
 import {
   CSV_MIME,
+  DOC_MIME,
   DOCX_MIME,
   EML_MIME,
   ENCRYPTED_OFFICE_MIME,
@@ -12,9 +13,11 @@ import {
   HTML_MIME,
   LEGACY_OFFICE_MIME,
   MSG_MIME,
+  PPT_MIME,
   PPTX_MIME,
   RTF_MIME,
   TSV_MIME,
+  XLS_MIME,
   XLSX_MIME,
 } from '../pipeline/formats/mime.ts';
 import { centralDirectory, isZip } from '../pipeline/formats/zip.ts';
@@ -56,6 +59,9 @@ function oleMime(bytes: Uint8Array): string {
   const text = new TextDecoder('utf-16le').decode(bytes.subarray(0, Math.min(bytes.length, 4 * 1024 * 1024)));
   if (text.includes('EncryptedPackage')) return ENCRYPTED_OFFICE_MIME;
   if (text.includes('__substg1.0_') || text.includes('__properties_version1.0')) return MSG_MIME;
+  if (text.includes('WordDocument')) return DOC_MIME;
+  if (text.includes('Workbook') || text.includes('Book\0')) return XLS_MIME;
+  if (text.includes('PowerPoint Document')) return PPT_MIME;
   return LEGACY_OFFICE_MIME;
 }
 

@@ -57,6 +57,8 @@ export const ERROR_CODES = {
   FOLIO_FORMAT_CORRUPT: 'the document lacks a part its format needs, or its structure cannot be read',
   FOLIO_FORMAT_TOO_LARGE: 'the document holds more cells, slides or nesting than the bounds allow',
   FOLIO_FORMAT_TIMEOUT: 'reading the document took longer than its time limit',
+  FOLIO_CONVERTER_MISSING: 'a legacy Office file (.doc, .xls, .ppt) needs LibreOffice, which is not installed',
+  FOLIO_CONVERTER_FAILED: 'LibreOffice could not convert the legacy Office file',
   FOLIO_PDF_PASSWORD: 'the PDF is encrypted and no password was given',
   FOLIO_PDF_BAD_PASSWORD: 'the password given does not open the PDF',
   FOLIO_PDF_CORRUPT: 'the PDF (or one of its pages) cannot be read',

@@ -4,6 +4,7 @@ export { parseRows, sniffDelimiter } from './csv.ts';
 export { htmlBlocks } from './html.ts';
 export * from './mime.ts';
 export { pageMarkdown } from './page-markdown.ts';
+export type { ReadFormatOptions } from './read.ts';
 export { isFormatMime, readFormat } from './read.ts';
 export type { FormatAttachment, FormatDocument, FormatPage } from './types.ts';
 export type { XmlElement, XmlLimits } from './xml.ts';

@@ -15,8 +15,12 @@ export const MSG_MIME = 'application/vnd.ms-outlook';
 export const RTF_MIME = 'application/rtf';
 /** An Office file encrypted with a password (an OLE container holding `EncryptedPackage`). */
 export const ENCRYPTED_OFFICE_MIME = 'application/x-encrypted-office';
-/** Legacy binary Office (Word 97–2003 and the like): read through LibreOffice when installed. */
+/** An OLE compound file of no kind Folio reads. */
 export const LEGACY_OFFICE_MIME = 'application/x-ole-storage';
+/** Legacy binary Office (Word, Excel, PowerPoint 97–2003): read through LibreOffice when installed. */
+export const DOC_MIME = 'application/msword';
+export const XLS_MIME = 'application/vnd.ms-excel';
+export const PPT_MIME = 'application/vnd.ms-powerpoint';
 
 /** Which reader a mime type goes to (macro-enabled variants read like the plain ones). */
 export const FORMAT_OF: Readonly<Record<string, string>> = {
@@ -38,13 +42,17 @@ export const FORMAT_OF: Readonly<Record<string, string>> = {
   [MSG_MIME]: 'msg',
   [RTF_MIME]: 'rtf',
   [ENCRYPTED_OFFICE_MIME]: 'encrypted',
+  'application/msword': 'legacy',
+  'application/vnd.ms-excel': 'legacy',
+  'application/vnd.ms-powerpoint': 'legacy',
 };
 
 /** Formats with a reader (the others are sniffed, and fail with a clear code until they have one). */
-const READ = new Set(['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub', 'html', 'csv', 'encrypted']);
+const READ = new Set(['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub', 'eml', 'msg', 'rtf', 'legacy', 'html', 'csv', 'encrypted']);
 
 /** Mime types Folio reads through a format reader. */
 export const FORMAT_MIME_TYPES: readonly string[] = Object.keys(FORMAT_OF).filter((mime) => READ.has(FORMAT_OF[mime]!));
 
 /** What Folio reads, for messages that name an unsupported type. */
-export const READABLE_TYPES = 'PDF, PNG, JPEG, TIFF, WebP, Markdown, Word, Excel, PowerPoint, OpenDocument, HTML, EPUB, e-mail (EML) and CSV/TSV';
+export const READABLE_TYPES =
+  'PDF, PNG, JPEG, TIFF, WebP, Markdown, Word, Excel, PowerPoint (legacy ones through LibreOffice), OpenDocument, HTML, EPUB, e-mail (EML, MSG), RTF and CSV/TSV';

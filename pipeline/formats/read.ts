@@ -2,29 +2,55 @@
  * One entry for every declarative format: the mime type picks the reader, and a reader's failure
  * becomes a `SourceError` with a stable code naming what is wrong with the file.
  */
-import { FolioError, SourceError } from '../../core/errors.ts';
+import { ConfigurationError, FolioError, SourceError } from '../../core/errors.ts';
 import { readCsv } from './csv.ts';
+import { withDeadline } from './deadline.ts';
 import { readDocx } from './docx.ts';
 import { readHtml } from './html.ts';
 import { FORMAT_OF } from './mime.ts';
 import type { FormatDocument } from './types.ts';
 
-type Reader = (bytes: Uint8Array) => FormatDocument | Promise<FormatDocument>;
+type Reader = (bytes: Uint8Array, depth: number, mime: string) => FormatDocument | Promise<FormatDocument>;
 
 const READERS: Readonly<Record<string, () => Promise<Reader>>> = {
   docx: async () => readDocx,
   html: async () => readHtml,
-  csv: async () => readCsv,
-  xlsx: async () => (await import('./xlsx.ts')).readXlsx,
-  pptx: async () => (await import('./pptx.ts')).readPptx,
+  csv: async () => (bytes) => readCsv(bytes),
+  xlsx: async () => {
+    const { readXlsx } = await import('./xlsx.ts');
+    return (bytes) => readXlsx(bytes);
+  },
+  pptx: async () => {
+    const { readPptx } = await import('./pptx.ts');
+    return (bytes) => readPptx(bytes);
+  },
   odt: async () => (await import('./odf.ts')).readOdf,
   ods: async () => (await import('./odf.ts')).readOdf,
   odp: async () => (await import('./odf.ts')).readOdf,
   epub: async () => (await import('./epub.ts')).readEpub,
+  eml: async () => (await import('./email.ts')).readEml,
+  msg: async () => (await import('./msg.ts')).readMsg,
+  legacy: async () => {
+    const { readLegacy } = await import('./legacy.ts');
+    return (bytes, _depth, mime) => readLegacy(bytes, mime);
+  },
+  rtf: async () => {
+    const { readRtf } = await import('./rtf.ts');
+    return (bytes) => readRtf(bytes);
+  },
   encrypted: async () => () => {
     throw new SourceError('FOLIO_OFFICE_ENCRYPTED', 'the Office file is encrypted with a password; Folio cannot read it without the password');
   },
 };
+
+export interface ReadFormatOptions {
+  /**
+   * Time limit for reading one document (attachments included); past it the document fails with
+   * `FOLIO_FORMAT_TIMEOUT`.
+   * @default 120000
+   */
+  readonly timeoutMs?: number;
+}
 
 /** True when a format reader handles `mime`. */
 export function isFormatMime(mime: string): boolean {
@@ -38,13 +64,22 @@ export function isFormatMime(mime: string): boolean {
  * @example
  * const doc = await readFormat(bytes, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
  */
-export async function readFormat(bytes: Uint8Array, mime: string): Promise<FormatDocument> {
+export async function readFormat(bytes: Uint8Array, mime: string, options: Readonly<ReadFormatOptions> = {}): Promise<FormatDocument> {
+  const { timeoutMs = 120_000 } = options;
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`timeoutMs\` to be a number above 0, got \`${String(timeoutMs)}\` (${typeof timeoutMs})`);
+  }
+  return withDeadline(timeoutMs, () => readFormatNested(bytes, mime, 0));
+}
+
+/** {@link readFormat} for a document inside another (an attachment), `depth` levels down. */
+export async function readFormatNested(bytes: Uint8Array, mime: string, depth: number): Promise<FormatDocument> {
   const format = FORMAT_OF[mime];
   const load = format === undefined ? undefined : READERS[format];
   if (!load) throw new SourceError('FOLIO_UNSUPPORTED_TYPE', `no reader for ${mime}`);
   const reader = await load();
   try {
-    return await reader(bytes);
+    return await reader(bytes, depth, mime);
   } catch (error) {
     if (error instanceof FolioError) throw error;
     // A reader bug or a structure no reader expected: the document fails, the run goes on.

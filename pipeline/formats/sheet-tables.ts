@@ -4,6 +4,7 @@
  * title or note, read as a paragraph. Merged ranges become rowspan/colspan.
  */
 import type { Block, TableCell } from './blocks.ts';
+import { checkDeadline } from './deadline.ts';
 
 export interface SheetCell {
   readonly row: number;
@@ -44,6 +45,7 @@ export function sheetBlocks(cells: readonly SheetCell[], merges: readonly SheetM
   const regions: { top: number; left: number; bottom: number; right: number }[] = [];
   for (const start of [...filled].sort((a, b) => a - b)) {
     if (seen.has(start)) continue;
+    checkDeadline();
     const box = { top: Infinity, left: Infinity, bottom: -1, right: -1 };
     const stack = [start];
     seen.add(start);

@@ -5,6 +5,7 @@
  * numeric references are expanded. Bounded in nodes and depth.
  */
 import { SourceError } from '../../core/errors.ts';
+import { checkDeadline } from './deadline.ts';
 
 export interface XmlElement {
   /** The qualified name as written (`w:p`). */
@@ -74,6 +75,7 @@ export function parseXml(text: string, part = 'xml', limits: Readonly<XmlLimits>
     }
     if (lt < 0) break;
     if (++nodes > maxNodes) throw new SourceError('FOLIO_XML_MALFORMED', `${part}: more than ${maxNodes} XML nodes`);
+    if ((nodes & 0xffff) === 0) checkDeadline();
     if (text.startsWith('<!--', lt)) {
       const close = text.indexOf('-->', lt + 4);
       if (close < 0) throw malformed(part, lt, 'unterminated comment');
