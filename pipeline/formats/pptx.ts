@@ -7,10 +7,11 @@
 import { SourceError } from '../../core/errors.ts';
 import type { Block, ListItem, Span, TableCell } from './blocks.ts';
 import { isBlank } from './blocks.ts';
+import { chartBlocks, drawingCharts } from './chart.ts';
 import { mainPart, type Relationship, readPart, relationships } from './ooxml.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, find, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
-import { openZip } from './zip.ts';
+import { openZip, type ZipArchive } from './zip.ts';
 
 export interface PptxOptions {
   /**
@@ -94,7 +95,7 @@ function position(shape: XmlElement): { y: number; x: number; title: boolean } {
 }
 
 /** One shape's blocks. */
-function shapeBlocks(shape: XmlElement, rels: ReadonlyMap<string, Relationship>, depth: number): Block[] {
+function shapeBlocks(shape: XmlElement, rels: ReadonlyMap<string, Relationship>, depth: number, zip?: ZipArchive): Block[] {
   const out: Block[] = [];
   switch (shape.local) {
     case 'sp': {
@@ -107,10 +108,11 @@ function shapeBlocks(shape: XmlElement, rels: ReadonlyMap<string, Relationship>,
     case 'graphicFrame': {
       const tbl = find(shape, 'tbl');
       if (tbl) out.push(table(tbl));
+      else if (zip) for (const chart of drawingCharts(shape, rels)) out.push(...chartBlocks(zip, chart));
       break;
     }
     case 'grpSp':
-      shapes(shape, rels, out, depth + 1);
+      shapes(shape, rels, out, depth + 1, zip);
       break;
     case 'pic': {
       const cNvPr = find(shape, 'cNvPr');
@@ -118,7 +120,7 @@ function shapeBlocks(shape: XmlElement, rels: ReadonlyMap<string, Relationship>,
       break;
     }
     case 'AlternateContent':
-      shapes(kid(shape, 'Choice') ?? kid(shape, 'Fallback'), rels, out, depth + 1);
+      shapes(kid(shape, 'Choice') ?? kid(shape, 'Fallback'), rels, out, depth + 1, zip);
       break;
     default:
       break;
@@ -127,7 +129,7 @@ function shapeBlocks(shape: XmlElement, rels: ReadonlyMap<string, Relationship>,
 }
 
 /** A shape tree in reading order: the title, then top to bottom, left to right where positions are known. */
-function shapes(tree: XmlElement | undefined, rels: ReadonlyMap<string, Relationship>, out: Block[], depth = 0): void {
+function shapes(tree: XmlElement | undefined, rels: ReadonlyMap<string, Relationship>, out: Block[], depth = 0, zip?: ZipArchive): void {
   if (!tree || depth > 32) return;
   const placed = kids(tree)
     .map((shape, index) => ({ shape, index, ...position(shape) }))
@@ -138,7 +140,7 @@ function shapes(tree: XmlElement | undefined, rels: ReadonlyMap<string, Relation
     // Shapes whose tops are within a small band read left to right.
     return Math.abs(a.y - b.y) > 100_000 ? a.y - b.y : a.x - b.x || a.index - b.index;
   });
-  for (const { shape } of sorted) out.push(...shapeBlocks(shape, rels, depth));
+  for (const { shape } of sorted) out.push(...shapeBlocks(shape, rels, depth, zip));
 }
 
 /**
@@ -160,7 +162,7 @@ export function readPptx(bytes: Uint8Array, options: Readonly<PptxOptions> = {})
     if (!rel || rel.external) continue;
     const slideRels = relationships(zip, rel.target);
     const blocks: Block[] = [];
-    shapes(find(readPart(zip, rel.target), 'spTree'), slideRels, blocks);
+    shapes(find(readPart(zip, rel.target), 'spTree'), slideRels, blocks, 0, zip);
     const title = blocks.find((b) => b.kind === 'heading');
     pages.push({ blocks, ...(title?.kind === 'heading' ? { label: title.spans.map((s) => s.text).join('') } : {}) });
   }

@@ -68,7 +68,20 @@ export function sheetBlocks(cells: readonly SheetCell[], merges: readonly SheetM
   }
   regions.sort((a, b) => a.top - b.top || a.left - b.left);
   const blocks: Block[] = [];
+  const filledIn = (r: number, box: { left: number; right: number }): number => {
+    let n = 0;
+    for (let c = box.left; c <= box.right; c++) if (text.has(key(r, c))) n++;
+    return n;
+  };
   for (const box of regions) {
+    // A title above a table: a top row with one filled cell (often merged across) over a row of several.
+    while (box.top < box.bottom && box.left < box.right && filledIn(box.top, box) === 1 && filledIn(box.top + 1, box) >= 2) {
+      for (let c = box.left; c <= box.right; c++) {
+        const title = text.get(key(box.top, c));
+        if (title !== undefined) blocks.push({ kind: 'paragraph', spans: [{ text: title }] });
+      }
+      box.top++;
+    }
     if (box.top === box.bottom && box.left === box.right) {
       blocks.push({ kind: 'paragraph', spans: [{ text: text.get(key(box.top, box.left)) ?? '' }] });
       continue;

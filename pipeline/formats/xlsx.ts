@@ -5,11 +5,12 @@
  */
 import { SourceError } from '../../core/errors.ts';
 import type { Block } from './blocks.ts';
+import { chartBlocks, drawingCharts } from './chart.ts';
 import { mainPart, readPart, relatedPart, relationships } from './ooxml.ts';
 import { type SheetCell, type SheetMerge, sheetBlocks } from './sheet-tables.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
-import { openZip } from './zip.ts';
+import { openZip, type ZipArchive } from './zip.ts';
 
 /** Built-in number formats that show a date or time. */
 const DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 30, 36, 45, 46, 47, 50, 57]);
@@ -83,6 +84,16 @@ function rangeOf(ref: string): SheetMerge | undefined {
     : undefined;
 }
 
+/** The charts drawn on a worksheet or chartsheet, through its drawing part. */
+function sheetCharts(zip: ZipArchive, sheetPath: string): Block[] {
+  const blocks: Block[] = [];
+  for (const rel of relationships(zip, sheetPath).values()) {
+    if (rel.external || !rel.type.endsWith('/drawing')) continue;
+    for (const chart of drawingCharts(readPart(zip, rel.target), relationships(zip, rel.target))) blocks.push(...chartBlocks(zip, chart));
+  }
+  return blocks;
+}
+
 /**
  * Read an XLSX workbook: one page per worksheet.
  *
@@ -108,8 +119,13 @@ export function readXlsx(bytes: Uint8Array, options: Readonly<XlsxOptions> = {})
   let total = 0;
   for (const sheet of kids(kid(workbook, 'sheets'), 'sheet')) {
     const rel = rels.get(relId(sheet) ?? '');
-    if (!rel || rel.external || !rel.type.endsWith('/worksheet')) continue;
+    if (!rel || rel.external) continue;
     const name = attr(sheet, 'name') ?? rel.target;
+    if (rel.type.endsWith('/chartsheet')) {
+      pages.push({ blocks: [{ kind: 'heading', level: 2, spans: [{ text: name }] }, ...sheetCharts(zip, rel.target)], label: name });
+      continue;
+    }
+    if (!rel.type.endsWith('/worksheet')) continue;
     const xml = readPart(zip, rel.target);
     const cells: SheetCell[] = [];
     for (const row of kids(kid(xml, 'sheetData'), 'row')) {
@@ -127,7 +143,7 @@ export function readXlsx(bytes: Uint8Array, options: Readonly<XlsxOptions> = {})
     const merges = kids(kid(xml, 'mergeCells'), 'mergeCell')
       .map((m) => rangeOf(attr(m, 'ref') ?? ''))
       .filter((m): m is SheetMerge => m !== undefined);
-    const blocks: Block[] = [{ kind: 'heading', level: 2, spans: [{ text: name }] }, ...sheetBlocks(cells, merges)];
+    const blocks: Block[] = [{ kind: 'heading', level: 2, spans: [{ text: name }] }, ...sheetBlocks(cells, merges), ...sheetCharts(zip, rel.target)];
     pages.push({ blocks, label: name });
   }
   return { format: 'xlsx', pages };
