@@ -211,7 +211,7 @@ export function readOdf(bytes: Uint8Array): FormatDocument {
   const text = kid(body, 'text');
   if (text) return { format: 'odt', pages: [{ blocks: textBlocks(text) }] };
   const spreadsheet = kid(body, 'spreadsheet');
-  if (spreadsheet) return { format: 'ods', pages: sheets(spreadsheet, 2_000_000) };
+  if (spreadsheet) return { format: 'ods', pages: sheets(spreadsheet, 500_000) };
   const presentation = kid(body, 'presentation');
   if (presentation) return { format: 'odp', pages: slides(presentation) };
   throw new SourceError('FOLIO_FORMAT_CORRUPT', 'the OpenDocument body is neither text, spreadsheet nor presentation');

@@ -10,7 +10,7 @@ import { isBlank } from './blocks.ts';
 import { chartBlocks, drawingCharts } from './chart.ts';
 import { mainPart, type Relationship, readPart, relationships } from './ooxml.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
-import { attr, find, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
+import { attr, find, findAll, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
 import { openZip, type ZipArchive } from './zip.ts';
 
 export interface PptxOptions {
@@ -143,6 +143,24 @@ function shapes(tree: XmlElement | undefined, rels: ReadonlyMap<string, Relation
   for (const { shape } of sorted) out.push(...shapeBlocks(shape, rels, depth, zip));
 }
 
+/** The speaker notes of a slide: the body placeholder of its notes slide. */
+function notesOf(zip: ZipArchive, slideRels: ReadonlyMap<string, Relationship>): string[] {
+  const out: string[] = [];
+  for (const rel of slideRels.values()) {
+    if (rel.external || !rel.type.endsWith('/notesSlide')) continue;
+    for (const shape of findAll(readPart(zip, rel.target), 'sp')) {
+      const ph = find(kid(shape, 'nvSpPr'), 'ph');
+      if (attr(ph, 'type') !== 'body') continue;
+      const text = kids(kid(shape, 'txBody'), 'p')
+        .map((p) => textOf(p).trim())
+        .filter((t) => t !== '')
+        .join(' ');
+      if (text !== '') out.push(text);
+    }
+  }
+  return out;
+}
+
 /**
  * Read a PPTX deck: one page per slide.
  *
@@ -164,7 +182,8 @@ export function readPptx(bytes: Uint8Array, options: Readonly<PptxOptions> = {})
     const blocks: Block[] = [];
     shapes(find(readPart(zip, rel.target), 'spTree'), slideRels, blocks, 0, zip);
     const title = blocks.find((b) => b.kind === 'heading');
-    pages.push({ blocks, ...(title?.kind === 'heading' ? { label: title.spans.map((s) => s.text).join('') } : {}) });
+    const notes = notesOf(zip, slideRels);
+    pages.push({ blocks, ...(notes.length > 0 ? { notes } : {}), ...(title?.kind === 'heading' ? { label: title.spans.map((s) => s.text).join('') } : {}) });
   }
   return { format: 'pptx', pages };
 }

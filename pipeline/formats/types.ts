@@ -8,6 +8,8 @@ export interface FormatPage {
   readonly footers?: readonly string[];
   /** Footnotes and endnotes, by their number in the text (`[^n]`). */
   readonly footnotes?: readonly { readonly id: string; readonly text: string }[];
+  /** Speaker notes of a slide: their own elements (`footnote`, label `speaker_notes`) after the slide's. */
+  readonly notes?: readonly string[];
   /** Slide title or sheet name, for provenance. */
   readonly label?: string;
 }

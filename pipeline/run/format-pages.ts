@@ -5,7 +5,7 @@
  * come back as furniture elements, left out of the clean Markdown like a PDF's.
  */
 import type { Element, SourceDocument } from '../../core/types.ts';
-import { pageMarkdown, readFormat } from '../formats/index.ts';
+import { escapeMarkdown, pageMarkdown, readFormat } from '../formats/index.ts';
 import type { ProcessOptions } from './options.ts';
 import { analysePage, type PageResult } from './page-result.ts';
 
@@ -34,6 +34,15 @@ export async function* formatPages(doc: SourceDocument, options: Readonly<Proces
     );
     const furniture = (kind: 'pageHeader' | 'pageFooter', texts: readonly string[] | undefined): Element[] =>
       (texts ?? []).map((text) => ({ kind, text, headingPath: [], pageNumber, pages: [pageNumber] }));
-    yield { ...result, elements: [...furniture('pageHeader', page.headers), ...result.elements, ...furniture('pageFooter', page.footers)] };
+    const notes: Element[] = (page.notes ?? []).map((text) => ({
+      kind: 'footnote',
+      label: 'speaker_notes',
+      text,
+      markdown: `> **Notes:** ${escapeMarkdown(text)}`,
+      headingPath: [],
+      pageNumber,
+      pages: [pageNumber],
+    }));
+    yield { ...result, elements: [...furniture('pageHeader', page.headers), ...result.elements, ...notes, ...furniture('pageFooter', page.footers)] };
   }
 }

@@ -66,6 +66,11 @@ function pptx(): Uint8Array {
       ),
     },
     { name: 'ppt/slides/slide1.xml', data: slide(shape('<p:ph type="ctrTitle"/>', para('Closing'), 0)) },
+    { name: 'ppt/slides/_rels/slide2.xml.rels', data: rels(`<Relationship Id="rN" Type="${REL}/notesSlide" Target="../notesSlides/notesSlide1.xml"/>`) },
+    {
+      name: 'ppt/notesSlides/notesSlide1.xml',
+      data: `<p:notes ${A}><p:cSld><p:spTree>${shape('<p:ph type="body" idx="1"/>', para('Say hello first.'), 0)}</p:spTree></p:cSld></p:notes>`,
+    },
   ]);
 }
 
@@ -98,7 +103,9 @@ describe('readFormat (spreadsheets and slides)', () => {
       ['heading', 'Agenda'],
       ['list', 'Point one\n  Sub point'],
       ['paragraph', 'Footnote at the bottom'],
+      ['footnote', 'Say hello first.'],
     ]);
+    assert.equal(result.elements.find((e) => e.kind === 'footnote')?.label, 'speaker_notes');
     assert.deepEqual(byPage(2), [['heading', 'Closing']]);
   });
 
