@@ -17,6 +17,51 @@ interface Style {
 export interface NumberingLevel {
   readonly format: string;
   readonly start: number;
+  /** The number's template: `%1.` shows this level's counter, `%1.%2.` the outline number. */
+  readonly text: string;
+}
+
+function roman(n: number): string {
+  const table: [number, string][] = [
+    [1000, 'm'],
+    [900, 'cm'],
+    [500, 'd'],
+    [400, 'cd'],
+    [100, 'c'],
+    [90, 'xc'],
+    [50, 'l'],
+    [40, 'xl'],
+    [10, 'x'],
+    [9, 'ix'],
+    [5, 'v'],
+    [4, 'iv'],
+    [1, 'i'],
+  ];
+  let out = '';
+  for (const [value, digits] of table) for (; n >= value; n -= value) out += digits;
+  return out;
+}
+
+function letters(n: number): string {
+  return String.fromCharCode(97 + ((n - 1) % 26)).repeat(Math.floor((n - 1) / 26) + 1);
+}
+
+/** A counter in a level's format (`decimal`, `lowerLetter`, `upperRoman`, …). */
+export function formatCounter(n: number, format: string): string {
+  switch (format) {
+    case 'lowerLetter':
+      return letters(n);
+    case 'upperLetter':
+      return letters(n).toUpperCase();
+    case 'lowerRoman':
+      return roman(n);
+    case 'upperRoman':
+      return roman(n).toUpperCase();
+    case 'decimalZero':
+      return String(n).padStart(2, '0');
+    default:
+      return String(n);
+  }
 }
 
 const HEADING_NAME = /^(?:heading|überschrift|titre|titolo|título|kop)\s*(\d)$/i;
@@ -123,6 +168,7 @@ export class WordNumbering {
         levels.set(Number(attr(lvl, 'ilvl') ?? 0), {
           format: attr(kid(lvl, 'numFmt'), 'val') ?? 'decimal',
           start: Number(attr(kid(lvl, 'start'), 'val') ?? 1),
+          text: attr(kid(lvl, 'lvlText'), 'val') ?? '',
         });
       }
       this.#abstract.set(attr(abstract, 'abstractNumId') ?? '', levels);
@@ -141,9 +187,22 @@ export class WordNumbering {
   level(numId: string, ilvl: number): NumberingLevel | undefined {
     const num = this.#nums.get(numId);
     if (!num) return undefined;
-    const level = this.#abstract.get(num.abstractId)?.get(ilvl) ?? { format: 'decimal', start: 1 };
+    const level = this.#abstract.get(num.abstractId)?.get(ilvl) ?? { format: 'decimal', start: 1, text: `%${ilvl + 1}.` };
     const start = num.overrides.get(ilvl);
     return start === undefined ? level : { ...level, start };
+  }
+
+  /**
+   * The outline number an item shows when its template names outer levels too (`%1.%2.` → `1.2.`),
+   * else undefined (a plain numbered or bulleted item).
+   */
+  outlineNumber(numId: string, ilvl: number, counters: readonly number[]): string | undefined {
+    const level = this.level(numId, ilvl);
+    if (!level || !/%\d.*%\d/.test(level.text)) return undefined;
+    return level.text.replace(/%(\d)/g, (_, d: string) => {
+      const at = Number(d) - 1;
+      return formatCounter(counters[at] ?? this.level(numId, at)?.start ?? 1, this.level(numId, at)?.format ?? 'decimal');
+    });
   }
 
   /** The abstract definition behind a `numId`: two nums sharing one continue one list. */

@@ -68,7 +68,7 @@ class WordReader {
         }
       } else if (node.local === 'tbl') {
         flush();
-        out.push(this.#table(node));
+        out.push(...this.#table(node));
       } else if (node.local === 'sdt') {
         flush();
         this.walk(kid(node, 'sdtContent'), out);
@@ -109,6 +109,9 @@ class WordReader {
         counters[ilvl] = (counters[ilvl] ?? def.start - 1) + 1;
         counters.length = ilvl + 1;
         this.#counters.set(key, counters);
+        // An outline number (`1.2.`) is part of what the reader sees: kept as text on a bullet item.
+        const outline = ordered ? this.numbering.outlineNumber(numbered.numId, ilvl, counters) : undefined;
+        if (outline !== undefined) return { item: { spans: [{ text: `${outline} ` }, ...spans], level: ilvl, ordered: false }, extras };
         return { item: { spans, level: ilvl, ordered, ...(ordered ? { number: counters[ilvl]! } : {}) }, extras };
       }
     }
@@ -214,11 +217,15 @@ class WordReader {
     }
   }
 
-  #table(tbl: XmlElement): Block {
+  /** A table's block; a table of one cell is a layout frame, so its content is read as blocks. */
+  #table(tbl: XmlElement): Block[] {
+    const rowElements = rowsOf(tbl);
+    const only = rowElements.length === 1 ? cellsOf(rowElements[0]!) : [];
+    if (only.length === 1) return this.walk(only[0]);
     const rows: TableCell[][] = [];
     const owners: (TableCell & { rowspan: number })[][] = [];
     let flagged = false;
-    for (const tr of rowsOf(tbl)) {
+    for (const tr of rowElements) {
       const r = rows.length;
       const trPr = kid(tr, 'trPr');
       const header = isOn(kid(trPr, 'tblHeader'));
@@ -250,7 +257,7 @@ class WordReader {
     }
     // Without a flagged header row, the first row is taken as the header, as Word's table styles draw it.
     if (!flagged && rows.length > 1) rows[0] = rows[0]!.map((cell) => ({ ...cell, header: true }));
-    return { kind: 'table', rows };
+    return [{ kind: 'table', rows }];
   }
 }
 

@@ -156,10 +156,17 @@ class HtmlReader {
         if (items.length > 0) this.out.push({ kind: 'list', items });
         return;
       }
-      case 'table':
+      case 'table': {
         this.flush();
-        this.out.push({ kind: 'table', rows: tableRows(node) });
+        const rows = tableRows(node);
+        // A table of one cell is a layout frame (mail templates, old sites): its content is read as blocks.
+        if (rows.length === 1 && rows[0]!.length === 1) {
+          const cell = findAll(node, (e) => e.tagName === 'td' || e.tagName === 'th')[0];
+          if (cell) this.walk(cell, format);
+          this.flush();
+        } else this.out.push({ kind: 'table', rows });
         return;
+      }
       case 'pre':
         this.flush();
         this.out.push({ kind: 'code', text: rawText(node) });
