@@ -31,6 +31,7 @@ export async function* formatPages(doc: SourceDocument, options: Readonly<Proces
       markdown.trim().length > 0,
       // Repetition in a file is the author's (a table of alike rows), not a decoding loop to cut.
       { collapseLoops: false },
+      { repetition: false },
     );
     const furniture = (kind: 'pageHeader' | 'pageFooter', texts: readonly string[] | undefined): Element[] =>
       (texts ?? []).map((text) => ({ kind, text, headingPath: [], pageNumber, pages: [pageNumber] }));

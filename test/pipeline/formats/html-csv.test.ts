@@ -82,4 +82,11 @@ describe('readFormat (CSV and TSV)', () => {
       ['1', '2'],
     ]);
   });
+
+  it("should keep a sheet of repeated rows: repetition in a file is its author's, not a decoding loop", async () => {
+    const result = await processDocument(source(`a,b,c\n${'0,0,0\n'.repeat(3000)}`, 'zeros.csv', CSV_MIME), { engine: 'text' });
+    assert.equal(result.ok, true, JSON.stringify(result.failures));
+    assert.deepEqual(result.failures, []);
+    assert.equal(result.elements[0]?.table?.cells.length, 3001);
+  });
 });
