@@ -9,6 +9,7 @@ import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import type { Block, ListItem, Span, TableCell } from './blocks.ts';
 import { isBlank } from './blocks.ts';
+import { isDisplayMath, mathmlToLatex } from './mathml.ts';
 import type { FormatDocument } from './types.ts';
 
 const DROPPED = new Set([
@@ -188,6 +189,15 @@ class HtmlReader {
       case 'br':
         this.#spans.push({ text: ' ', ...format });
         return;
+      case 'math': {
+        const latex = mathmlToLatex(node);
+        if (latex === '') return;
+        if (isDisplayMath(node)) {
+          this.flush();
+          this.out.push({ kind: 'formula', latex });
+        } else this.#spans.push({ text: latex, math: true });
+        return;
+      }
       case 'hr':
         this.flush();
         return;

@@ -55,6 +55,22 @@ describe('readFormat (HTML)', () => {
   });
 });
 
+describe('readFormat (HTML math)', () => {
+  it('should read MathML as LaTeX: the TeX annotation when there is one, else the presentation elements', async () => {
+    const page =
+      '<p>Area <math><mi>A</mi><mo>=</mo><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></math> here.</p>' +
+      '<math display="block"><semantics><mfrac><mn>1</mn><mn>2</mn></mfrac><annotation encoding="application/x-tex">\\frac{1}{2}</annotation></semantics></math>';
+    const result = await processDocument(source(page, 'math.html', HTML_MIME), { engine: 'text' });
+    assert.equal(result.ok, true, JSON.stringify(result.failures));
+    assert.deepEqual(
+      result.elements[0]?.formulas?.map((f) => [f.latex, f.valid]),
+      [['A=\\pi {r}^{2}', true]],
+    );
+    assert.equal(result.elements[1]?.kind, 'formula');
+    assert.equal(result.elements[1]?.formulas?.[0]?.latex, '\\frac{1}{2}');
+  });
+});
+
 describe('readFormat (CSV and TSV)', () => {
   it('should sniff the delimiter and keep quoted delimiters, quotes and line breaks inside fields', () => {
     assert.equal(sniffDelimiter('a;b;c\n1;2,5;3\n'), ';');
