@@ -72,6 +72,9 @@ const EML_HEADER = /^(received|return-path|from|to|subject|date|message-id|mime-
 function textMime(text: string, name: string): string | undefined {
   const head = text.slice(0, 4096);
   if (head.startsWith('{\\rtf')) return RTF_MIME;
+  // Office 2003 XML (SpreadsheetML, WordprocessingML): read through LibreOffice like the binary formats.
+  if (/^\s*<\?xml/.test(head) && /progid="Excel\.Sheet"|urn:schemas-microsoft-com:office:spreadsheet/.test(head)) return XLS_MIME;
+  if (/^\s*<\?xml/.test(head) && /progid="Word\.Document"|schemas\.microsoft\.com\/office\/word\/2003\/wordml/.test(head)) return DOC_MIME;
   if (HTML_START.test(head) || (/\.x?html?$/i.test(name) && /<[a-z][\w-]*[\s>]/i.test(head))) return HTML_MIME;
   const lines = head.split(/\r?\n/);
   const headerLines = lines.slice(0, lines.indexOf('') >>> 0).filter((l) => !/^\s/.test(l));

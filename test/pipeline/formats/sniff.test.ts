@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { sniffMime } from '../../../connector/index.ts';
-import { CSV_MIME, DOCX_MIME, EML_MIME, EPUB_MIME, HTML_MIME, ODT_MIME, PPTX_MIME, TSV_MIME, XLSX_MIME } from '../../../pipeline/formats/index.ts';
+import { CSV_MIME, DOCX_MIME, EML_MIME, EPUB_MIME, HTML_MIME, ODT_MIME, PPTX_MIME, TSV_MIME, XLS_MIME, XLSX_MIME } from '../../../pipeline/formats/index.ts';
 import { makeDocx, makeZip, p } from './zip-writer.ts';
 
 const enc = new TextEncoder();
@@ -45,5 +45,6 @@ describe('sniffMime (declarative formats)', () => {
     assert.equal(sniffMime(enc.encode('a,b\n1,2\n'), 'data.csv'), CSV_MIME);
     assert.equal(sniffMime(enc.encode('a\tb\n1\t2\n'), 'data.tsv'), TSV_MIME);
     assert.equal(sniffMime(enc.encode('# Title\n'), 'notes.md'), 'text/markdown');
+    assert.equal(sniffMime(enc.encode('<?xml version="1.0"?>\n<?mso-application progid="Excel.Sheet"?>\n<Workbook/>'), 'book.xml'), XLS_MIME);
   });
 });
