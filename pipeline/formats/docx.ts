@@ -6,21 +6,19 @@
  */
 import type { Block, ListItem, Span, TableCell } from './blocks.ts';
 import { blockText, isBlank, spansText } from './blocks.ts';
+import { cellsOf, choice, notes, partTexts, rowsOf, settleLevels } from './docx-parts.ts';
 import { isOn, WordNumbering, WordStyles } from './docx-styles.ts';
 import { ommlToLatex } from './omml.ts';
 import { mainPart, type Relationship, readPart, relatedPart, relationships } from './ooxml.ts';
 import type { FormatDocument } from './types.ts';
 import { attr, find, findAll, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
-import { openZip, type ZipArchive } from './zip.ts';
+import { openZip } from './zip.ts';
 
 interface Format {
   readonly bold: boolean;
   readonly italic: boolean;
   readonly href?: string;
 }
-
-/** Raw heading level of a Title paragraph, placed above every `Heading N` until levels are settled. */
-const TITLE = 0.5;
 
 class WordReader {
   readonly #counters = new Map<string, number[]>();
@@ -259,49 +257,6 @@ class WordReader {
     if (!flagged && rows.length > 1) rows[0] = rows[0]!.map((cell) => ({ ...cell, header: true }));
     return [{ kind: 'table', rows }];
   }
-}
-
-function rowsOf(tbl: XmlElement): XmlElement[] {
-  return kids(tbl).flatMap((c) => (c.local === 'tr' ? [c] : c.local === 'sdt' || c.local === 'customXml' ? rowsOf(kid(c, 'sdtContent') ?? c) : []));
-}
-
-function cellsOf(tr: XmlElement): XmlElement[] {
-  return kids(tr).flatMap((c) => (c.local === 'tc' ? [c] : c.local === 'sdt' || c.local === 'customXml' ? cellsOf(kid(c, 'sdtContent') ?? c) : []));
-}
-
-/** `mc:AlternateContent`: the modern choice when there is one, else the fallback. */
-function choice(node: XmlElement): XmlElement | undefined {
-  return kid(node, 'Choice') ?? kid(node, 'Fallback');
-}
-
-/** Title above `Heading 1` only when the document has a Title: levels become 1–6. */
-function settleLevels(blocks: Block[]): Block[] {
-  const hasTitle = blocks.some((b) => b.kind === 'heading' && b.level === TITLE);
-  return blocks.map((b) =>
-    b.kind === 'heading' ? { ...b, level: Math.min(6, b.level === TITLE ? 1 : hasTitle ? Math.floor(b.level) + 1 : Math.floor(b.level)) } : b,
-  );
-}
-
-function partTexts(zip: ZipArchive, reader: WordReader, rels: ReadonlyMap<string, Relationship>, type: string): string[] {
-  const out = new Set<string>();
-  for (const rel of rels.values()) {
-    if (rel.external || !rel.type.endsWith(type)) continue;
-    const part = readPart(zip, rel.target);
-    const text = reader.walk(part).map(blockText).join(' ').replace(/\s+/g, ' ').trim();
-    if (text !== '') out.add(text);
-  }
-  return [...out];
-}
-
-function notes(zip: ZipArchive, reader: WordReader, path: string | undefined, prefix: string): { id: string; text: string }[] {
-  if (path === undefined) return [];
-  return kids(readPart(zip, path))
-    .filter((note) => (note.local === 'footnote' || note.local === 'endnote') && (attr(note, 'type') ?? 'normal') === 'normal')
-    .map((note) => ({
-      id: `${prefix}${attr(note, 'id') ?? ''}`,
-      text: reader.walk(note).map(blockText).join(' ').replace(/\s+/g, ' ').trim(),
-    }))
-    .filter((note) => note.text !== '');
 }
 
 /**
