@@ -13,7 +13,10 @@ import { attr, find, kid, kids, textOf, type XmlElement } from './xml.ts';
 import { openZip } from './zip.ts';
 
 /** Inline content of a paragraph or heading: spans, links, spaces, tabs and breaks. */
-function spans(node: XmlElement, href?: string, out: Span[] = []): Span[] {
+/** Footnotes and endnotes met while reading spans: cited as `[^id]` where they stand. */
+type Notes = { id: string; text: string }[];
+
+function spans(node: XmlElement, href?: string, out: Span[] = [], notes?: Notes): Span[] {
   for (const c of node.children) {
     if (typeof c === 'string') {
       out.push({ text: c, ...(href === undefined ? {} : { href }) });
@@ -28,17 +31,34 @@ function spans(node: XmlElement, href?: string, out: Span[] = []): Span[] {
         out.push({ text: ' ' });
         break;
       case 'a':
-        spans(c, attr(c, 'href'), out);
+        spans(c, attr(c, 'href'), out, notes);
         break;
       case 'span':
       case 'meta':
       case 'bookmark-ref':
       case 'reference-ref':
-        spans(c, href, out);
+        spans(c, href, out, notes);
         break;
-      case 'note':
-        // Footnote bodies are not part of the sentence that cites them.
+      case 'note': {
+        // The note's body is not part of the sentence that cites it: it becomes a footnote.
+        const id = `${attr(c, 'note-class') === 'endnote' ? 'e' : 'n'}${(notes?.length ?? 0) + 1}`;
+        if (notes) {
+          const body = kids(kid(c, 'note-body'))
+            .map((p) =>
+              spans(p)
+                .map((sp) => sp.text)
+                .join(''),
+            )
+            .join(' ')
+            .replace(/\s+/g, ' ')
+            .trim();
+          if (body !== '') {
+            notes.push({ id, text: body });
+            out.push({ text: `[^${id}]`, raw: true });
+          }
+        }
         break;
+      }
       default:
         break;
     }
@@ -83,18 +103,18 @@ function table(node: XmlElement): Block {
 }
 
 /** The blocks of a text container (the document body, a section, a text box, a cell). */
-function textBlocks(container: XmlElement, out: Block[] = [], depth = 0): Block[] {
+function textBlocks(container: XmlElement, out: Block[] = [], depth = 0, notes?: Notes): Block[] {
   if (depth > 32) return out;
   for (const node of kids(container)) {
     switch (node.local) {
       case 'h': {
-        const s = spans(node);
+        const s = spans(node, undefined, [], notes);
         if (!isBlank(s)) out.push({ kind: 'heading', level: Math.min(6, Number(attr(node, 'outline-level') ?? 1) || 1), spans: s });
         frames(node, out, depth);
         break;
       }
       case 'p': {
-        const s = spans(node);
+        const s = spans(node, undefined, [], notes);
         if (!isBlank(s)) out.push({ kind: 'paragraph', spans: s });
         frames(node, out, depth);
         break;
@@ -112,7 +132,7 @@ function textBlocks(container: XmlElement, out: Block[] = [], depth = 0): Block[
       case 'text-box':
       case 'frame':
       case 'g':
-        textBlocks(node, out, depth + 1);
+        textBlocks(node, out, depth + 1, notes);
         break;
       case 'image': {
         const alt = textOf(kid(node, 'desc') ?? kid(node, 'title')).trim();
@@ -209,7 +229,11 @@ export function readOdf(bytes: Uint8Array): FormatDocument {
   const body = kid(content, 'body');
   if (!body) throw new SourceError('FOLIO_FORMAT_CORRUPT', 'the OpenDocument file has no content.xml body');
   const text = kid(body, 'text');
-  if (text) return { format: 'odt', pages: [{ blocks: textBlocks(text) }] };
+  if (text) {
+    const footnotes: Notes = [];
+    const blocks = textBlocks(text, [], 0, footnotes);
+    return { format: 'odt', pages: [{ blocks, footnotes }] };
+  }
   const spreadsheet = kid(body, 'spreadsheet');
   if (spreadsheet) return { format: 'ods', pages: sheets(spreadsheet, 500_000) };
   const presentation = kid(body, 'presentation');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { sniffMime } from '../../../connector/index.ts';
 import { sha256 } from '../../../core/hash.ts';
 import type { SourceDocument } from '../../../core/types.ts';
-import { ODS_MIME } from '../../../pipeline/formats/index.ts';
+import { ODS_MIME, ODT_MIME } from '../../../pipeline/formats/index.ts';
 import { processDocument } from '../../../pipeline/run/index.ts';
 import { makeZip } from './zip-writer.ts';
 
@@ -127,5 +127,36 @@ describe('readFormat (spreadsheets and slides)', () => {
       ['Duck', '3'],
       ['Duck', '3'],
     ]);
+  });
+
+  it('should read an ODT with its outline levels, a list, a spanning table and a footnote', async () => {
+    const content = `<office:document-content xmlns:office="o" xmlns:text="t" xmlns:table="b"><office:body><office:text>
+<text:h text:outline-level="1">Report</text:h>
+<text:p>Ducks fly south<text:note text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>Most of them.</text:p></text:note-body></text:note> in winter.</text:p>
+<text:h text:outline-level="2">Species</text:h>
+<text:list><text:list-item><text:p>Mallard</text:p><text:list><text:list-item><text:p>Drake</text:p></text:list-item></text:list></text:list-item></text:list>
+<table:table><table:table-row><table:table-cell table:number-columns-spanned="2"><text:p>Both</text:p></table:table-cell><table:covered-table-cell/></table:table-row>
+<table:table-row><table:table-cell><text:p>a</text:p></table:table-cell><table:table-cell><text:p>b</text:p></table:table-cell></table:table-row></table:table>
+</office:text></office:body></office:document-content>`;
+    const bytes = makeZip([
+      { name: 'mimetype', data: ODT_MIME, deflate: false },
+      { name: 'content.xml', data: content },
+    ]);
+    const result = await processDocument(source(bytes, 'report.odt'), { engine: 'text' });
+    assert.equal(result.ok, true, JSON.stringify(result.failures));
+    assert.deepEqual(
+      result.elements.map((e) => [e.kind, e.level ?? null]),
+      [
+        ['heading', 1],
+        ['paragraph', null],
+        ['heading', 2],
+        ['list', null],
+        ['table', null],
+        ['footnote', null],
+      ],
+    );
+    assert.match(result.markdown, /^- Mallard\n {4}- Drake$/m);
+    assert.match(result.elements.find((e) => e.kind === 'table')!.table!.html, /<th colspan="2">Both<\/th>/);
+    assert.equal(result.elements.find((e) => e.kind === 'footnote')?.text, 'Most of them.');
   });
 });
