@@ -5,8 +5,9 @@
  */
 import type { Block } from './blocks.ts';
 import { blockText } from './blocks.ts';
+import { isOn } from './docx-styles.ts';
 import { type Relationship, readPart } from './ooxml.ts';
-import { attr, kid, kids, type XmlElement } from './xml.ts';
+import { attr, kid, kids, textOf, type XmlElement } from './xml.ts';
 import type { ZipArchive } from './zip.ts';
 
 /** Raw heading level of a Title paragraph, placed above every `Heading N` until levels are settled. */
@@ -58,4 +59,28 @@ export function notes(zip: ZipArchive, reader: BlockWalker, path: string | undef
       text: reader.walk(note).map(blockText).join(' ').replace(/\s+/g, ' ').trim(),
     }))
     .filter((note) => note.text !== '');
+}
+
+/**
+ * Where a body paragraph meets a page: it begins one (`pageBreakBefore`, a rendered break, a hard
+ * break before its text) or ends one (a hard break after its text).
+ */
+export function pageBreaks(p: XmlElement): { before: boolean; after: boolean } {
+  let before = isOn(kid(kid(p, 'pPr'), 'pageBreakBefore'));
+  let after = false;
+  let text = false;
+  const visit = (node: XmlElement): void => {
+    for (const c of kids(node)) {
+      if (c.local === 't' && textOf(c).trim() !== '') {
+        text = true;
+        after = false;
+      } else if (c.local === 'lastRenderedPageBreak' && !text) before = true;
+      else if (c.local === 'br' && attr(c, 'type') === 'page') {
+        if (text) after = true;
+        else before = true;
+      } else if (c.local !== 'txbxContent') visit(c);
+    }
+  };
+  visit(p);
+  return { before, after };
 }

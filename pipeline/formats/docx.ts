@@ -6,11 +6,11 @@
  */
 import type { Block, ListItem, Span, TableCell } from './blocks.ts';
 import { blockText, isBlank, spansText } from './blocks.ts';
-import { cellsOf, choice, notes, partTexts, rowsOf, settleLevels } from './docx-parts.ts';
+import { cellsOf, choice, notes, pageBreaks, partTexts, rowsOf, settleLevels } from './docx-parts.ts';
 import { isOn, WordNumbering, WordStyles } from './docx-styles.ts';
 import { ommlToLatex } from './omml.ts';
 import { mainPart, type Relationship, readPart, relatedPart, relationships } from './ooxml.ts';
-import type { FormatDocument } from './types.ts';
+import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, find, findAll, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
 import { openZip } from './zip.ts';
 
@@ -23,6 +23,10 @@ interface Format {
 class WordReader {
   readonly #counters = new Map<string, number[]>();
   #depth = 0;
+  /** Indexes of body blocks that start a new page (where Word last rendered a break, or a hard break). */
+  readonly pageStarts: number[] = [];
+  /** A hard page break ended the last body paragraph: the next one starts a page. */
+  #breakPending = false;
 
   readonly styles: WordStyles;
   readonly numbering: WordNumbering;
@@ -49,6 +53,12 @@ class WordReader {
     };
     for (const node of kids(container)) {
       if (node.local === 'p') {
+        const breaks = this.#depth === 1 ? pageBreaks(node) : { before: false, after: false };
+        if ((breaks.before || this.#breakPending) && (out.length > 0 || list || code)) {
+          flush();
+          this.pageStarts.push(out.length);
+        }
+        if (this.#depth === 1) this.#breakPending = breaks.after;
         const { block, item, codeLine, extras } = this.#paragraph(node);
         if (item) {
           if (code) flush();
@@ -277,5 +287,9 @@ export function readDocx(bytes: Uint8Array): FormatDocument {
   const headers = partTexts(zip, reader, rels, '/header');
   const footers = partTexts(zip, reader, rels, '/footer');
   const footnotes = [...notes(zip, reader, relatedPart(rels, '/footnotes'), ''), ...notes(zip, reader, relatedPart(rels, '/endnotes'), 'e')];
-  return { format: 'docx', pages: [{ blocks, headers, footers, footnotes }] };
+  // Pages as Word last laid them out: citations can name a page; notes go with the last page.
+  const starts = [0, ...new Set(reader.pageStarts.filter((i) => i > 0 && i < blocks.length))].sort((a, b) => a - b);
+  const pages: FormatPage[] = starts.map((start, i) => ({ blocks: blocks.slice(start, starts[i + 1] ?? blocks.length), headers, footers }));
+  pages[pages.length - 1] = { ...pages[pages.length - 1]!, footnotes };
+  return { format: 'docx', pages };
 }

@@ -107,4 +107,26 @@ describe('readFormat (DOCX)', () => {
     assert.ok(result.chunks.length > 0);
     assert.deepEqual(result.chunks[0]!.pages, [1]);
   });
+
+  it('should split pages where Word last rendered a page break, the heading path running on', async () => {
+    const body = [
+      p('Chapter', { style: 'Heading1' }),
+      p('On page one.'),
+      '<w:p><w:r><w:lastRenderedPageBreak/><w:t>On page two.</w:t></w:r></w:p>',
+      '<w:p><w:r><w:t>Still two.</w:t><w:br w:type="page"/></w:r></w:p>',
+      '<w:p><w:pPr><w:pageBreakBefore/></w:pPr><w:r><w:t>On page three.</w:t></w:r></w:p>',
+    ].join('');
+    const result = await processDocument(source(makeDocx(body, { styles: STYLES }), 'pages.docx'), { engine: 'text' });
+    assert.equal(result.ok, true, JSON.stringify(result.failures));
+    assert.deepEqual(
+      result.elements.map((e) => [e.text, e.pageNumber, e.headingPath.join('/')]),
+      [
+        ['Chapter', 1, ''],
+        ['On page one.', 1, 'Chapter'],
+        ['On page two.', 2, 'Chapter'],
+        ['Still two.', 2, 'Chapter'],
+        ['On page three.', 3, 'Chapter'],
+      ],
+    );
+  });
 });
