@@ -61,7 +61,13 @@ class HtmlReader {
           const cell = findAll(node, (e) => e.tagName === 'td' || e.tagName === 'th')[0];
           if (cell) this.walk(cell, format);
           this.flush();
-        } else this.out.push({ kind: 'table', rows });
+        } else {
+          // The caption reads before its table, as the PDF path places a table's caption.
+          const caption = node.children.find((c): c is HastElement => isElement(c) && c.tagName === 'caption');
+          const spans = caption ? inlineSpans(caption, {}) : [];
+          if (!isBlank(spans)) this.out.push({ kind: 'paragraph', spans });
+          this.out.push({ kind: 'table', rows });
+        }
         return;
       }
       case 'pre':
