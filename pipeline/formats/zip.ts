@@ -14,12 +14,12 @@ export interface ZipLimits {
   readonly maxEntries?: number;
   /**
    * Most bytes one entry may expand to.
-   * @default 268435456 (256 MiB)
+   * @default 134217728 (128 MiB: a 500,000-cell sheet is about 50 MiB of XML)
    */
   readonly maxEntryBytes?: number;
   /**
    * Most bytes all entries read from one archive may expand to, together.
-   * @default 1073741824 (1 GiB)
+   * @default 536870912 (512 MiB)
    */
   readonly maxTotalBytes?: number;
   /**
@@ -135,7 +135,7 @@ function normalise(name: string): string {
  * const xml = zip.text('word/document.xml');
  */
 export function openZip(bytes: Uint8Array, limits: Readonly<ZipLimits> = {}): ZipArchive {
-  const { maxEntries = 20000, maxEntryBytes = 256 * MiB, maxTotalBytes = 1024 * MiB, maxRatio = 200 } = limits;
+  const { maxEntries = 20000, maxEntryBytes = 128 * MiB, maxTotalBytes = 512 * MiB, maxRatio = 200 } = limits;
   const entries = new Map<string, ZipEntry>();
   for (const entry of centralDirectory(bytes, maxEntries)) entries.set(normalise(entry.name), entry);
   return new ZipArchive(bytes, entries, { maxEntries, maxEntryBytes, maxTotalBytes, maxRatio });

@@ -76,4 +76,20 @@ describe('format readers on bad input', () => {
     const bytes = makeZip([{ name: 'word/document.xml', data: '<a/>', encrypted: true }]);
     assert.throws(() => openZip(bytes).read('word/document.xml'), { code: 'FOLIO_OFFICE_ENCRYPTED' });
   });
+
+  it('should refuse a sheet of a million cells with a clear code, before building its tree', async () => {
+    const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+    const rels = (items: string): string => `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${items}</Relationships>`;
+    const row = (r: number): string => `<row r="${r}">${Array.from({ length: 1000 }, (_, c) => `<c><v>${c}</v></c>`).join('')}</row>`;
+    const sheet = `<worksheet><sheetData>${Array.from({ length: 1000 }, (_, r) => row(r + 1)).join('')}</sheetData></worksheet>`;
+    const bytes = makeZip([
+      { name: '_rels/.rels', data: rels(`<Relationship Id="r1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/>`) },
+      { name: 'xl/workbook.xml', data: `<workbook xmlns:r="${REL}"><sheets><sheet name="Big" sheetId="1" r:id="rS"/></sheets></workbook>` },
+      { name: 'xl/_rels/workbook.xml.rels', data: rels(`<Relationship Id="rS" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>`) },
+      { name: 'xl/worksheets/sheet1.xml', data: sheet },
+    ]);
+    const failure = await failureOf(bytes, 'million.xlsx');
+    assert.equal(failure.code, 'FOLIO_FORMAT_TOO_LARGE');
+    assert.match(failure.reason, /1000000/);
+  });
 });
