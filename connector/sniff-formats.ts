@@ -19,6 +19,7 @@ import {
   TSV_MIME,
   XLS_MIME,
   XLSX_MIME,
+  XML_MIME,
 } from '../pipeline/formats/mime.ts';
 import { centralDirectory, isZip } from '../pipeline/formats/zip.ts';
 
@@ -86,6 +87,8 @@ function textMime(text: string, name: string): string | undefined {
   ) {
     return EML_MIME;
   }
+  // Any other well-formed-looking XML (a declaration, or a root element in a `.xml` file).
+  if (/^\s*<\?xml[^>]*\?>/.test(head) || (/\.xml$/i.test(name) && /^\s*(<!--[\s\S]*?-->\s*)*<[A-Za-z_][\w.:-]*[\s>/]/.test(head))) return XML_MIME;
   if (/\.tsv$/i.test(name)) return TSV_MIME;
   if (/\.csv$/i.test(name)) return CSV_MIME;
   return undefined;

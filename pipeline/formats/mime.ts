@@ -13,6 +13,8 @@ export const TSV_MIME = 'text/tab-separated-values';
 export const EML_MIME = 'message/rfc822';
 export const MSG_MIME = 'application/vnd.ms-outlook';
 export const RTF_MIME = 'application/rtf';
+/** XML of no Office kind (JATS, DocBook, exports): read by its titles, paragraphs, lists and tables. */
+export const XML_MIME = 'application/xml';
 /** An Office file encrypted with a password (an OLE container holding `EncryptedPackage`). */
 export const ENCRYPTED_OFFICE_MIME = 'application/x-encrypted-office';
 /** An OLE compound file of no kind Folio reads. */
@@ -41,6 +43,8 @@ export const FORMAT_OF: Readonly<Record<string, string>> = {
   [EML_MIME]: 'eml',
   [MSG_MIME]: 'msg',
   [RTF_MIME]: 'rtf',
+  [XML_MIME]: 'xml',
+  'text/xml': 'xml',
   [ENCRYPTED_OFFICE_MIME]: 'encrypted',
   'application/msword': 'legacy',
   'application/vnd.ms-excel': 'legacy',
@@ -48,11 +52,11 @@ export const FORMAT_OF: Readonly<Record<string, string>> = {
 };
 
 /** Formats with a reader (the others are sniffed, and fail with a clear code until they have one). */
-const READ = new Set(['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub', 'eml', 'msg', 'rtf', 'legacy', 'html', 'csv', 'encrypted']);
+const READ = new Set(['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub', 'eml', 'msg', 'rtf', 'legacy', 'xml', 'html', 'csv', 'encrypted']);
 
 /** Mime types Folio reads through a format reader. */
 export const FORMAT_MIME_TYPES: readonly string[] = Object.keys(FORMAT_OF).filter((mime) => READ.has(FORMAT_OF[mime]!));
 
 /** What Folio reads, for messages that name an unsupported type. */
 export const READABLE_TYPES =
-  'PDF, PNG, JPEG, TIFF, WebP, Markdown, Word, Excel, PowerPoint (legacy ones through LibreOffice), OpenDocument, HTML, EPUB, e-mail (EML, MSG), RTF and CSV/TSV';
+  'PDF, PNG, JPEG, TIFF, WebP, Markdown, Word, Excel, PowerPoint (legacy ones through LibreOffice), OpenDocument, HTML, EPUB, e-mail (EML, MSG), RTF, XML and CSV/TSV';

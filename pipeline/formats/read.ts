@@ -34,6 +34,10 @@ const READERS: Readonly<Record<string, () => Promise<Reader>>> = {
     const { readLegacy } = await import('./legacy.ts');
     return (bytes, _depth, mime) => readLegacy(bytes, mime);
   },
+  xml: async () => {
+    const { readXmlDocument } = await import('./xml-doc.ts');
+    return (bytes) => readXmlDocument(bytes);
+  },
   rtf: async () => {
     const { readRtf } = await import('./rtf.ts');
     return (bytes) => readRtf(bytes);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { sniffMime } from '../../../connector/index.ts';
 import { sha256 } from '../../../core/hash.ts';
 import type { SourceDocument } from '../../../core/types.ts';
-import { CSV_MIME, HTML_MIME, parseRows, sniffDelimiter, TSV_MIME } from '../../../pipeline/formats/index.ts';
+import { CSV_MIME, HTML_MIME, parseRows, sniffDelimiter, TSV_MIME, XML_MIME } from '../../../pipeline/formats/index.ts';
 import { processDocument } from '../../../pipeline/run/index.ts';
 
 function source(text: string, name: string, mime: string): SourceDocument {
@@ -104,5 +105,40 @@ describe('readFormat (CSV and TSV)', () => {
     assert.equal(result.ok, true, JSON.stringify(result.failures));
     assert.deepEqual(result.failures, []);
     assert.equal(result.elements[0]?.table?.cells.length, 3001);
+  });
+});
+
+describe('readFormat (other XML)', () => {
+  it('should read a JATS-like article by its titles, sections, lists and tables, and refuse entities', async () => {
+    const xml =
+      '<?xml version="1.0"?><article><front><article-title>Ducks of Europe</article-title></front><body><sec><title>Introduction</title><p>Ducks are <italic>common</italic>.</p>' +
+      '<sec><title>Species</title><list><list-item><p>Mallard</p></list-item><list-item><p>Teal</p></list-item></list>' +
+      '<table><thead><tr><th>Bird</th><th>Count</th></tr></thead><tbody><tr><td>Mallard</td><td>3</td></tr></tbody></table></sec></sec></body></article>';
+    const bytes = new TextEncoder().encode(xml);
+    assert.equal(sniffMime(bytes, 'paper.xml'), XML_MIME);
+    const result = await processDocument(source(xml, 'paper.xml', XML_MIME), { engine: 'text' });
+    assert.equal(result.ok, true, JSON.stringify(result.failures));
+    assert.deepEqual(
+      result.elements.map((e) => [e.kind, e.level ?? null, e.kind === 'table' ? e.table?.cells : e.text]),
+      [
+        ['heading', 1, 'Ducks of Europe'],
+        ['heading', 2, 'Introduction'],
+        ['paragraph', null, 'Ducks are common.'],
+        ['heading', 3, 'Species'],
+        ['list', null, 'Mallard\nTeal'],
+        [
+          'table',
+          null,
+          [
+            ['Bird', 'Count'],
+            ['Mallard', '3'],
+          ],
+        ],
+      ],
+    );
+    const evil = await processDocument(source('<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>', 'evil.xml', XML_MIME), {
+      engine: 'text',
+    });
+    assert.equal(evil.failures[0]?.code, 'FOLIO_XML_UNSAFE');
   });
 });
