@@ -13,6 +13,8 @@ export interface Span {
   readonly href?: string;
   /** Inline LaTeX (an equation inside a sentence). */
   readonly math?: boolean;
+  /** Deleted text kept visible (a tracked change shown, not accepted). */
+  readonly strike?: boolean;
   /** Markdown written as is (a footnote reference `[^3]`). */
   readonly raw?: boolean;
 }
@@ -93,6 +95,7 @@ export function inlineMarkdown(spans: readonly Span[]): string {
     let body = span.code ? `\`${core.replace(/`/g, "'")}\`` : escapeMarkdown(core);
     if (span.italic && !span.code) body = `*${body}*`;
     if (span.bold && !span.code) body = `**${body}**`;
+    if (span.strike && !span.code) body = `~~${body}~~`;
     if (span.href !== undefined && /^(https?:|mailto:|#)/i.test(span.href)) body = `[${body}](<${span.href.replace(/[<>\s]/g, encodeURIComponent)}>)`;
     out += lead + body + trail;
   }
@@ -113,6 +116,7 @@ function mergeSpans(spans: readonly Span[]): Span[] {
       !!last.bold === !!span.bold &&
       !!last.italic === !!span.italic &&
       !!last.code === !!span.code &&
+      !!last.strike === !!span.strike &&
       last.href === span.href
     ) {
       out[out.length - 1] = { ...last, text: last.text + span.text };

@@ -53,7 +53,7 @@ export function partTexts(zip: ZipArchive, reader: BlockWalker, rels: ReadonlyMa
 export function notes(zip: ZipArchive, reader: BlockWalker, path: string | undefined, prefix: string): { id: string; text: string }[] {
   if (path === undefined) return [];
   return kids(readPart(zip, path))
-    .filter((note) => (note.local === 'footnote' || note.local === 'endnote') && (attr(note, 'type') ?? 'normal') === 'normal')
+    .filter((note) => (note.local === 'footnote' || note.local === 'endnote' || note.local === 'comment') && (attr(note, 'type') ?? 'normal') === 'normal')
     .map((note) => ({
       id: `${prefix}${attr(note, 'id') ?? ''}`,
       text: reader.walk(note).map(blockText).join(' ').replace(/\s+/g, ' ').trim(),

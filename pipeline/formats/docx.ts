@@ -18,6 +18,17 @@ interface Format {
   readonly bold: boolean;
   readonly italic: boolean;
   readonly href?: string;
+  /** Inside a tracked deletion that is shown. */
+  readonly strike?: boolean;
+}
+
+export interface DocxOptions {
+  /**
+   * `accept` reads tracked changes as accepted and leaves comments out; `show` keeps deletions
+   * struck through and comments as footnotes at their anchors.
+   * @default 'accept'
+   */
+  readonly revisions?: 'accept' | 'show';
 }
 
 class WordReader {
@@ -31,11 +42,16 @@ class WordReader {
   readonly styles: WordStyles;
   readonly numbering: WordNumbering;
   readonly rels: ReadonlyMap<string, Relationship>;
+  readonly show: boolean;
+  /** Comment texts by id (read only when revisions are shown), and those cited so far. */
+  comments = new Map<string, string>();
+  readonly cited: { id: string; text: string }[] = [];
 
-  constructor(styles: WordStyles, numbering: WordNumbering, rels: ReadonlyMap<string, Relationship>) {
+  constructor(styles: WordStyles, numbering: WordNumbering, rels: ReadonlyMap<string, Relationship>, show = false) {
     this.styles = styles;
     this.numbering = numbering;
     this.rels = rels;
+    this.show = show;
   }
 
   /** The blocks of a body, a table cell or a text box, in order. */
@@ -153,6 +169,10 @@ class WordReader {
         case 'sdt':
           this.#inline(kid(child, 'sdtContent') ?? child, format, spans, extras);
           break;
+        case 'del':
+        case 'moveFrom':
+          if (this.show) this.#inline(child, { ...format, strike: true }, spans, extras);
+          break;
         case 'AlternateContent': {
           const picked = choice(child);
           if (picked) this.#inline(picked, format, spans, extras);
@@ -178,13 +198,25 @@ class WordReader {
     const italic = kid(rPr, 'i') ? isOn(kid(rPr, 'i')) : styled?.italic || format.italic;
     const hidden = kid(rPr, 'vanish') !== undefined && isOn(kid(rPr, 'vanish'));
     const push = (text: string): void => {
-      if (!hidden) spans.push({ text, bold, italic, ...(format.href === undefined ? {} : { href: format.href }) });
+      if (!hidden) spans.push({ text, bold, italic, ...(format.strike ? { strike: true } : {}), ...(format.href === undefined ? {} : { href: format.href }) });
     };
     for (const child of kids(r)) {
       switch (child.local) {
         case 't':
           push(textOf(child));
           break;
+        case 'delText':
+          if (format.strike) push(textOf(child));
+          break;
+        case 'commentReference': {
+          const id = attr(child, 'id') ?? '';
+          const text = this.comments.get(id);
+          if (this.show && text !== undefined) {
+            if (!this.cited.some((c) => c.id === `c${id}`)) this.cited.push({ id: `c${id}`, text });
+            spans.push({ text: `[^c${id}]`, raw: true });
+          }
+          break;
+        }
         case 'tab':
         case 'br':
         case 'cr':
@@ -276,12 +308,19 @@ class WordReader {
  * const doc = readDocx(bytes);
  * doc.pages[0].blocks // [{ kind: 'heading', level: 1, … }, …]
  */
-export function readDocx(bytes: Uint8Array): FormatDocument {
+export function readDocx(bytes: Uint8Array, options: Readonly<DocxOptions> = {}): FormatDocument {
+  const { revisions = 'accept' } = options;
   const zip = openZip(bytes);
   const main = mainPart(zip, 'word/document.xml');
   const rels = relationships(zip, main);
   const part = (suffix: string, fallback: string): XmlElement | undefined => readPart(zip, relatedPart(rels, suffix) ?? fallback);
-  const reader = new WordReader(new WordStyles(part('/styles', 'word/styles.xml')), new WordNumbering(part('/numbering', 'word/numbering.xml')), rels);
+  const reader = new WordReader(
+    new WordStyles(part('/styles', 'word/styles.xml')),
+    new WordNumbering(part('/numbering', 'word/numbering.xml')),
+    rels,
+    revisions === 'show',
+  );
+  if (revisions === 'show') reader.comments = new Map(notes(zip, reader, relatedPart(rels, '/comments'), '').map((c) => [c.id, c.text]));
   const document = readPart(zip, main);
   const blocks = settleLevels(reader.walk(kid(document, 'body')));
   const headers = partTexts(zip, reader, rels, '/header');
@@ -290,6 +329,6 @@ export function readDocx(bytes: Uint8Array): FormatDocument {
   // Pages as Word last laid them out: citations can name a page; notes go with the last page.
   const starts = [0, ...new Set(reader.pageStarts.filter((i) => i > 0 && i < blocks.length))].sort((a, b) => a - b);
   const pages: FormatPage[] = starts.map((start, i) => ({ blocks: blocks.slice(start, starts[i + 1] ?? blocks.length), headers, footers }));
-  pages[pages.length - 1] = { ...pages[pages.length - 1]!, footnotes };
+  pages[pages.length - 1] = { ...pages[pages.length - 1]!, footnotes: [...footnotes, ...reader.cited] };
   return { format: 'docx', pages };
 }

@@ -10,10 +10,10 @@ import { readHtml } from './html.ts';
 import { FORMAT_OF } from './mime.ts';
 import type { FormatDocument } from './types.ts';
 
-type Reader = (bytes: Uint8Array, depth: number, mime: string) => FormatDocument | Promise<FormatDocument>;
+type Reader = (bytes: Uint8Array, depth: number, mime: string, options: Readonly<ReadFormatOptions>) => FormatDocument | Promise<FormatDocument>;
 
 const READERS: Readonly<Record<string, () => Promise<Reader>>> = {
-  docx: async () => readDocx,
+  docx: async () => (bytes, _depth, _mime, options) => readDocx(bytes, { revisions: options.revisions ?? 'accept' }),
   html: async () => readHtml,
   csv: async () => (bytes) => readCsv(bytes),
   xlsx: async () => {
@@ -54,6 +54,11 @@ export interface ReadFormatOptions {
    * @default 120000
    */
   readonly timeoutMs?: number;
+  /**
+   * Word's tracked changes and comments: accepted, or shown (see `ProcessOptions.revisions`).
+   * @default 'accept'
+   */
+  readonly revisions?: 'accept' | 'show';
 }
 
 /** True when a format reader handles `mime`. */
@@ -73,17 +78,17 @@ export async function readFormat(bytes: Uint8Array, mime: string, options: Reado
   if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`timeoutMs\` to be a number above 0, got \`${String(timeoutMs)}\` (${typeof timeoutMs})`);
   }
-  return withDeadline(timeoutMs, () => readFormatNested(bytes, mime, 0));
+  return withDeadline(timeoutMs, () => readFormatNested(bytes, mime, 0, options));
 }
 
 /** {@link readFormat} for a document inside another (an attachment), `depth` levels down. */
-export async function readFormatNested(bytes: Uint8Array, mime: string, depth: number): Promise<FormatDocument> {
+export async function readFormatNested(bytes: Uint8Array, mime: string, depth: number, options: Readonly<ReadFormatOptions> = {}): Promise<FormatDocument> {
   const format = FORMAT_OF[mime];
   const load = format === undefined ? undefined : READERS[format];
   if (!load) throw new SourceError('FOLIO_UNSUPPORTED_TYPE', `no reader for ${mime}`);
   const reader = await load();
   try {
-    return await reader(bytes, depth, mime);
+    return await reader(bytes, depth, mime, options);
   } catch (error) {
     if (error instanceof FolioError) throw error;
     // A reader bug or a structure no reader expected: the document fails, the run goes on.

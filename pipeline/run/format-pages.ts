@@ -13,7 +13,7 @@ import { analysePage, type PageResult } from './page-result.ts';
 const GRID = 999;
 
 export async function* formatPages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
-  const read = await readFormat(doc.bytes, doc.mime);
+  const read = await readFormat(doc.bytes, doc.mime, { revisions: options.revisions ?? 'accept' });
   for (const [i, page] of read.pages.entries()) {
     options.signal?.throwIfAborted();
     const pageNumber = i + 1;

@@ -129,4 +129,22 @@ describe('readFormat (DOCX)', () => {
       ],
     );
   });
+
+  it('should read tracked changes as accepted by default, and show deletions and comments on request', async () => {
+    const body =
+      '<w:p><w:r><w:t xml:space="preserve">The plan is </w:t></w:r><w:del w:id="1" w:author="A"><w:r><w:delText>cheap</w:delText></w:r></w:del>' +
+      '<w:ins w:id="2" w:author="B"><w:r><w:t>sound</w:t></w:r></w:ins><w:commentRangeStart w:id="5"/><w:r><w:t>.</w:t></w:r><w:commentRangeEnd w:id="5"/>' +
+      '<w:r><w:commentReference w:id="5"/></w:r></w:p>';
+    const comments = {
+      name: 'word/comments.xml',
+      data: `<w:comments xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:comment w:id="5" w:author="C">${p('Check the budget.')}</w:comment></w:comments>`,
+    };
+    const rel = '<Relationship Id="rIdC" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="comments.xml"/>';
+    const bytes = makeDocx(body, { rels: rel, parts: [comments] });
+    const accepted = await processDocument(source(bytes, 'plan.docx'), { engine: 'text' });
+    assert.equal(accepted.markdown, 'The plan is sound.');
+    const shown = await processDocument(source(bytes, 'plan.docx'), { engine: 'text', revisions: 'show' });
+    assert.equal(shown.markdown, 'The plan is ~~cheap~~sound.[^c5]\n\n[^c5]: Check the budget.');
+    assert.equal(shown.elements.find((e) => e.kind === 'footnote')?.text, 'Check the budget.');
+  });
 });
