@@ -6,6 +6,7 @@
  */
 import type { Element, SourceDocument } from '../../core/types.ts';
 import { escapeMarkdown, pageMarkdown, readFormat } from '../formats/index.ts';
+import { attachmentPages } from './attachment-pages.ts';
 import type { ProcessOptions } from './options.ts';
 import { analysePage, type PageResult } from './page-result.ts';
 
@@ -45,5 +46,12 @@ export async function* formatPages(doc: SourceDocument, options: Readonly<Proces
       pages: [pageNumber],
     }));
     yield { ...result, elements: [...furniture('pageHeader', page.headers), ...result.elements, ...notes, ...furniture('pageFooter', page.footers)] };
+  }
+  let next = read.pages.length + 1;
+  for (const attachment of read.attachments ?? []) {
+    for await (const result of attachmentPages(doc, attachment, next, options)) {
+      next = (result.ok ? result.page.pageNumber : result.pageNumber) + 1;
+      yield result;
+    }
   }
 }

@@ -31,6 +31,27 @@ describe('readFormat (e-mail, RTF, legacy Office)', () => {
     assert.match(result.markdown, /This is a test attachment file\./);
   });
 
+  it('should read a PDF attached to an EML through the text layer, its pages after the message', async () => {
+    const pdf = await readFile('examples/docs/folio-handbook.pdf');
+    const wrapped = pdf.toString('base64').replace(/.{76}/g, '$&\n');
+    const message = `From: a@example.org\nSubject: Handbook\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="x"\n\n--x\nContent-Type: text/plain\n\nSee attached.\n--x\nContent-Type: application/pdf; name="handbook.pdf"\nContent-Disposition: attachment; filename="handbook.pdf"\nContent-Transfer-Encoding: base64\n\n${wrapped}\n--x--\n`;
+    const result = await read(new TextEncoder().encode(message), 'handbook.eml');
+    assert.equal(result.ok, true, JSON.stringify(result.failures));
+    assert.deepEqual(
+      result.pages.map((p) => [p.pageNumber, p.engine]),
+      [
+        [1, 'eml'],
+        [2, 'text'],
+        [3, 'text'],
+        [4, 'text'],
+      ],
+    );
+    const heading = result.elements.find((e) => e.text === 'Attachment: handbook.pdf');
+    assert.equal(heading?.pageNumber, 2);
+    assert.ok(result.elements.some((e) => e.pageNumber === 2 && e.text.includes('Folio Handbook')));
+    assert.ok(result.chunks.some((c) => c.pages.includes(3)));
+  });
+
   it('should read an Outlook MSG (OLE) with its attachment', async () => {
     const bytes = new Uint8Array(await readFile(join(DATA, 'msg_with_attachment.msg')));
     assert.equal(sniffMime(bytes, 'x'), MSG_MIME);
