@@ -56,11 +56,15 @@ export function isBlank(spans: readonly Span[]): boolean {
 }
 
 // `$` opens math and `~` strikethrough under the GFM and math extensions the parser uses.
-const SPECIAL = /[\\`*_[\]<>&$~|]/g;
+const SPECIAL = /[\\`*_<>&$~|]/g;
 
 /** Text made safe for a Markdown paragraph: no accidental emphasis, links, HTML, math or list markers. */
 export function escapeMarkdown(text: string): string {
-  let out = text.replace(SPECIAL, (c) => `\\${c}`);
+  // Brackets as character references: the parser reads `\[…\]` as display math (OCR's convention).
+  let out = text
+    .replace(SPECIAL, (c) => `\\${c}`)
+    .replace(/\[/g, '&#91;')
+    .replace(/\]/g, '&#93;');
   // A line that starts like a heading, quote, list item or thematic break would change the block.
   out = out.replace(/^(\s*)([#+=-])/gm, '$1\\$2').replace(/^(\s*\d+)([.)])(\s|$)/gm, '$1\\$2$3');
   return out;

@@ -147,4 +147,23 @@ describe('readFormat (DOCX)', () => {
     assert.equal(shown.markdown, 'The plan is ~~cheap~~sound.[^c5]\n\n[^c5]: Check the budget.');
     assert.equal(shown.elements.find((e) => e.kind === 'footnote')?.text, 'Check the budget.');
   });
+
+  it('should keep text that looks like Markdown, HTML or math as the text it is', async () => {
+    const texts = [
+      'see [link](x) and [1]',
+      '$5 and $10, 50% off, * stars * and _under_',
+      'Use &lt;div&gt; and &lt;|ref|&gt;',
+      '# not a heading',
+      '1. not a list',
+      '| a | b |',
+    ];
+    const result = await processDocument(source(makeDocx(texts.map((t) => p(t)).join('')), 'literal.docx'), { engine: 'text' });
+    assert.equal(result.ok, true, JSON.stringify(result.failures));
+    assert.deepEqual(
+      result.elements.map((e) => [e.kind, e.text, e.formulas?.length ?? 0]),
+      ['see [link](x) and [1]', '$5 and $10, 50% off, * stars * and _under_', 'Use <div> and <|ref|>', '# not a heading', '1. not a list', '| a | b |'].map(
+        (t) => ['paragraph', t, 0],
+      ),
+    );
+  });
 });
