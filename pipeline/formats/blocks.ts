@@ -71,7 +71,8 @@ export function escapeMarkdown(text: string): string {
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  // A backslash as a reference too: `\[…\]` or `\(…\)` in a cell would read as math.
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\\/g, '&#92;');
 }
 
 /** Spans as inline Markdown; whitespace at the edge of an emphasised run moves outside its markers. */

@@ -93,6 +93,11 @@ describe('readFormat (CSV and TSV)', () => {
       ['2', 'Grace', ''],
     ]);
     assert.equal(table.headerRows, 1);
+    const literal = await processDocument(source('item,price\nduck,"$5 and $10"\ngoose,\\[x\\]\n', 'prices.csv', CSV_MIME), { engine: 'text' });
+    assert.deepEqual(literal.elements[0]?.table?.cells.slice(1), [
+      ['duck', '$5 and $10'],
+      ['goose', '\\[x\\]'],
+    ]);
     const tsv = await processDocument(source('a\tb\n1\t2\n', 'x.tsv', TSV_MIME), { engine: 'text' });
     assert.deepEqual(tsv.elements[0]?.table?.cells, [
       ['a', 'b'],
