@@ -21,6 +21,7 @@ export const PIPELINE_FLAGS = {
   dpi: { type: 'string' },
   'image-regions': { type: 'boolean', default: true },
   'formula-regions': { type: 'boolean', default: true },
+  revisions: { type: 'string', default: 'accept' },
   'remote-url': { type: 'string' },
   'remote-model': { type: 'string' },
   concurrency: { type: 'string' },
@@ -47,6 +48,12 @@ export function integer(name: string, value: string | undefined, min: number): n
 }
 
 type PipelineValues = { [K in keyof typeof PIPELINE_FLAGS]?: string | boolean };
+
+/** `--revisions accept|show`: how Word's tracked changes and comments are read. */
+function revisionsFlag(value: string | undefined): 'accept' | 'show' {
+  if (value === undefined || value === 'accept' || value === 'show') return value ?? 'accept';
+  throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--revisions\` to be accept or show, got \`${value}\``);
+}
 
 /**
  * Worker threads when `--workers` is not given: one per core but one, at least 2 and at most 4
@@ -106,6 +113,7 @@ export async function pipelineOptions(values: PipelineValues): Promise<{ options
       imageRegions: values['image-regions'] !== false,
       formulaRegions: values['formula-regions'] !== false,
       formulaDevice: device,
+      revisions: revisionsFlag(values.revisions as string | undefined),
       workers: integer('workers', values.workers as string | undefined, 0) ?? defaultWorkers(),
     },
     close: async () => {

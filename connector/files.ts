@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigurationError } from '../core/errors.ts';
 import { sha256, stableId } from '../core/hash.ts';
 import type { SourceDocument } from '../core/types.ts';
+import { READABLE_TYPES } from '../pipeline/formats/mime.ts';
 import type { SourceListing } from './listing.ts';
 import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
 import type { SourceItem } from './types.ts';
@@ -214,11 +215,7 @@ async function readDocument(path: string, base: string, maxBytes: number): Promi
     if (bytes.byteLength === 0) return sourceFailure(source, 'FOLIO_EMPTY_FILE', `${source}: the file is empty (0 bytes)`);
     const mime = sniffMime(bytes, path);
     if (!SUPPORTED_MIME_TYPES.has(mime)) {
-      return sourceFailure(
-        source,
-        'FOLIO_UNSUPPORTED_TYPE',
-        `${source}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`,
-      );
+      return sourceFailure(source, 'FOLIO_UNSUPPORTED_TYPE', `${source}: unsupported content (sniffed as ${mime}); Folio reads ${READABLE_TYPES}`);
     }
     const uri = pathToFileURL(path).href;
     const rel = isAbsolute(relative(base, path)) || relative(base, path).startsWith('..') ? (path.split(sep).pop() ?? path) : relative(base, path);

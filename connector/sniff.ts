@@ -3,8 +3,22 @@
  * because a `.pdf` that is really an HTML error page must not reach the PDF parser.
  */
 
-/** Types Folio can ingest. */
-export const SUPPORTED_MIME_TYPES: ReadonlySet<string> = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'text/markdown']);
+import { FORMAT_MIME_TYPES } from '../pipeline/formats/mime.ts';
+import { sniffFormat } from './sniff-formats.ts';
+
+/**
+ * Types Folio can ingest: PDF, images, Markdown, and the declarative formats (Office, OpenDocument,
+ * HTML, EPUB, e-mail, CSV). An encrypted Office file is admitted so that its failure names the cause.
+ */
+export const SUPPORTED_MIME_TYPES: ReadonlySet<string> = new Set([
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'image/tiff',
+  'image/webp',
+  'text/markdown',
+  ...FORMAT_MIME_TYPES,
+]);
 
 /** Extensions under which a UTF-8 text file is taken as Markdown. */
 const TEXT_EXTENSIONS = /\.(md|markdown|mdown|txt|text)$/i;
@@ -14,8 +28,10 @@ const PDF_HEADER_WINDOW = 1024;
 
 /**
  * The mime type of `bytes`: `application/pdf`, `image/png`, `image/jpeg`, `image/tiff`,
- * `image/webp`, `text/markdown` (UTF-8 text named `.md`, `.markdown`, `.txt`), else
- * `application/octet-stream`.
+ * `image/webp`, the Office, OpenDocument and EPUB containers, `text/html`, `message/rfc822`,
+ * Outlook MSG, RTF, `text/csv` and `text/tab-separated-values` (by extension and content),
+ * `text/markdown` (UTF-8 text named `.md`, `.markdown`, `.txt`), else `application/octet-stream`.
+ * A `.docx` that is really a PDF is a PDF: the bytes decide, the name only breaks ties among text.
  *
  * @example
  * sniffMime(bytes, 'notes.md') // 'text/markdown'
@@ -26,6 +42,8 @@ export function sniffMime(bytes: Uint8Array, name = ''): string {
   if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return 'image/tiff';
   if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && bytes.length >= 12 && ascii(bytes, 8, 12) === 'WEBP') return 'image/webp';
   if (indexOfPdfHeader(bytes) >= 0) return 'application/pdf';
+  const format = sniffFormat(bytes, name, isUtf8Text);
+  if (format !== undefined) return format;
   if (TEXT_EXTENSIONS.test(name) && isUtf8Text(bytes)) return 'text/markdown';
   return 'application/octet-stream';
 }

@@ -10,6 +10,7 @@ import { ConfigurationError } from '../core/errors.ts';
 import { sha256, stableId } from '../core/hash.ts';
 import { isTransientError, isTransientStatus, RetriesExhausted, retryAfterMs, withRetry } from '../core/retry.ts';
 import type { SourceDocument } from '../core/types.ts';
+import { READABLE_TYPES } from '../pipeline/formats/mime.ts';
 import type { SourceListing } from './listing.ts';
 import { SUPPORTED_MIME_TYPES, sniffMime } from './sniff.ts';
 import type { SourceItem } from './types.ts';
@@ -130,11 +131,7 @@ async function fetchDocument(url: string, settings: Settings, listing?: SourceLi
     const name = lastSegment(finalUrl);
     const mime = sniffMime(bytes, name);
     if (!SUPPORTED_MIME_TYPES.has(mime)) {
-      return sourceFailure(
-        url,
-        'FOLIO_UNSUPPORTED_TYPE',
-        `${url}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`,
-      );
+      return sourceFailure(url, 'FOLIO_UNSUPPORTED_TYPE', `${url}: unsupported content (sniffed as ${mime}); Folio reads ${READABLE_TYPES}`);
     }
     const document: SourceDocument = {
       id: stableId(parsed.href),

@@ -1,11 +1,14 @@
 /**
  * The pipeline, stage by stage: open a PDF, read its text layer or render it, route each page,
+ * read a declarative format (Word, Excel, PowerPoint, OpenDocument, HTML, EPUB, e-mail, CSV, RTF),
  * parse Markdown into elements, check quality, chunk, and write to a sink. `processDocument`,
  * `ingest` and `convert` run the stages together.
  */
 
 export type { ChunkOptions } from './chunk/index.ts';
 export { chunkDocument, countTokens } from './chunk/index.ts';
+export type { FormatDocument, FormatPage, ReadFormatOptions } from './formats/index.ts';
+export { FORMAT_MIME_TYPES, isFormatMime, readFormat } from './formats/index.ts';
 export type { FormulaCrop, FormulaReader, FormulaReaderOptions, FormulaReading } from './formula/index.ts';
 export { checkReading, createFormulaReader, FORMULA_MODEL, formulaView } from './formula/index.ts';
 export type { ParseOptions, RenderOptions } from './markdown/index.ts';

@@ -4,6 +4,7 @@
  * is a 4xx naming the field and what is wrong with it.
  */
 import type { IncomingMessage } from 'node:http';
+import { FORMAT_OF, READABLE_TYPES } from '../pipeline/formats/mime.ts';
 import { HttpError } from './http-error.ts';
 
 export interface ConvertRequest {
@@ -24,6 +25,9 @@ const bad = (message: string): HttpError => new HttpError(400, 'invalid_request_
 
 /** Content types a raw body may carry (the bytes are sniffed anyway; this only turns away obvious mistakes). */
 const RAW_TYPES = /^(application\/pdf|application\/octet-stream|image\/(png|jpeg|tiff|webp)|text\/(markdown|plain))$/;
+
+/** A raw body's declared type is plausible: one above, or a format a reader reads (DOCX, HTML, EML, …). */
+const rawTypeAllowed = (type: string): boolean => RAW_TYPES.test(type) || FORMAT_OF[type] !== undefined;
 
 function flag(name: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined || value === null) return fallback;
@@ -62,8 +66,12 @@ export function parseConvertRequest(req: IncomingMessage, body: Buffer): Convert
       'unsupported_media_type',
       "set Content-Type: the document's type (application/pdf, image/png, …) for raw bytes, or application/json",
     );
-  if (!RAW_TYPES.test(type))
-    throw new HttpError(415, 'unsupported_media_type', `unsupported Content-Type \`${type}\`; send PDF, PNG, JPEG, TIFF, WebP or Markdown bytes, or JSON`);
+  if (!rawTypeAllowed(type))
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      `unsupported Content-Type \`${type}\`; send the bytes of a type Folio reads (${READABLE_TYPES}), or JSON`,
+    );
   if (body.length === 0) throw bad("the request body is empty: send the document's bytes");
   for (const key of query.keys())
     if (!KNOWN_FIELDS.has(key) || key === 'data' || key === 'url') throw bad(`unknown query parameter \`${key}\`; known: filename, engine, chunks, embed`);

@@ -14,7 +14,7 @@ export interface CollectedResults {
   readonly olmocr: Readonly<Record<string, OlmocrBenchResult>>;
   readonly docling: Readonly<Record<string, DoclingBenchResult>>;
   readonly textlayer?: TextLayerBenchResult;
-  /** `<suite>.json` written by the other suites (parse, ocr, decode, math, serve, retrieval, plugin, scans, quality, furniture), as parsed JSON. */
+  /** `<suite>.json` written by the other suites (parse, ocr, decode, math, serve, retrieval, plugin, scans, quality, furniture, formats), as parsed JSON. */
   readonly suites: Readonly<Record<string, unknown>>;
 }
 
@@ -57,7 +57,7 @@ export async function collectResults({ resultsDir = 'bench/results' }: Readonly<
   }
   const textlayer = await readJson<TextLayerBenchResult>(path.join(resultsDir, 'textlayer.json'));
   const suites: Record<string, unknown> = {};
-  for (const suite of ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'embeddings', 'plugin', 'scans', 'quality', 'furniture', 'sources']) {
+  for (const suite of ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'embeddings', 'plugin', 'scans', 'quality', 'furniture', 'sources', 'formats']) {
     const r = await readJson<unknown>(path.join(resultsDir, `${suite}.json`));
     if (r !== undefined) suites[suite] = r;
   }

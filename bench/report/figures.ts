@@ -95,7 +95,26 @@ export function headlineFigures(results: CollectedResults): Figure[] {
   figures.push(...qualityFigures(results.suites['quality']));
   figures.push(...furnitureFigures(results.suites['furniture']));
   figures.push(...sourcesFigures(results.suites['sources']));
+  figures.push(...formatsFigures(results.suites['formats']));
   return figures;
+}
+
+/** `formats.json` (`folio bench formats`): office, web and mail files against docling's Markdown. */
+export function formatsFigures(formats: unknown): Figure[] {
+  const f = formats as Json;
+  const mean = f?.['mean'] as Json;
+  const folio = num(mean?.['folio']);
+  if (folio === undefined) return [];
+  const others = ['markitdown', 'pandoc'].flatMap((tool) => (num(mean?.[tool]) === undefined ? [] : [`${tool} ${num(mean?.[tool])!.toFixed(3)}`]));
+  const rows = (f?.['formats'] as { format: string; similarity: Record<string, number> }[] | undefined) ?? [];
+  const perFormat = rows.map((row) => `${row.format} ${(row.similarity['folio'] ?? 0).toFixed(3)}`).join(', ');
+  return [
+    {
+      figure: `Office, web and text files (formats-dev, ${(f?.['files'] as unknown[] | undefined)?.length ?? '?'} files) vs docling's Markdown, similarity (1 − normalised edit distance)`,
+      value: `Folio ${folio.toFixed(3)}${others.length > 0 ? ` (${others.join(', ')})` : ''}; ${perFormat}; ${(num(f?.['folioPagesPerSecond']) ?? 0).toFixed(1)} pages/s`,
+      command: 'npx folio bench formats',
+    },
+  ];
 }
 
 /** `furniture.json` (`folio bench furniture`): running heads, footers and page numbers on generated scans. */

@@ -22,6 +22,8 @@ and a .json beside it with the elements, page routes and failures. Failed inputs
                        words drawn as images)
   --no-formula-regions under auto, keep the text of formulas the text layer cannot rebuild
                        (default: folio-ocr-math reads them on --device, kept when its guard passes)
+  --revisions R        Word tracked changes and comments: accept (default) or show (deletions
+                       struck through, comments as footnotes)
   --workers N          threads reading documents, one document each; 0 reads them on the
                        main thread (default: cores - 1, at most 4; 0 on 2 cores or fewer)
 ${SOURCE_USAGE}

@@ -22,6 +22,13 @@ export interface CheckOptions {
    * @default 0.5
    */
   readonly minTerm?: number;
+  /**
+   * Grade repetition loops. They are how an OCR decoder fails; text read from a file's own
+   * structure (a Word or Excel file) repeats only where its author repeated it, so the declarative
+   * readers turn this off.
+   * @default true
+   */
+  readonly repetition?: boolean;
 }
 
 /**
@@ -34,7 +41,7 @@ export interface CheckOptions {
  * checkPage(page, parsePage(page), { hasInk: true }).passed
  */
 export function checkPage(page: PageMarkdown, elements: readonly Element[], options: Readonly<CheckOptions> = {}): QualityReport {
-  const { hasInk, minScore = 0.7, minTerm = 0.5 } = options;
+  const { hasInk, minScore = 0.7, minTerm = 0.5, repetition: gradeRepetition = true } = options;
   for (const [name, value] of [
     ['minScore', minScore],
     ['minTerm', minTerm],
@@ -46,7 +53,7 @@ export function checkPage(page: PageMarkdown, elements: readonly Element[], opti
   const markdown = typeof page.markdown === 'string' ? page.markdown : '';
   const stripped = stripGrounding(markdown);
   const failures: string[] = [];
-  const repetition = repetitionTerm(stripped.text, failures);
+  const repetition = gradeRepetition ? repetitionTerm(stripped.text, failures) : { name: 'repetition', score: 1, reasons: [] };
   const terms: QualityTerm[] = [repetition, structureTerm(elements), formulaTerm(elements), formatTerm(elements, stripped, hasInk, failures)];
   const mean = terms.reduce((sum, term) => sum + term.score, 0) / terms.length;
   // A hard failure caps the score at the failing term's, so callers sorting by score see it too.

@@ -40,6 +40,13 @@ export interface ProcessOptions {
   readonly formulaRegions?: boolean;
   /** Where folio-ocr-math runs. @default 'cpu' */
   readonly formulaDevice?: Device;
+  /**
+   * Tracked changes and comments of Word files: `accept` reads the text as if every change were
+   * accepted (deletions gone, comments left out); `show` keeps deleted text struck through
+   * (`~~…~~`) and comments as footnotes where they are anchored.
+   * @default 'accept'
+   */
+  readonly revisions?: 'accept' | 'show';
   /** Rendering resolution for OCR; chosen from the page size when absent. */
   readonly dpi?: number;
   readonly signal?: AbortSignal;
@@ -48,7 +55,10 @@ export interface ProcessOptions {
 }
 
 export function validateProcessOptions(options: Readonly<ProcessOptions>): void {
-  const { maxTokens, ocrBatchSize } = options;
+  const { maxTokens, ocrBatchSize, revisions } = options;
+  if (revisions !== undefined && revisions !== 'accept' && revisions !== 'show') {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`revisions\` to be 'accept' or 'show', got \`${String(revisions)}\` (${typeof revisions})`);
+  }
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 16)) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`maxTokens\` to be an integer from 16 and up, got \`${maxTokens}\` (${typeof maxTokens})`);
   }

@@ -1,6 +1,6 @@
 import type { Element, FailureRecord, PageMarkdown, QualityReport } from '../../core/types.ts';
-import { parsePage } from '../markdown/index.ts';
-import { checkPage } from '../quality/index.ts';
+import { type ParseOptions, parsePage } from '../markdown/index.ts';
+import { type CheckOptions, checkPage } from '../quality/index.ts';
 
 /** A page parsed and checked, or why there is none. */
 export type PageResult =
@@ -12,8 +12,13 @@ export function pageFailure(source: string, docId: string, pageNumber: number | 
 }
 
 /** Parse a page's Markdown into elements and grade it with the quality gate. */
-export function analysePage(page: PageMarkdown, hasInk: boolean): PageResult & { ok: true } {
-  const elements = parsePage(page);
-  const quality = checkPage(page, elements, { hasInk });
+export function analysePage(
+  page: PageMarkdown,
+  hasInk: boolean,
+  parseOptions: Readonly<ParseOptions> = {},
+  checkOptions: Readonly<Omit<CheckOptions, 'hasInk'>> = {},
+): PageResult & { ok: true } {
+  const elements = parsePage(page, parseOptions);
+  const quality = checkPage(page, elements, { ...checkOptions, hasInk });
   return { ok: true, page, elements, quality };
 }

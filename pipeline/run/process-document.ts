@@ -5,9 +5,11 @@
  */
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { Chunk, Element, FailureRecord, QualityReport, SourceDocument } from '../../core/types.ts';
+import { isFormatMime, READABLE_TYPES } from '../formats/index.ts';
 import { mergeContinuedTables, renderMarkdown } from '../markdown/index.ts';
 import { regionSummary } from '../regions/index.ts';
 import { chunkProcessed, isKept } from './chunk-processed.ts';
+import { formatPages } from './format-pages.ts';
 import { imagePages } from './image-pages.ts';
 import { markdownPages } from './markdown-pages.ts';
 import { markOcrFurniture } from './ocr-furniture.ts';
@@ -49,6 +51,7 @@ function pagesOf(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncI
   if (doc.mime === 'application/pdf') return pdfPages(doc, options);
   if (doc.mime.startsWith('image/')) return imagePages(doc, options);
   if (doc.mime === 'text/markdown' || doc.mime === 'text/plain') return markdownPages(doc, options);
+  if (isFormatMime(doc.mime)) return formatPages(doc, options);
   return undefined;
 }
 
@@ -82,7 +85,7 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
         undefined,
         'open',
         'FOLIO_UNSUPPORTED_TYPE',
-        `${doc.uri}: unsupported content type ${doc.mime} (Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown)`,
+        `${doc.uri}: unsupported content type ${doc.mime} (Folio reads ${READABLE_TYPES})`,
       ),
     );
   }
@@ -134,7 +137,8 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
     }
     summaries.push(isBlank(elements) ? { ...summary, blank: true } : summary);
     pageElements.push(elements);
-    pageSizes.push({ width: page.width, height: page.height, ocr: page.route.engine !== 'text' });
+    // Declarative pages carry their furniture from the file itself: no guessing from repetition.
+    pageSizes.push({ width: page.width, height: page.height, ocr: page.route.engine !== 'text' && page.route.reason !== 'declarative' });
   }
 
   const marked = markOcrFurniture(pageElements.map((elements, i) => ({ ...pageSizes[i]!, elements })));

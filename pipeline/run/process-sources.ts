@@ -49,7 +49,8 @@ export async function* processSources(
   validateWorkers(workers);
   if (workers > 0) {
     const { processInParallel } = await import('../parallel/process-in-parallel.ts');
-    const { engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, imageRegions, formulaRegions, formulaDevice, ocr, countTokens, onPage } = options;
+    const { engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, imageRegions, formulaRegions, formulaDevice, revisions, ocr, countTokens, onPage } =
+      options;
     yield* processInParallel(sources, {
       workers,
       engine,
@@ -61,6 +62,7 @@ export async function* processSources(
       imageRegions,
       formulaRegions,
       formulaDevice,
+      revisions,
       ocr,
       countTokens,
       signal,

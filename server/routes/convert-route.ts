@@ -11,6 +11,7 @@ import { describeError } from '../../core/errors.ts';
 import { sha256, stableId } from '../../core/hash.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
+import { READABLE_TYPES } from '../../pipeline/formats/mime.ts';
 import { openPdf } from '../../pipeline/pdf/index.ts';
 import { convertDetail } from '../../pipeline/run/index.ts';
 import { HttpError } from '../http-error.ts';
@@ -47,11 +48,7 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): {
       if (bytes.byteLength === 0) throw new HttpError(400, 'invalid_request_error', `${name}: the file is empty (0 bytes)`);
       const mime = sniffMime(bytes, name);
       if (!SUPPORTED_MIME_TYPES.has(mime))
-        throw new HttpError(
-          415,
-          'unsupported_media_type',
-          `${name}: unsupported content (sniffed as ${mime}); Folio reads PDF, PNG, JPEG, TIFF, WebP and Markdown`,
-        );
+        throw new HttpError(415, 'unsupported_media_type', `${name}: unsupported content (sniffed as ${mime}); Folio reads ${READABLE_TYPES}`);
       const contentHash = sha256(bytes);
       const doc: SourceDocument = { id: stableId('upload', name, contentHash), uri: name, relativePath: name, mime, bytes, contentHash };
       const id = `c${randomUUID().replaceAll('-', '').slice(0, 15)}`;

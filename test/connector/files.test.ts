@@ -24,7 +24,8 @@ describe('fileSource', () => {
     await mkdir(join(dir, 'a', 'b'), { recursive: true });
     await writeFile(join(dir, 'a', 'paper.pdf'), await readFile(PDF));
     await writeFile(join(dir, 'a', 'b', 'notes.md'), '# Notes\n\nhello\n');
-    await writeFile(join(dir, 'a', 'b', 'fake.pdf'), '<html>not a pdf</html>');
+    // Binary junk named .pdf (an HTML error page named .pdf is now read as HTML, by its bytes).
+    await writeFile(join(dir, 'a', 'b', 'fake.pdf'), Buffer.from([0x00, 0x01, 0x02, 0x03, 0xfe, 0xff]));
     await writeFile(join(dir, 'a', 'empty.pdf'), '');
     await writeFile(join(dir, 'a', '.hidden.md'), 'secret');
     await writeFile(join(dir, 'a', 'b', 'pic.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));

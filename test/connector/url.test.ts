@@ -52,6 +52,8 @@ describe('urlSource', () => {
       pump();
     } else if (path === '/page.html') {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
+    } else if (path === '/blob.bin') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 3, 0xfe, 0xff]));
     } else if (path === '/reset.pdf') {
       req.socket.destroy();
     } else {
@@ -138,10 +140,12 @@ describe('urlSource', () => {
     assert.equal(hits.get('/reset.pdf'), 2);
   });
 
-  it('refuses unsupported content and bad URLs', async () => {
+  it('reads a web page as HTML, and refuses unsupported content and bad URLs', async () => {
     const html = await one(`${base}/page.html`);
-    assert.ok(isSourceFailure(html));
-    assert.equal(html.code, 'FOLIO_UNSUPPORTED_TYPE');
+    assert.ok(!isSourceFailure(html) && html.mime === 'text/html');
+    const blob = await one(`${base}/blob.bin`);
+    assert.ok(isSourceFailure(blob));
+    assert.equal(blob.code, 'FOLIO_UNSUPPORTED_TYPE');
     const bad = await one('ftp://example.org/a.pdf');
     assert.ok(isSourceFailure(bad));
     assert.equal(bad.code, 'FOLIO_BAD_URL');

@@ -86,6 +86,27 @@ describe('POST /v1/convert', function () {
       assert.ok(body.chunks!.every((c) => c.pages.length > 0 && Array.isArray(c.heading_path) && c.vector === undefined));
     });
 
+    it('should convert a Word file and a web page sent as raw bytes with their own content types', async () => {
+      const docx = await readFile('../shared/data/formats-dev/docx/unit_test_headers.docx');
+      const word = await convert(server.url, docx, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', '?filename=headers.docx');
+      assert.equal(word.status, 200, JSON.stringify(word.body.error));
+      assert.equal(word.body.ok, true);
+      assert.equal(word.body.pages[0]?.engine, 'docx');
+      assert.match(word.body.markdown, /^## Section 1$/m);
+      assert.ok(
+        (word.body.chunks ?? []).some((c) => c.heading_path[0] === 'Test Document'),
+        JSON.stringify(word.body.chunks?.map((c) => c.heading_path)),
+      );
+      const page = await convert(
+        server.url,
+        '<html><body><h1>Hello</h1><table><tr><th colspan="2">Both</th></tr><tr><td>a</td><td>b</td></tr></table></body></html>',
+        'text/html',
+      );
+      assert.equal(page.status, 200, JSON.stringify(page.body.error));
+      assert.equal(page.body.mime, 'text/html');
+      assert.match(page.body.markdown, /<th colspan="2">Both<\/th>/);
+    });
+
     it('should give the same Markdown as the pipeline `folio convert` runs', async () => {
       const { processDocument } = await import('../../pipeline/run/process-document.ts');
       const { sha256, stableId } = await import('../../core/hash.ts');

@@ -1,0 +1,13 @@
+export type { Block, ListItem, Span, TableCell } from './blocks.ts';
+export { blocksToMarkdown, escapeMarkdown, tableHtml } from './blocks.ts';
+export { parseRows, sniffDelimiter } from './csv.ts';
+export { htmlBlocks } from './html.ts';
+export * from './mime.ts';
+export { pageMarkdown } from './page-markdown.ts';
+export type { ReadFormatOptions } from './read.ts';
+export { isFormatMime, readFormat } from './read.ts';
+export type { FormatAttachment, FormatDocument, FormatPage } from './types.ts';
+export type { XmlElement, XmlLimits } from './xml.ts';
+export { parseXml } from './xml.ts';
+export type { ZipLimits } from './zip.ts';
+export { centralDirectory, isZip, openZip, ZipArchive } from './zip.ts';
