@@ -28,7 +28,10 @@ SIGINT/SIGTERM finish in-flight requests before exiting.
                     all-MiniLM-L6-v2) | none | an OpenAI-compatible base URL (default local)
   --llm URL         OpenAI-compatible chat endpoint that answers the app's ask
   --llm-model M     model name at that endpoint
-  --convert-limit N documents converting at once before 429 (default 8)
+  --convert-limit N documents converting at once (default 8); the next ones queue
+  --convert-queue N documents queued behind them before 429 (default 64; also bounded by 256 MiB
+                    of queued bodies and by a 60 s expected wait); a 429's Retry-After is the
+                    queue's measured wait, and GET /health advertises these limits
   --fetch-hosts H   comma-separated hosts (or *.suffix) /v1/convert may fetch a \`url\` from;
                     off by default. Loopback, private and link-local addresses are refused,
                     also after redirects, unless listed in --fetch-addresses
@@ -52,6 +55,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     llm: { type: 'string' },
     'llm-model': { type: 'string' },
     'convert-limit': { type: 'string', default: '8' },
+    'convert-queue': { type: 'string', default: '64' },
     'fetch-hosts': { type: 'string' },
     'fetch-addresses': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -93,6 +97,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
       llm: values.llm ? { url: values.llm, model: values['llm-model']! } : undefined,
     },
     convertLimit: integer('convert-limit', values['convert-limit'], 1),
+    convertQueue: { queueLimit: integer('convert-queue', values['convert-queue'], 0) },
     ...(embedder ? { embedder } : {}),
     ...(allowHosts.length > 0 ? { fetch: { allowHosts, allowAddresses: list(values['fetch-addresses']) } } : {}),
   });
