@@ -11,6 +11,9 @@
  * }
  */
 
+// First: on a Node older than the package supports, this fails at once naming both versions.
+import '../core/require-node.ts';
+
 export type { FileSourceOptions } from './files.ts';
 export { commonRoot, fileSource } from './files.ts';
 export type { SourceScope } from './listing.ts';

@@ -5,6 +5,7 @@
  * the measured time per document), so a client that waits as told finds room. Busy is not
  * failed: a burst of documents queues here instead of bouncing.
  */
+import { ConfigurationError } from '../core/errors.ts';
 import { HttpError } from './http-error.ts';
 
 export interface ConvertQueueOptions {
@@ -81,7 +82,7 @@ export class ConvertQueue {
       ['maxWaitMs', maxWaitMs, 0],
     ] as const) {
       if (!Number.isInteger(value) || value < min)
-        throw new RangeError(`Expected \`${name}\` to be an integer from ${min} up, got \`${value}\` (${typeof value})`);
+        throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`${name}\` to be an integer from ${min} up, got \`${value}\` (${typeof value})`);
     }
     this.#concurrency = concurrency;
     this.#queueLimit = queueLimit;

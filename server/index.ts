@@ -4,6 +4,9 @@
  * guarded URL fetching and JSON logs.
  */
 
+// First: on a Node older than the package supports, this fails at once naming both versions.
+import '../core/require-node.ts';
+
 export type { BatcherOptions } from './batcher.ts';
 export { Batcher } from './batcher.ts';
 export type { ConvertEmbedder, ConvertRoute, ConvertRouteOptions } from './convert.ts';

@@ -13,8 +13,11 @@ export interface ProcessOptions {
    */
   readonly engine?: EngineChoice;
   /**
-   * The OCR engine used for pages that need it, created on first use. Without one, such pages
-   * are recorded as failed with the reason.
+   * The OCR engine used for pages that need it, created on first use. `processSources`,
+   * `convert`, `ingest` and `FolioLoader` default to the CLI's: the embedded PaddleOCR engine
+   * under `auto` (or the named `engine`), closed when the run ends; none under `text`. Given
+   * straight to `processDocument` without one, such pages are recorded as failed with the reason.
+   * @default the embedded engine (see above)
    */
   readonly ocr?: () => Promise<OcrEngine>;
   /** Password for encrypted PDFs. */
