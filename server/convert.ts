@@ -39,6 +39,8 @@ export interface ConvertRouteOptions {
   readonly fetch?: Readonly<FetchGuardOptions>;
   /** @default 50 MiB */
   readonly maxBodyBytes?: number;
+  /** The largest page image, rendered or read (the server's `--max-pixels`). @default 100_000_000 */
+  readonly maxPixels?: number;
   /** Documents converting at once; the next ones queue. @default 8 */
   readonly convertLimit?: number;
   /** The queue's other bounds (count, bytes, wait). @default see {@link ConvertQueueOptions} */
@@ -63,7 +65,7 @@ function batchedEngine(name: string, batcher: Batcher): OcrEngine {
 }
 
 export function createConvertRoute(options: Readonly<ConvertRouteOptions>): ConvertRoute {
-  const { engineName, batcher, embedder, fetch, maxBodyBytes = 50 * 1024 * 1024, convertLimit = 8, queue: queueOptions = {} } = options;
+  const { engineName, batcher, embedder, fetch, maxBodyBytes = 50 * 1024 * 1024, maxPixels, convertLimit = 8, queue: queueOptions = {} } = options;
   const engine = batchedEngine(engineName, batcher);
   const queue = new ConvertQueue({ ...queueOptions, concurrency: convertLimit });
 
@@ -105,6 +107,7 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): Conv
       engine: request.engine,
       ocr: async () => engine,
       workers: 0,
+      ...(maxPixels === undefined ? {} : { maxPixels }),
       ...(countTokens ? { countTokens } : {}),
       ...(maxTokens ? { maxTokens } : {}),
     })) {

@@ -31,7 +31,7 @@ export interface OcrServerOptions {
   readonly token?: string;
   /** @default 50 MiB */
   readonly maxBodyBytes?: number;
-  /** @default 40 million */
+  /** The largest page image on every route (chat images, `/v1/convert` pages and images, the app). @default 40 million */
   readonly maxPixels?: number;
   /** Pages per engine call. @default 8 */
   readonly batchSize?: number;
@@ -80,11 +80,12 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`port\` to be an integer from 0 to 65535, got \`${port}\``);
   const batcher = new Batcher(engine, { batchSize, queueLimit });
-  const app = options.app ? await createWebApp({ ...options.app, engine }) : undefined;
+  const app = options.app ? await createWebApp({ maxPixels, ...options.app, engine }) : undefined;
   const convert = createConvertRoute({
     engineName: engine.name,
     batcher,
     maxBodyBytes,
+    maxPixels,
     ...(embedder ? { embedder } : {}),
     ...(fetch ? { fetch } : {}),
     ...(convertLimit ? { convertLimit } : {}),

@@ -14,6 +14,7 @@ import { clusterLayout, esLayout, startElasticsearch, stopElasticsearch } from '
 import { startFolioServe } from '../common/folio-serve.ts';
 import { machineInfo, machineMarkdown, markdownTable, median, round } from '../common/index.ts';
 import { ingestOnce } from '../textlayer/ingest.ts';
+import { type LoadResult, loadRun } from './load.ts';
 
 export interface PluginBenchOptions {
   readonly argv: readonly string[];
@@ -88,7 +89,12 @@ function result(path: PathResult['path'], set: string, documents: number, runs: 
 export async function runPluginBench(options: Readonly<PluginBenchOptions>): Promise<{ results: PathResult[] }> {
   const { values } = parseArgs({
     args: [...options.argv],
-    options: { es: { type: 'string' }, rounds: { type: 'string', default: '2' }, nodes: { type: 'string', default: '1' } },
+    options: {
+      es: { type: 'string' },
+      rounds: { type: 'string', default: '2' },
+      nodes: { type: 'string', default: '1' },
+      load: { type: 'string', default: '200' },
+    },
     strict: true,
   });
   const rounds = Number(values.rounds);
@@ -96,7 +102,18 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
   const client = new Client({ node: es, requestTimeout: 900_000 });
   const serve = await startFolioServe();
   const results: PathResult[] = [];
+  let load: LoadResult | undefined;
   try {
+    if (Number(values.load) > 0) {
+      // Its own folio serve at its defaults, so its memory is the load's alone.
+      const fresh = await startFolioServe([]);
+      try {
+        load = await loadRun(client, fresh.url, fresh.child.pid!, { documents: Number(values.load) });
+        console.error(`plugin bench: load ${JSON.stringify(load)}`);
+      } finally {
+        fresh.child.kill('SIGTERM');
+      }
+    }
     for (const [set, dir] of Object.entries(SETS)) {
       const paths = await files(dir);
       const pipeline: { ms: number; pages: number; failed: number }[] = [];
@@ -131,7 +148,7 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
     serve.child.kill('SIGTERM');
     await client.close();
   }
-  await write(options.resultsDir, results, rounds);
+  await write(options.resultsDir, results, rounds, load);
   return { results };
 }
 
@@ -141,14 +158,14 @@ async function ingestOnceAuto(paths: readonly string[], es: string): Promise<{ m
   return { ms: sample.ms, pages: sample.pages, failed: sample.failures };
 }
 
-async function write(dir: string, results: readonly PathResult[], rounds: number): Promise<void> {
+async function write(dir: string, results: readonly PathResult[], rounds: number, load: LoadResult | undefined): Promise<void> {
   const machine = machineInfo();
   const ratio = (set: string): number | undefined => {
     const p = results.find((r) => r.path === 'pipeline' && r.set === set);
     const i = results.find((r) => r.path === 'ingest' && r.set === set);
     return p && i ? round(i.pagesPerSecond / p.pagesPerSecond, 2) : undefined;
   };
-  const json = { suite: 'plugin', rounds, results, ratios: { text: ratio('text'), scans: ratio('scans') }, machine, at: new Date().toISOString() };
+  const json = { suite: 'plugin', rounds, results, ratios: { text: ratio('text'), scans: ratio('scans') }, load, machine, at: new Date().toISOString() };
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'plugin.json'), `${JSON.stringify(json, null, 2)}\n`);
   const rows = results.map((r) => [r.set, r.path, String(r.documents), String(r.pages), String(r.failed), r.msRuns.join(', '), r.pagesPerSecond.toFixed(2)]);
@@ -161,7 +178,31 @@ async function write(dir: string, results: readonly PathResult[], rounds: number
     '',
     `Time per page, pipeline ÷ ingest (target ≤ 1.5): text layer ${ratio('text') ?? 'n/a'}, scans ${ratio('scans') ?? 'n/a'}.`,
     '',
-    'Command: `npx folio bench plugin [--rounds N] [--nodes 3] [--es URL]`. Sets: `../shared/data/docling-dev/pdf` (text layer) and `../shared/data/docling-dev/ocr` (scans).',
+    ...(load === undefined
+      ? []
+      : [
+          '## Under load, both sides at their defaults',
+          '',
+          `${load.documents} documents (${load.scans} scans, the rest one-page born-digital PDFs) through \`_bulk?pipeline=\` in bulks of 50, 4 in flight, one \`folio serve\` at its defaults (8 converting, 64 queued), the processor at its defaults (16 in flight per node, lowered to what the server advertises; 429s waited out for up to 5 min):`,
+          '',
+          markdownTable(
+            ['indexed', 'dead-lettered (target 0)', 'missing', 'pages', 'ms', 'pages/s', 'serve RSS start / peak / idle (MiB)'],
+            [
+              [
+                String(load.indexed),
+                String(load.deadLettered),
+                String(load.missing),
+                String(load.pages),
+                String(load.ms),
+                load.pagesPerSecond.toFixed(2),
+                `${load.rssMb.start} / ${load.rssMb.peak} / ${load.rssMb.idle}`,
+              ],
+            ],
+          ),
+          '',
+          ...(load.reasons.length > 0 ? ['Dead letters and refusals (first few):', '', ...load.reasons.map((r) => `- ${r}`), ''] : []),
+        ]),
+    'Command: `npx folio bench plugin [--rounds N] [--nodes 3] [--load N] [--es URL]` (`--rounds 0 --load 200`: the load part alone). Sets: `../shared/data/docling-dev/pdf` (text layer) and `../shared/data/docling-dev/ocr` (scans).',
     '',
     machineMarkdown(machine),
     '',

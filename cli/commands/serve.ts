@@ -21,7 +21,9 @@ SIGINT/SIGTERM finish in-flight requests before exiting.
   --model DIR       folio-ocr model folder for onnx
   --batch N         pages per engine call (default 8)
   --queue N         requests queued before 429 (default 64)
-  --max-pixels N    largest image accepted (default 40000000)
+  --max-pixels N    largest page image on every route: chat images, /v1/convert pages
+                    (a PDF page is rendered smaller, an image over it fails its page), the
+                    app's conversions (default 40000000)
   --es URL          Elasticsearch for the app's search, ask and document views (default: $ELASTICSEARCH_URL)
   --index NAME      chunk index the app reads (default folio-chunks)
   --embed MODE      query embedder of the app and chunk vectors of /v1/convert: local (bundled

@@ -11,7 +11,7 @@ import type { ProcessOptions } from '../run/options.ts';
 /** The part of {@link ProcessOptions} a worker receives: data only. */
 export type WorkerProcessOptions = Pick<
   ProcessOptions,
-  'engine' | 'password' | 'maxTokens' | 'overlapTokens' | 'ocrBatchSize' | 'dpi' | 'imageRegions' | 'formulaRegions' | 'formulaDevice'
+  'engine' | 'password' | 'maxTokens' | 'overlapTokens' | 'ocrBatchSize' | 'dpi' | 'maxPixels' | 'imageRegions' | 'formulaRegions' | 'formulaDevice'
 >;
 
 export interface ParallelOptions extends WorkerProcessOptions {
@@ -77,7 +77,18 @@ export interface ResolvedParallelOptions {
   readonly ocrEngineOptions: Readonly<EngineOptions>;
 }
 
-const PROCESS_KEYS = ['engine', 'password', 'maxTokens', 'overlapTokens', 'ocrBatchSize', 'dpi', 'imageRegions', 'formulaRegions', 'formulaDevice'] as const;
+const PROCESS_KEYS = [
+  'engine',
+  'password',
+  'maxTokens',
+  'overlapTokens',
+  'ocrBatchSize',
+  'dpi',
+  'maxPixels',
+  'imageRegions',
+  'formulaRegions',
+  'formulaDevice',
+] as const;
 
 function positiveInteger(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {

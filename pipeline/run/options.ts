@@ -45,6 +45,12 @@ export interface ProcessOptions {
   readonly formulaDevice?: Device;
   /** Rendering resolution for OCR; chosen from the page size when absent. */
   readonly dpi?: number;
+  /**
+   * The largest page image read or rendered, in pixels: an image over it fails its page with
+   * the reason, a PDF page is rendered smaller (a pixel bomb costs no memory). `folio serve`'s
+   * `--max-pixels` sets it for every route. @default 100_000_000
+   */
+  readonly maxPixels?: number;
   readonly signal?: AbortSignal;
   /** Called after each page, for progress bars. */
   readonly onPage?: (event: { readonly source: string; readonly pageNumber: number; readonly engine: string }) => void;

@@ -65,7 +65,8 @@ async function* processAll(
   const { signal, onStarted } = options;
   if (workers > 0) {
     const { processInParallel } = await import('../parallel/process-in-parallel.ts');
-    const { engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, imageRegions, formulaRegions, formulaDevice, ocr, countTokens, onPage } = options;
+    const { engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, maxPixels, imageRegions, formulaRegions, formulaDevice, ocr, countTokens, onPage } =
+      options;
     yield* processInParallel(sources, {
       workers,
       engine,
@@ -74,6 +75,7 @@ async function* processAll(
       overlapTokens,
       ocrBatchSize,
       dpi,
+      maxPixels,
       imageRegions,
       formulaRegions,
       formulaDevice,

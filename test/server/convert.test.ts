@@ -156,6 +156,21 @@ describe('POST /v1/convert', function () {
     });
   });
 
+  it('should hold every page to the one --max-pixels, and answer a document of which no page could be read with the reasons, not ok', async () => {
+    const small = await startOcrServer({ engine, port: 0, log: silentLogger, maxPixels: 100_000 });
+    try {
+      const scan = await json(small.url, { data: png.toString('base64'), filename: 'memo.png' });
+      assert.equal(scan.status, 422, JSON.stringify(scan.body));
+      assert.match(scan.body.error!.message, /more than `maxPixels` 100000/);
+      // A PDF page is rendered under the bound instead (a text-layer page needs no rendering).
+      const { status, body } = await convert(small.url, pdf, 'application/pdf', '?filename=handbook.pdf');
+      assert.equal(status, 200, JSON.stringify(body.error));
+      assert.equal(body.ok, true);
+    } finally {
+      await small.close();
+    }
+  });
+
   describe('with URL fetching on', () => {
     let documents: { server: Server; url: string };
     let redirector: { server: Server; url: string };
