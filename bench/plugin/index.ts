@@ -15,6 +15,7 @@ import { startFolioServe } from '../common/folio-serve.ts';
 import { machineInfo, machineMarkdown, markdownTable, median, round } from '../common/index.ts';
 import { ingestOnce } from '../textlayer/ingest.ts';
 import { type LoadResult, loadRun } from './load.ts';
+import { type MemoryResult, memoryRun } from './memory.ts';
 
 export interface PluginBenchOptions {
   readonly argv: readonly string[];
@@ -94,6 +95,8 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
       rounds: { type: 'string', default: '2' },
       nodes: { type: 'string', default: '1' },
       load: { type: 'string', default: '200' },
+      memory: { type: 'boolean', default: false },
+      'memory-pages': { type: 'string', default: '2000' },
     },
     strict: true,
   });
@@ -103,7 +106,12 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
   const serve = await startFolioServe();
   const results: PathResult[] = [];
   let load: LoadResult | undefined;
+  let memory: MemoryResult | undefined;
   try {
+    if (values.memory) {
+      memory = await memoryRun({ longPages: Number(values['memory-pages']), largeDocuments: 8, largePages: 100 });
+      console.error(`plugin bench: memory ${JSON.stringify(memory)}`);
+    }
     if (Number(values.load) > 0) {
       // Its own folio serve at its defaults, so its memory is the load's alone.
       const fresh = await startFolioServe([]);
@@ -114,7 +122,7 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
         fresh.child.kill('SIGTERM');
       }
     }
-    for (const [set, dir] of Object.entries(SETS)) {
+    for (const [set, dir] of rounds > 0 ? Object.entries(SETS) : []) {
       const paths = await files(dir);
       const pipeline: { ms: number; pages: number; failed: number }[] = [];
       const ingest: { ms: number; pages: number; failed: number }[] = [];
@@ -148,7 +156,7 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
     serve.child.kill('SIGTERM');
     await client.close();
   }
-  await write(options.resultsDir, results, rounds, load);
+  await write(options.resultsDir, results, rounds, load, memory);
   return { results };
 }
 
@@ -158,14 +166,29 @@ async function ingestOnceAuto(paths: readonly string[], es: string): Promise<{ m
   return { ms: sample.ms, pages: sample.pages, failed: sample.failures };
 }
 
-async function write(dir: string, results: readonly PathResult[], rounds: number, load: LoadResult | undefined): Promise<void> {
+async function write(
+  dir: string,
+  results: readonly PathResult[],
+  rounds: number,
+  load: LoadResult | undefined,
+  memory: MemoryResult | undefined,
+): Promise<void> {
   const machine = machineInfo();
   const ratio = (set: string): number | undefined => {
     const p = results.find((r) => r.path === 'pipeline' && r.set === set);
     const i = results.find((r) => r.path === 'ingest' && r.set === set);
     return p && i ? round(i.pagesPerSecond / p.pagesPerSecond, 2) : undefined;
   };
-  const json = { suite: 'plugin', rounds, results, ratios: { text: ratio('text'), scans: ratio('scans') }, load, machine, at: new Date().toISOString() };
+  const json = {
+    suite: 'plugin',
+    rounds,
+    results,
+    ratios: { text: ratio('text'), scans: ratio('scans') },
+    load,
+    memory,
+    machine,
+    at: new Date().toISOString(),
+  };
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'plugin.json'), `${JSON.stringify(json, null, 2)}\n`);
   const rows = results.map((r) => [r.set, r.path, String(r.documents), String(r.pages), String(r.failed), r.msRuns.join(', '), r.pagesPerSecond.toFixed(2)]);
@@ -202,7 +225,38 @@ async function write(dir: string, results: readonly PathResult[], rounds: number
           '',
           ...(load.reasons.length > 0 ? ['Dead letters and refusals (first few):', '', ...load.reasons.map((r) => `- ${r}`), ''] : []),
         ]),
-    'Command: `npx folio bench plugin [--rounds N] [--nodes 3] [--load N] [--es URL]` (`--rounds 0 --load 200`: the load part alone). Sets: `../shared/data/docling-dev/pdf` (text layer) and `../shared/data/docling-dev/ocr` (scans).',
+    ...(memory === undefined
+      ? []
+      : [
+          '## folio serve memory after large documents (`--memory`)',
+          '',
+          `RSS in MiB of a \`folio serve --embed none\`: at start, warm (after a 2-page document), peak and idle (20 s after) around one ${memory.longPages}-page born-digital document, then around ${memory.largeDocuments} documents of ${memory.largePages} pages at once. Target: idle within 20% of warm.`,
+          '',
+          markdownTable(
+            [
+              'start',
+              'warm',
+              `peak, ${memory.longPages} pages`,
+              'idle after',
+              `peak, ${memory.largeDocuments}×${memory.largePages} pages`,
+              'idle after',
+              'idle ÷ warm',
+            ],
+            [
+              [
+                memory.rssMb.start,
+                memory.rssMb.warm,
+                memory.rssMb.peakLong,
+                memory.rssMb.idleLong,
+                memory.rssMb.peakLarge,
+                memory.rssMb.idleLarge,
+                memory.idleRatio,
+              ].map(String),
+            ],
+          ),
+          '',
+        ]),
+    'Command: `npx folio bench plugin [--rounds N] [--nodes 3] [--load N] [--memory [--memory-pages N]] [--es URL]` (`--rounds 0 --load 200`: the load part alone). Sets: `../shared/data/docling-dev/pdf` (text layer) and `../shared/data/docling-dev/ocr` (scans).',
     '',
     machineMarkdown(machine),
     '',
