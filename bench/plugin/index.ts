@@ -190,17 +190,22 @@ async function write(
     at: new Date().toISOString(),
   };
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'plugin.json'), `${JSON.stringify(json, null, 2)}\n`);
+  // The load and memory parts alone (`--rounds 0`) go beside the comparison, not over it.
+  const name = rounds > 0 ? 'plugin' : 'plugin-load';
+  await writeFile(join(dir, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);
   const rows = results.map((r) => [r.set, r.path, String(r.documents), String(r.pages), String(r.failed), r.msRuns.join(', '), r.pagesPerSecond.toFixed(2)]);
-  const md = [
-    '# Elasticsearch ingest plugin vs `folio ingest`',
-    '',
+  const comparison = [
     "The same documents, same machine, same run, rounds interleaved. *pipeline*: bulk with the index's default pipeline (the `folio` processor, one `folio serve --engine paddle`), 4 documents a request, 4 requests in flight, until the index is refreshed. *ingest*: `folio ingest --engine auto --embed none` as a child process, start-up to exit (paddle in process where a page needs OCR), so its figure includes its start-up (module loading, engine creation, index setup), while the pipeline's `folio serve` is already running, as it is in production. No embeddings on either path. Medians of few rounds on a shared 2-core machine: read the ratios, not the absolute rates.",
     '',
     markdownTable(['set', 'path', 'documents', 'pages', 'failed', 'ms per round', 'pages/s (median)'], rows),
     '',
     `Time per page, pipeline ÷ ingest (target ≤ 1.5): text layer ${ratio('text') ?? 'n/a'}, scans ${ratio('scans') ?? 'n/a'}.`,
     '',
+  ];
+  const md = [
+    rounds > 0 ? '# Elasticsearch ingest plugin vs `folio ingest`' : '# Elasticsearch ingest plugin under load, and `folio serve` memory',
+    '',
+    ...(rounds > 0 ? comparison : []),
     ...(load === undefined
       ? []
       : [
@@ -261,5 +266,5 @@ async function write(
     machineMarkdown(machine),
     '',
   ].join('\n');
-  await writeFile(join(dir, 'plugin.md'), md);
+  await writeFile(join(dir, `${name}.md`), md);
 }

@@ -14,6 +14,7 @@ import { folioPipeline, INGESTED_CHUNKS_PATH, installIngestedTemplate, installPl
 import { FolioRetriever } from '../../retrieval/langchain/retriever.ts';
 import { hybridSearch } from '../../retrieval/search.ts';
 import { type OcrServer, silentLogger, startOcrServer } from '../../server/index.ts';
+import { runFolio } from '../cli/run-folio.ts';
 import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
 
 interface FolioField {
@@ -229,12 +230,25 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
     );
     // The cause goes away (the pipeline points at a live server): the replay brings it in and removes the letter.
     await es().ingest.putPipeline({ id, ...folioPipeline({ servers: [serve.url], deadLetterIndex: deadLetter }) });
-    const items: string[] = [];
-    const stats = await replayDeadLetters(es(), { from: deadLetter, onItem: (item) => items.push(`${item.outcome} ${item.id}`) });
-    assert.deepEqual(stats, { indexed: 1, failed: 0, skipped: 0 }, items.join('; '));
+    const replay = await runFolio(['replay', '--from', deadLetter, '--es', esUrl()]);
+    assert.equal(replay.code, 0, replay.stderr + replay.stdout);
+    assert.match(replay.stdout, new RegExp(`indexed +${index}/handbook`));
+    assert.match(replay.stdout, /1 indexed \(dead letters removed\), 0 failed again, 0 not replayable/);
     const indexed = (await es().get<Source>({ index, id: 'handbook' }))._source!;
     assert.match(indexed.folio!.markdown!, /^# Folio Handbook/m);
     assert.equal(await es().exists({ index: deadLetter, id: 'handbook' }), false, 'the dead letter is gone');
+    // A dead letter whose binary was removed says why it cannot be replayed, and stays.
+    await es().index({
+      index: deadLetter,
+      id: 'stripped',
+      document: { folio_failure: { index, pipeline: id, removed: 'data', message: 'x' } },
+      refresh: 'wait_for',
+    });
+    const items: string[] = [];
+    const stats = await replayDeadLetters(es(), { from: deadLetter, onItem: (item) => items.push(`${item.outcome} ${item.id}: ${item.reason ?? ''}`) });
+    assert.deepEqual(stats, { indexed: 0, failed: 0, skipped: 1 });
+    assert.match(items[0]!, /skipped stripped: its field \[data\] was removed when it failed \(remove_field\)/);
+    assert.equal(await es().exists({ index: deadLetter, id: 'stripped' }), true);
   });
 
   it('should retry a 429 storm from a stub server, then fail the document with the status and reason', async () => {
