@@ -164,6 +164,10 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   writeFileSync(layout.pidFile, `${pids.join('\n')}\n`);
   const failed = launched.find((r) => r.status === 'rejected');
   if (failed !== undefined) {
+    // A launcher that timed out (a busy machine) may leave its node running: the node wrote its
+    // own pidfile once up. Stop those too, or they outlive the failed start.
+    const strays = nodeLayouts.map((node) => Number(readState(node.serverPidFile))).filter((p) => Number.isInteger(p) && p > 0 && !pids.includes(p));
+    if (strays.length > 0) writeFileSync(layout.pidFile, `${[...pids, ...strays].join('\n')}\n`);
     await stopElasticsearch({ layout: base });
     throw failed.reason;
   }
