@@ -235,7 +235,7 @@ async function write(
       : [
           '## folio serve memory after large documents (`--memory`)',
           '',
-          `RSS in MiB of a \`folio serve --embed none\`: at start, warm (after a 2-page document), peak and idle (20 s after) around one ${memory.longPages}-page born-digital document, then around ${memory.largeDocuments} documents of ${memory.largePages} pages at once. Target: idle within 20% of warm.`,
+          `RSS in MiB of a \`folio serve --embed none\`: at start, warm (after a 2-page document), peak and idle (75 s after, past serve's 60 s --idle-release) around one ${memory.longPages}-page born-digital document, then around ${memory.largeDocuments} documents of ${memory.largePages} pages at once. Target: idle within 20% of warm.`,
           '',
           markdownTable(
             [

@@ -89,8 +89,8 @@ export async function loadRun(
     const ms = performance.now() - began;
     sampling = false;
     await sampler;
-    // Idle: no request for a while, then the figure a long-running server sits at.
-    await sleep(15_000);
+    // Idle: past folio serve's --idle-release (60 s), the figure a long-running server sits at.
+    await sleep(75_000);
     const idle = await rssMb(servePid);
     const found = await client.mget<{ folio?: { pages?: unknown[] } }>({ index, ids });
     const indexedDocs = found.docs.filter((d) => 'found' in d && d.found);

@@ -74,7 +74,8 @@ async function peakDuring(pid: number, work: Promise<unknown>): Promise<number> 
 }
 
 export async function memoryRun(options: Readonly<{ longPages: number; largeDocuments: number; largePages: number; idleMs?: number }>): Promise<MemoryResult> {
-  const { longPages, largeDocuments, largePages, idleMs = 20_000 } = options;
+  // Past folio serve's --idle-release (60 s): what a long-running server sits at.
+  const { longPages, largeDocuments, largePages, idleMs = 75_000 } = options;
   const serve = await startFolioServe(['--embed', 'none']);
   const pid = serve.child.pid!;
   try {

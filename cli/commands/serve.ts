@@ -1,8 +1,9 @@
 import { ConfigurationError } from '../../core/errors.ts';
 import { createEngine } from '../../inference/create-engine.ts';
 import type { Embedder } from '../../inference/embed/index.ts';
+import type { OcrEngine } from '../../inference/engine.ts';
 import { DEVICES, type Device } from '../../inference/runtime/ort.ts';
-import { startOcrServer } from '../../server/index.ts';
+import { idleReleasingEngine, startOcrServer } from '../../server/index.ts';
 import { integer, parse } from '../options.ts';
 
 export const SERVE_USAGE = `folio serve [--port N] [--host H] [--engine paddle|onnx] [options]
@@ -21,6 +22,8 @@ SIGINT/SIGTERM finish in-flight requests before exiting.
   --model DIR       folio-ocr model folder for onnx
   --batch N         pages per engine call (default 8)
   --queue N         requests queued before 429 (default 64)
+  --idle-release S  close the OCR engine after S seconds without a page, giving its memory
+                    back; the next page creates it again (default 60; 0 keeps it)
   --max-pixels N    largest page image on every route: chat images, /v1/convert pages
                     (a PDF page is rendered smaller, an image over it fails its page), the
                     app's conversions (default 40000000)
@@ -50,6 +53,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     batch: { type: 'string', default: '8' },
     queue: { type: 'string', default: '64' },
     'max-pixels': { type: 'string', default: '40000000' },
+    'idle-release': { type: 'string', default: '60' },
     es: { type: 'string' },
     index: { type: 'string', default: 'folio-chunks' },
     embed: { type: 'string', default: 'local' },
@@ -77,11 +81,18 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
       .map((item) => item.trim())
       .filter(Boolean);
   const allowHosts = list(values['fetch-hosts']);
-  const engine = await createEngine(values.engine, {
-    device: values.device as Device,
-    modelDir: values.model,
-    draftK: integer('draft-k', values['draft-k'], 0),
-  });
+  const engineOptions = { device: values.device as Device, modelDir: values.model, draftK: integer('draft-k', values['draft-k'], 0) };
+  // Created now so a missing model fails before the port opens; adopted by the first page.
+  let initial: OcrEngine | undefined = await createEngine(values.engine, engineOptions);
+  const engine = idleReleasingEngine(
+    initial.name,
+    async () => {
+      const adopted = initial ?? (await createEngine(values.engine, engineOptions));
+      initial = undefined;
+      return adopted;
+    },
+    { idleMs: (integer('idle-release', values['idle-release'], 0) ?? 60) * 1000 },
+  );
   // One embedder for the app's queries and /v1/convert's chunk vectors, loaded before the port opens.
   const embedder = await createEmbedder(values.embed, values['embed-model']);
   const server = await startOcrServer({
@@ -111,6 +122,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   });
   await server.close();
   await engine.close();
+  await initial?.close();
   await embedder?.close();
   return 0;
 }
