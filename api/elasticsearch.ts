@@ -10,6 +10,9 @@
  * const hits = await hybridSearch({ url: 'http://127.0.0.1:9200', query: 'speculative decoding', mode: 'bm25' });
  */
 
+// First: on a Node older than the package supports, this fails at once naming both versions.
+import '../core/require-node.ts';
+
 export type { IndexBody, IndexRole, InstallMappingsOptions, InstallResult } from '../mappings/index.ts';
 export {
   BULK_LOAD_REFRESH,

@@ -11,6 +11,9 @@
  * console.log(summary.documents, summary.failures);
  */
 
+// First: on a Node older than the package supports, this fails at once naming both versions.
+import '../core/require-node.ts';
+
 export type { CrawlOptions, FileSourceOptions, S3SourceOptions, SourceFailure, SourceItem, SourcesFromOptions, UrlSourceOptions } from '../connector/index.ts';
 export {
   commonRoot,

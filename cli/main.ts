@@ -15,6 +15,8 @@ usage: folio <command> [options]        (folio <command> --help for details)
   search "<query>"           hybrid search over the index
   ask "<question>"           the top chunks as a cited context block
   serve                      an OpenAI-compatible OCR server over the local engines
+  mappings install           the Elasticsearch plugin's index template and dead-letter index
+  replay --from INDEX        send the plugin's dead letters through their pipeline again
   bench <suite>              benchmarks: textlayer, parse, olmocr, docling, ocr, decode, math, retrieval, all
 
 ${EXIT_CODES_HELP}`;
@@ -25,6 +27,8 @@ const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   search: async (argv) => (await import('./commands/search.ts')).searchCommand(argv),
   ask: async (argv) => (await import('./commands/search.ts')).searchCommand(argv, true),
   serve: async (argv) => (await import('./commands/serve.ts')).serveCommand(argv),
+  mappings: async (argv) => (await import('./commands/plugin-indices.ts')).mappingsCommand(argv),
+  replay: async (argv) => (await import('./commands/plugin-indices.ts')).replayCommand(argv),
   bench: async (argv) => (await import('./commands/bench.ts')).benchCommand(argv),
 };
 

@@ -5,7 +5,7 @@
  * document's `relativePath` is relative to the common root of *all* inputs; the bytes are then
  * read one file at a time as the consumer pulls, so memory holds one document at most.
  */
-import { glob, readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigurationError } from '../core/errors.ts';
@@ -140,6 +140,9 @@ async function* expandGlob(pattern: string, skipHidden: boolean, roots: string[]
   const staticPart = pattern.split(/[\\/]/).findIndex((part) => GLOB_CHARS.test(part));
   const staticFolder = resolve(pattern.split(/[\\/]/).slice(0, Math.max(0, staticPart)).join('/') || '.');
   let folders = false;
+  // Loaded here, not imported by name: a named import of `glob` (Node 22+) would stop an older
+  // Node at link time, before the package's own version check could name the versions.
+  const { glob } = await import('node:fs/promises');
   try {
     for await (const match of glob(pattern)) {
       const absolute = resolve(match);

@@ -13,6 +13,9 @@
  * }
  */
 
+// First: on a Node older than the package supports, this fails at once naming both versions.
+import '../core/require-node.ts';
+
 export type { CrawlOptions } from './crawl.ts';
 export { crawlSource } from './crawl.ts';
 export { canonicalUrl } from './crawl-url.ts';

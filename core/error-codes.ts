@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   // Configuration: the run cannot start (ConfigurationError).
   FOLIO_BAD_ARGUMENTS: 'the command line could not be parsed',
   FOLIO_BAD_OPTION: 'an option has the wrong type or value; the message names it',
+  FOLIO_NODE_VERSION: 'the Node.js running Folio is older than the package supports; the message names both versions',
   FOLIO_BAD_DEVICE: '`--device` / `device` names no execution provider',
   FOLIO_DEVICE_UNAVAILABLE: 'the execution provider asked for is not available on this machine',
   FOLIO_UNKNOWN_ENGINE: '`--engine` / `engine` names no OCR engine',

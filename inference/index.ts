@@ -4,6 +4,9 @@
  * that imports onnxruntime-node.
  */
 
+// First: on a Node older than the package supports, this fails at once naming both versions.
+import '../core/require-node.ts';
+
 export type { EngineOptions, OcrEngineName } from './create-engine.ts';
 export { createEngine, OCR_ENGINES } from './create-engine.ts';
 export { defaultOnnxModelDir, ONNX_MODEL_PACKAGE } from './default-model.ts';

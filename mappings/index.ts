@@ -1,3 +1,5 @@
+export type { InstallPluginIndicesOptions, ReplayItem, ReplayOptions, ReplayStats } from './dead-letters.ts';
+export { installPluginIndices, replayDeadLetters } from './dead-letters.ts';
 export type { IndexBody, IndexRole } from './definitions.ts';
 export {
   DEFAULT_CHUNKS_INDEX,

@@ -16,6 +16,7 @@ export const INGESTED_CHUNKS_PATH = `${INGESTED_TARGET}.chunks`;
 
 /** The template's body (settings + mappings), vectors of `dims` dimensions. */
 export function ingestedTemplateBody(dims: number = DEFAULT_DIMS): estypes.IndicesIndexTemplateSummary {
+  // The JSON is a whole `PUT _index_template` body (patterns, priority, _meta); this is its `template`.
   const { template } = structuredClone(ingestedJson) as unknown as { template: estypes.IndicesIndexTemplateSummary };
   const folio = template.mappings!.properties![INGESTED_TARGET] as estypes.MappingObjectProperty;
   const chunks = folio.properties!['chunks'] as estypes.MappingNestedProperty;
@@ -37,8 +38,8 @@ export interface FolioPipelineOptions {
 }
 
 /**
- * An ingest pipeline body: the `folio` processor, and `on_failure` sending the document (without
- * its binary) to the dead-letter index with the reason.
+ * An ingest pipeline body: the `folio` processor, and `on_failure` sending the document (with its
+ * binary, so `folio replay` can send it again) to the dead-letter index with the reason.
  *
  * @example
  * await client.ingest.putPipeline({ id: 'docs', ...folioPipeline({ servers: ['http://gpu:8000'], deadLetterIndex: 'docs-failed' }) })
@@ -54,7 +55,7 @@ export function folioPipeline(options: Readonly<FolioPipelineOptions>): { descri
           ...(servers === undefined ? {} : { server: [...servers] }),
           embed,
           ...processor,
-          on_failure: [{ folio_failed: { index: deadLetterIndex, remove_field: field } }],
+          on_failure: [{ folio_failed: { index: deadLetterIndex } }],
         },
       },
     ],

@@ -5,6 +5,9 @@
  * `ingest` and `convert` run the stages together.
  */
 
+// First: on a Node older than the package supports, this fails at once naming both versions.
+import '../core/require-node.ts';
+
 export type { ChunkOptions } from './chunk/index.ts';
 export { chunkDocument, countTokens } from './chunk/index.ts';
 export type { FormatDocument, FormatPage, ReadFormatOptions } from './formats/index.ts';

@@ -7,6 +7,7 @@
  * plugin on every node; `stop` stops both kinds.
  *
  * Environment: FOLIO_ES_PORT (default 9200 when free), FOLIO_ES_HEAP_MB (default 512),
+ * FOLIO_SERVE_URL (the plugin's `folio.servers`, comma-separated; default http://127.0.0.1:8000),
  * FOLIO_ES_TIMEOUT_MS (default 180000), ES_JAVA_HOME (default: a JDK ≥ 21 under /usr/lib/jvm).
  */
 
@@ -31,12 +32,14 @@ async function main(command: string | undefined, rest: readonly string[]): Promi
       const port = numberFromEnv('FOLIO_ES_PORT');
       const heapMb = numberFromEnv('FOLIO_ES_HEAP_MB');
       const timeoutMs = numberFromEnv('FOLIO_ES_TIMEOUT_MS');
+      const serve = process.env['FOLIO_SERVE_URL'];
       const running = await startElasticsearch({
         log,
         ...(port === undefined ? {} : { port }),
         ...(heapMb === undefined ? {} : { heapMb }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(nodes === undefined ? {} : { nodes }),
+        ...(serve ? { folioServers: serve.split(',').map((url) => url.trim()) } : {}),
       });
       process.stdout.write(`${running.urls.join(',')}\n`);
       return 0;

@@ -2,8 +2,9 @@
  * `POST /v1/convert`: one document in, its Markdown, elements, chunks (with vectors when asked),
  * page routes and failures out, through the same `processSources` → `processDocument` path as
  * `folio convert` and `folio ingest`. OCR pages go through the server's batcher, so documents and
- * single-page OCR requests share the engine and its batches. Conversions in flight are bounded:
- * one more is turned away with 429 and `Retry-After`.
+ * single-page OCR requests share the engine and its batches. A few documents convert at once and
+ * the next ones queue (see `convert-queue.ts`); past the queue's bounds a client is turned away
+ * with 429 and the queue's real wait in `Retry-After`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sniffMime } from '../connector/sniff.ts';
@@ -16,6 +17,7 @@ import { processSources } from '../pipeline/run/process-sources.ts';
 import { isUnreadSource } from '../pipeline/run/sources.ts';
 import type { Batcher } from './batcher.ts';
 import { readBytes } from './body.ts';
+import { ConvertQueue, type ConvertQueueOptions, type ConvertQueueState } from './convert-queue.ts';
 import { type ConvertRequest, parseConvertRequest } from './convert-request.ts';
 import { convertResponse } from './convert-response.ts';
 import { type FetchGuardOptions, guardedFetch } from './fetch-guard.ts';
@@ -37,15 +39,19 @@ export interface ConvertRouteOptions {
   readonly fetch?: Readonly<FetchGuardOptions>;
   /** @default 50 MiB */
   readonly maxBodyBytes?: number;
-  /** Conversions running at once before 429. @default 8 */
+  /** The largest page image, rendered or read (the server's `--max-pixels`). @default 100_000_000 */
+  readonly maxPixels?: number;
+  /** Documents converting at once; the next ones queue. @default 8 */
   readonly convertLimit?: number;
-  /** Seconds a turned-away client is told to wait. @default 1 */
-  readonly retryAfterSeconds?: number;
+  /** The queue's other bounds (count, bytes, wait). @default see {@link ConvertQueueOptions} */
+  readonly queue?: Readonly<Omit<ConvertQueueOptions, 'concurrency'>>;
 }
 
 export interface ConvertRoute {
-  /** Conversions in flight. */
+  /** Documents converting or queued. */
   readonly load: number;
+  /** The queue as `/health` shows it. */
+  readonly state: ConvertQueueState;
   handle(req: IncomingMessage, res: ServerResponse): Promise<number>;
 }
 
@@ -59,9 +65,9 @@ function batchedEngine(name: string, batcher: Batcher): OcrEngine {
 }
 
 export function createConvertRoute(options: Readonly<ConvertRouteOptions>): ConvertRoute {
-  const { engineName, batcher, embedder, fetch, maxBodyBytes = 50 * 1024 * 1024, convertLimit = 8, retryAfterSeconds = 1 } = options;
+  const { engineName, batcher, embedder, fetch, maxBodyBytes = 50 * 1024 * 1024, maxPixels, convertLimit = 8, queue: queueOptions = {} } = options;
   const engine = batchedEngine(engineName, batcher);
-  let running = 0;
+  const queue = new ConvertQueue({ ...queueOptions, concurrency: convertLimit });
 
   async function documentOf(request: ConvertRequest): Promise<SourceDocument> {
     let bytes = request.bytes;
@@ -101,6 +107,7 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): Conv
       engine: request.engine,
       ocr: async () => engine,
       workers: 0,
+      ...(maxPixels === undefined ? {} : { maxPixels }),
       ...(countTokens ? { countTokens } : {}),
       ...(maxTokens ? { maxTokens } : {}),
     })) {
@@ -114,20 +121,35 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): Conv
 
   return {
     get load() {
-      return running;
+      return queue.load;
+    },
+    get state() {
+      return queue.state;
     },
     async handle(req, res) {
       if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'use POST for /v1/convert');
-      if (running >= convertLimit) {
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > maxBodyBytes) {
         req.resume();
-        throw new HttpError(429, 'rate_limit_exceeded', `the server is busy (${running} documents converting); retry after ${retryAfterSeconds} s`, {
-          'retry-after': String(retryAfterSeconds),
-        });
+        throw new HttpError(413, 'request_too_large', `the request body is ${declared} bytes; the limit is ${maxBodyBytes}`);
       }
-      running++;
+      let ticket: ReturnType<ConvertQueue['admit']>;
       try {
+        // A body of unknown length counts as the largest allowed: the bytes bound must hold.
+        ticket = queue.admit(Number.isFinite(declared) && declared > 0 ? declared : maxBodyBytes);
+      } catch (error) {
+        req.resume();
+        throw error;
+      }
+      let converted = false;
+      try {
+        // The body is read while the document waits its turn: the bytes bound covers it.
+        const [body] = await Promise.all([readBytes(req, maxBodyBytes), ticket.ready]);
+        // A client that hung up while queued (its timeout ran out) costs no conversion.
+        if (res.destroyed) return 499;
+        converted = true;
         const began = performance.now();
-        const request = parseConvertRequest(req, await readBytes(req, maxBodyBytes));
+        const request = parseConvertRequest(req, body);
         if (request.engine !== 'auto' && request.engine !== 'text' && request.engine !== engineName) {
           throw new HttpError(
             400,
@@ -140,12 +162,12 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): Conv
         const doc = await documentOf(request);
         const result = await convertOne(request, doc);
         if (res.destroyed) return 499;
-        const body = convertResponse(result, { chunks: request.chunks, tookMs: Math.round(performance.now() - began) });
+        const answer = convertResponse(result, { chunks: request.chunks, tookMs: Math.round(performance.now() - began) });
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
+        res.end(JSON.stringify(answer));
         return 200;
       } finally {
-        running--;
+        ticket.release(converted);
       }
     },
   };

@@ -4,6 +4,9 @@
  * guarded URL fetching and JSON logs.
  */
 
+// First: on a Node older than the package supports, this fails at once naming both versions.
+import '../core/require-node.ts';
+
 export type { BatcherOptions } from './batcher.ts';
 export { Batcher } from './batcher.ts';
 export type { ConvertEmbedder, ConvertRoute, ConvertRouteOptions } from './convert.ts';
@@ -12,6 +15,8 @@ export type { ConvertResponse } from './convert-response.ts';
 export type { FetchedDocument, FetchGuardOptions } from './fetch-guard.ts';
 export { guardedFetch, isBlockedAddress } from './fetch-guard.ts';
 export { HttpError } from './http-error.ts';
+export type { IdleEngineOptions } from './idle-engine.ts';
+export { idleReleasingEngine } from './idle-engine.ts';
 export type { LogFields, Logger } from './log.ts';
 export { jsonLogger, silentLogger } from './log.ts';
 export type { OcrServer, OcrServerOptions } from './server.ts';

@@ -11,6 +11,7 @@ import { ConfigurationError } from '../core/errors.ts';
 import type { OcrEngine } from '../inference/engine.ts';
 import { Batcher } from './batcher.ts';
 import { type ConvertEmbedder, createConvertRoute } from './convert.ts';
+import type { ConvertQueueOptions } from './convert-queue.ts';
 import type { FetchGuardOptions } from './fetch-guard.ts';
 import { HttpError } from './http-error.ts';
 import { jsonLogger, type Logger } from './log.ts';
@@ -30,7 +31,7 @@ export interface OcrServerOptions {
   readonly token?: string;
   /** @default 50 MiB */
   readonly maxBodyBytes?: number;
-  /** @default 40 million */
+  /** The largest page image on every route (chat images, `/v1/convert` pages and images, the app). @default 40 million */
   readonly maxPixels?: number;
   /** Pages per engine call. @default 8 */
   readonly batchSize?: number;
@@ -42,8 +43,10 @@ export interface OcrServerOptions {
   readonly embedder?: ConvertEmbedder;
   /** URL fetching for `/v1/convert`: allowed hosts and limits. @default undefined (off) */
   readonly fetch?: Readonly<FetchGuardOptions>;
-  /** Documents converting at once before 429. @default 8 */
+  /** Documents converting at once; the next ones queue. @default 8 */
   readonly convertLimit?: number;
+  /** Bounds of `/v1/convert`'s queue (documents, bytes, expected wait) before 429. @default see `ConvertQueueOptions` */
+  readonly convertQueue?: Readonly<Omit<ConvertQueueOptions, 'concurrency'>>;
   /** How long `close()` waits for in-flight requests before cutting connections, in ms. @default 60000 */
   readonly closeTimeoutMs?: number;
   /** Serve the web app at `/` and its API under `/api/` (see server/routes). @default undefined (no app) */
@@ -72,18 +75,21 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
     embedder,
     fetch,
     convertLimit,
+    convertQueue,
   } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`port\` to be an integer from 0 to 65535, got \`${port}\``);
   const batcher = new Batcher(engine, { batchSize, queueLimit });
-  const app = options.app ? await createWebApp({ ...options.app, engine }) : undefined;
+  const app = options.app ? await createWebApp({ maxPixels, ...options.app, engine }) : undefined;
   const convert = createConvertRoute({
     engineName: engine.name,
     batcher,
     maxBodyBytes,
+    maxPixels,
     ...(embedder ? { embedder } : {}),
     ...(fetch ? { fetch } : {}),
     ...(convertLimit ? { convertLimit } : {}),
+    ...(convertQueue ? { queue: convertQueue } : {}),
   });
   const started = Date.now();
   let closing = false;
@@ -144,6 +150,9 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
         engine: engine.name,
         load: batcher.load,
         uptime_s: Math.round((Date.now() - started) / 1000),
+        // What a client (the Elasticsearch plugin) sizes its calls by: `accepts` documents at
+        // once are converted or queued, more are a 429 with the queue's wait in Retry-After.
+        convert: { ...convert.state, max_body_bytes: maxBodyBytes },
       });
       return res.statusCode;
     }

@@ -2,14 +2,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
 /**
- * Start `folio serve --engine paddle` on a free port and resolve once it prints its URL.
+ * Start `folio serve` (by default `--engine paddle --queue 256`) on a free port and resolve once it prints its URL.
  *
  * @example
  * const { url, child } = await startFolioServe();
  * child.kill();
  */
-export async function startFolioServe(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--engine', 'paddle', '--port', '0', '--queue', '256'], {
+export async function startFolioServe(args: readonly string[] = ['--engine', 'paddle', '--queue', '256']): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -14,6 +14,8 @@ import { clusterLayout, esLayout, startElasticsearch, stopElasticsearch } from '
 import { startFolioServe } from '../common/folio-serve.ts';
 import { machineInfo, machineMarkdown, markdownTable, median, round } from '../common/index.ts';
 import { ingestOnce } from '../textlayer/ingest.ts';
+import { type LoadResult, loadRun } from './load.ts';
+import { type MemoryResult, memoryRun } from './memory.ts';
 
 export interface PluginBenchOptions {
   readonly argv: readonly string[];
@@ -88,7 +90,14 @@ function result(path: PathResult['path'], set: string, documents: number, runs: 
 export async function runPluginBench(options: Readonly<PluginBenchOptions>): Promise<{ results: PathResult[] }> {
   const { values } = parseArgs({
     args: [...options.argv],
-    options: { es: { type: 'string' }, rounds: { type: 'string', default: '2' }, nodes: { type: 'string', default: '1' } },
+    options: {
+      es: { type: 'string' },
+      rounds: { type: 'string', default: '2' },
+      nodes: { type: 'string', default: '1' },
+      load: { type: 'string', default: '200' },
+      memory: { type: 'boolean', default: false },
+      'memory-pages': { type: 'string', default: '2000' },
+    },
     strict: true,
   });
   const rounds = Number(values.rounds);
@@ -96,8 +105,24 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
   const client = new Client({ node: es, requestTimeout: 900_000 });
   const serve = await startFolioServe();
   const results: PathResult[] = [];
+  let load: LoadResult | undefined;
+  let memory: MemoryResult | undefined;
   try {
-    for (const [set, dir] of Object.entries(SETS)) {
+    if (values.memory) {
+      memory = await memoryRun({ longPages: Number(values['memory-pages']), largeDocuments: 8, largePages: 100 });
+      console.error(`plugin bench: memory ${JSON.stringify(memory)}`);
+    }
+    if (Number(values.load) > 0) {
+      // Its own folio serve at its defaults, so its memory is the load's alone.
+      const fresh = await startFolioServe([]);
+      try {
+        load = await loadRun(client, fresh.url, fresh.child.pid!, { documents: Number(values.load) });
+        console.error(`plugin bench: load ${JSON.stringify(load)}`);
+      } finally {
+        fresh.child.kill('SIGTERM');
+      }
+    }
+    for (const [set, dir] of rounds > 0 ? Object.entries(SETS) : []) {
       const paths = await files(dir);
       const pipeline: { ms: number; pages: number; failed: number }[] = [];
       const ingest: { ms: number; pages: number; failed: number }[] = [];
@@ -131,7 +156,7 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
     serve.child.kill('SIGTERM');
     await client.close();
   }
-  await write(options.resultsDir, results, rounds);
+  await write(options.resultsDir, results, rounds, load, memory);
   return { results };
 }
 
@@ -141,30 +166,105 @@ async function ingestOnceAuto(paths: readonly string[], es: string): Promise<{ m
   return { ms: sample.ms, pages: sample.pages, failed: sample.failures };
 }
 
-async function write(dir: string, results: readonly PathResult[], rounds: number): Promise<void> {
+async function write(
+  dir: string,
+  results: readonly PathResult[],
+  rounds: number,
+  load: LoadResult | undefined,
+  memory: MemoryResult | undefined,
+): Promise<void> {
   const machine = machineInfo();
   const ratio = (set: string): number | undefined => {
     const p = results.find((r) => r.path === 'pipeline' && r.set === set);
     const i = results.find((r) => r.path === 'ingest' && r.set === set);
     return p && i ? round(i.pagesPerSecond / p.pagesPerSecond, 2) : undefined;
   };
-  const json = { suite: 'plugin', rounds, results, ratios: { text: ratio('text'), scans: ratio('scans') }, machine, at: new Date().toISOString() };
+  const json = {
+    suite: 'plugin',
+    rounds,
+    results,
+    ratios: { text: ratio('text'), scans: ratio('scans') },
+    load,
+    memory,
+    machine,
+    at: new Date().toISOString(),
+  };
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'plugin.json'), `${JSON.stringify(json, null, 2)}\n`);
+  // The load and memory parts alone (`--rounds 0`) go beside the comparison, not over it.
+  const name = rounds > 0 ? 'plugin' : 'plugin-load';
+  await writeFile(join(dir, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);
   const rows = results.map((r) => [r.set, r.path, String(r.documents), String(r.pages), String(r.failed), r.msRuns.join(', '), r.pagesPerSecond.toFixed(2)]);
-  const md = [
-    '# Elasticsearch ingest plugin vs `folio ingest`',
-    '',
+  const comparison = [
     "The same documents, same machine, same run, rounds interleaved. *pipeline*: bulk with the index's default pipeline (the `folio` processor, one `folio serve --engine paddle`), 4 documents a request, 4 requests in flight, until the index is refreshed. *ingest*: `folio ingest --engine auto --embed none` as a child process, start-up to exit (paddle in process where a page needs OCR), so its figure includes its start-up (module loading, engine creation, index setup), while the pipeline's `folio serve` is already running, as it is in production. No embeddings on either path. Medians of few rounds on a shared 2-core machine: read the ratios, not the absolute rates.",
     '',
     markdownTable(['set', 'path', 'documents', 'pages', 'failed', 'ms per round', 'pages/s (median)'], rows),
     '',
     `Time per page, pipeline ÷ ingest (target ≤ 1.5): text layer ${ratio('text') ?? 'n/a'}, scans ${ratio('scans') ?? 'n/a'}.`,
     '',
-    'Command: `npx folio bench plugin [--rounds N] [--nodes 3] [--es URL]`. Sets: `../shared/data/docling-dev/pdf` (text layer) and `../shared/data/docling-dev/ocr` (scans).',
+  ];
+  const md = [
+    rounds > 0 ? '# Elasticsearch ingest plugin vs `folio ingest`' : '# Elasticsearch ingest plugin under load, and `folio serve` memory',
+    '',
+    ...(rounds > 0 ? comparison : []),
+    ...(load === undefined
+      ? []
+      : [
+          '## Under load, both sides at their defaults',
+          '',
+          `${load.documents} documents (${load.scans} scans, the rest one-page born-digital PDFs) through \`_bulk?pipeline=\` in bulks of 50, 4 in flight, one \`folio serve\` at its defaults (8 converting, 64 queued), the processor at its defaults (16 in flight per node, lowered to what the server advertises; 429s waited out for up to 5 min):`,
+          '',
+          markdownTable(
+            ['indexed', 'dead-lettered (target 0)', 'missing', 'pages', 'ms', 'pages/s', 'serve RSS start / peak / idle (MiB)'],
+            [
+              [
+                String(load.indexed),
+                String(load.deadLettered),
+                String(load.missing),
+                String(load.pages),
+                String(load.ms),
+                load.pagesPerSecond.toFixed(2),
+                `${load.rssMb.start} / ${load.rssMb.peak} / ${load.rssMb.idle}`,
+              ],
+            ],
+          ),
+          '',
+          ...(load.reasons.length > 0 ? ['Dead letters and refusals (first few):', '', ...load.reasons.map((r) => `- ${r}`), ''] : []),
+        ]),
+    ...(memory === undefined
+      ? []
+      : [
+          '## folio serve memory after large documents (`--memory`)',
+          '',
+          `RSS in MiB of a \`folio serve --embed none\`: at start, warm (after a 2-page document), peak and idle (75 s after, past serve's 60 s --idle-release) around one ${memory.longPages}-page born-digital document, then around ${memory.largeDocuments} documents of ${memory.largePages} pages at once. Target: idle within 20% of warm.`,
+          '',
+          markdownTable(
+            [
+              'start',
+              'warm',
+              `peak, ${memory.longPages} pages`,
+              'idle after',
+              `peak, ${memory.largeDocuments}×${memory.largePages} pages`,
+              'idle after',
+              'idle ÷ warm',
+            ],
+            [
+              [
+                memory.rssMb.start,
+                memory.rssMb.warm,
+                memory.rssMb.peakLong,
+                memory.rssMb.idleLong,
+                memory.rssMb.peakLarge,
+                memory.rssMb.idleLarge,
+                memory.idleRatio,
+              ].map(String),
+            ],
+          ),
+          '',
+        ]),
+    'Command: `npx folio bench plugin [--rounds N] [--nodes 3] [--load N] [--memory [--memory-pages N]] [--es URL]` (`--rounds 0 --load 200`: the load part alone). Sets: `../shared/data/docling-dev/pdf` (text layer) and `../shared/data/docling-dev/ocr` (scans).',
     '',
     machineMarkdown(machine),
     '',
   ].join('\n');
-  await writeFile(join(dir, 'plugin.md'), md);
+  await writeFile(join(dir, `${name}.md`), md);
 }

@@ -1,8 +1,9 @@
 import { ConfigurationError } from '../../core/errors.ts';
 import { createEngine } from '../../inference/create-engine.ts';
 import type { Embedder } from '../../inference/embed/index.ts';
+import type { OcrEngine } from '../../inference/engine.ts';
 import { DEVICES, type Device } from '../../inference/runtime/ort.ts';
-import { startOcrServer } from '../../server/index.ts';
+import { idleReleasingEngine, startOcrServer } from '../../server/index.ts';
 import { integer, parse } from '../options.ts';
 
 export const SERVE_USAGE = `folio serve [--port N] [--host H] [--engine paddle|onnx] [options]
@@ -21,14 +22,21 @@ SIGINT/SIGTERM finish in-flight requests before exiting.
   --model DIR       folio-ocr model folder for onnx
   --batch N         pages per engine call (default 8)
   --queue N         requests queued before 429 (default 64)
-  --max-pixels N    largest image accepted (default 40000000)
+  --idle-release S  close the OCR engine after S seconds without a page, giving its memory
+                    back; the next page creates it again (default 60; 0 keeps it)
+  --max-pixels N    largest page image on every route: chat images, /v1/convert pages
+                    (a PDF page is rendered smaller, an image over it fails its page), the
+                    app's conversions (default 40000000)
   --es URL          Elasticsearch for the app's search, ask and document views (default: $ELASTICSEARCH_URL)
   --index NAME      chunk index the app reads (default folio-chunks)
   --embed MODE      query embedder of the app and chunk vectors of /v1/convert: local (bundled
                     all-MiniLM-L6-v2) | none | an OpenAI-compatible base URL (default local)
   --llm URL         OpenAI-compatible chat endpoint that answers the app's ask
   --llm-model M     model name at that endpoint
-  --convert-limit N documents converting at once before 429 (default 8)
+  --convert-limit N documents converting at once (default 8); the next ones queue
+  --convert-queue N documents queued behind them before 429 (default 64; also bounded by 256 MiB
+                    of queued bodies and by a 60 s expected wait); a 429's Retry-After is the
+                    queue's measured wait, and GET /health advertises these limits
   --fetch-hosts H   comma-separated hosts (or *.suffix) /v1/convert may fetch a \`url\` from;
                     off by default. Loopback, private and link-local addresses are refused,
                     also after redirects, unless listed in --fetch-addresses
@@ -45,6 +53,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     batch: { type: 'string', default: '8' },
     queue: { type: 'string', default: '64' },
     'max-pixels': { type: 'string', default: '40000000' },
+    'idle-release': { type: 'string', default: '60' },
     es: { type: 'string' },
     index: { type: 'string', default: 'folio-chunks' },
     embed: { type: 'string', default: 'local' },
@@ -52,6 +61,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     llm: { type: 'string' },
     'llm-model': { type: 'string' },
     'convert-limit': { type: 'string', default: '8' },
+    'convert-queue': { type: 'string', default: '64' },
     'fetch-hosts': { type: 'string' },
     'fetch-addresses': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -71,11 +81,18 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
       .map((item) => item.trim())
       .filter(Boolean);
   const allowHosts = list(values['fetch-hosts']);
-  const engine = await createEngine(values.engine, {
-    device: values.device as Device,
-    modelDir: values.model,
-    draftK: integer('draft-k', values['draft-k'], 0),
-  });
+  const engineOptions = { device: values.device as Device, modelDir: values.model, draftK: integer('draft-k', values['draft-k'], 0) };
+  // Created now so a missing model fails before the port opens; adopted by the first page.
+  let initial: OcrEngine | undefined = await createEngine(values.engine, engineOptions);
+  const engine = idleReleasingEngine(
+    initial.name,
+    async () => {
+      const adopted = initial ?? (await createEngine(values.engine, engineOptions));
+      initial = undefined;
+      return adopted;
+    },
+    { idleMs: (integer('idle-release', values['idle-release'], 0) ?? 60) * 1000 },
+  );
   // One embedder for the app's queries and /v1/convert's chunk vectors, loaded before the port opens.
   const embedder = await createEmbedder(values.embed, values['embed-model']);
   const server = await startOcrServer({
@@ -93,6 +110,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
       llm: values.llm ? { url: values.llm, model: values['llm-model']! } : undefined,
     },
     convertLimit: integer('convert-limit', values['convert-limit'], 1),
+    convertQueue: { queueLimit: integer('convert-queue', values['convert-queue'], 0) },
     ...(embedder ? { embedder } : {}),
     ...(allowHosts.length > 0 ? { fetch: { allowHosts, allowAddresses: list(values['fetch-addresses']) } } : {}),
   });
@@ -104,6 +122,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   });
   await server.close();
   await engine.close();
+  await initial?.close();
   await embedder?.close();
   return 0;
 }

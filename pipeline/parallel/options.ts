@@ -11,7 +11,17 @@ import type { ProcessOptions } from '../run/options.ts';
 /** The part of {@link ProcessOptions} a worker receives: data only. */
 export type WorkerProcessOptions = Pick<
   ProcessOptions,
-  'engine' | 'password' | 'maxTokens' | 'overlapTokens' | 'ocrBatchSize' | 'dpi' | 'imageRegions' | 'formulaRegions' | 'formulaDevice' | 'revisions'
+  | 'engine'
+  | 'password'
+  | 'maxTokens'
+  | 'overlapTokens'
+  | 'ocrBatchSize'
+  | 'dpi'
+  | 'maxPixels'
+  | 'imageRegions'
+  | 'formulaRegions'
+  | 'formulaDevice'
+  | 'revisions'
 >;
 
 export interface ParallelOptions extends WorkerProcessOptions {
@@ -84,6 +94,7 @@ const PROCESS_KEYS = [
   'overlapTokens',
   'ocrBatchSize',
   'dpi',
+  'maxPixels',
   'imageRegions',
   'formulaRegions',
   'formulaDevice',

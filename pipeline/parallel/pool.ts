@@ -3,7 +3,7 @@
  * that dies (uncaught exception, out of memory, `process.exit`) fails only the document it held;
  * the next document gets a fresh worker.
  */
-import { getCompileCacheDir } from 'node:module';
+import module from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { describeError, errorCode } from '../../core/errors.ts';
 import { siblingModule } from '../../core/module-url.ts';
@@ -119,7 +119,9 @@ export class WorkerPool {
     const { setup, resourceLimits, entry = siblingModule('./worker', import.meta.url) } = this.#options;
     // Workers do not inherit `module.enableCompileCache()` from this thread; the variable makes them
     // use the same cache, which saves each one about a third of its module loading.
-    const cache = getCompileCacheDir();
+    // (Through the default export: a named import would stop an older Node at link time, before
+    // the package's version check could name the versions.)
+    const cache = module.getCompileCacheDir?.();
     const worker = new Worker(entry, {
       workerData: setup,
       ...(cache === undefined ? {} : { env: { ...process.env, NODE_COMPILE_CACHE: cache } }),

@@ -15,5 +15,5 @@
 export type { OpenPdfOptions, PdfHandle, PdfPage } from './open.ts';
 export { openPdf } from './open.ts';
 export type { Pdfium, PdfiumExports, PdfiumModule } from './pdfium.ts';
-export { adoptPdfiumModule, compiledPdfium, Heap, loadPdfium } from './pdfium.ts';
+export { adoptPdfiumModule, compiledPdfium, configurePdfium, Heap, loadPdfium, PDFIUM_RECYCLE_BYTES } from './pdfium.ts';
 export type { Matrix, PdfiumPage } from './pdfium-document.ts';

@@ -5,7 +5,7 @@
  */
 import { SourceError } from '../../core/errors.ts';
 import type { Pdfium } from './pdfium.ts';
-import { discardPdfium, isTrap, loadPdfium, PDFIUM_ERROR } from './pdfium.ts';
+import { discardPdfium, holdPdfium, isTrap, loadPdfium, PDFIUM_ERROR, releasePdfium } from './pdfium.ts';
 
 /** A 2-D affine matrix `[a, b, c, d, e, f]`: `x' = a·x + c·y + e`, `y' = b·x + d·y + f`. */
 export type Matrix = readonly [number, number, number, number, number, number];
@@ -80,6 +80,7 @@ export async function openPdfiumDocument(bytes: Uint8Array, options: Readonly<Op
     throw error;
   }
   let open = true;
+  holdPdfium();
   return {
     numPages,
     withPage<T>(pageNumber: number, read: (page: PdfiumPage) => T): T {
@@ -121,6 +122,7 @@ export async function openPdfiumDocument(bytes: Uint8Array, options: Readonly<Op
       open = false;
       if (!pdfium.broken) lib.FPDF_CloseDocument(doc);
       if (!pdfium.broken) lib.free(data);
+      releasePdfium(pdfium);
     },
   };
 }

@@ -174,6 +174,46 @@ export function discardPdfium(pdfium: Pdfium): void {
   });
 }
 
+/** Documents open on any PDFium instance of this thread. */
+let openDocuments = 0;
+
+/**
+ * Past this much wasm memory an instance is let go once no document is open: wasm memory never
+ * shrinks, so one large scanned PDF (its bytes and images live in that memory) would otherwise
+ * keep its peak for the life of a server. The compiled module stays; a fresh instance costs
+ * about 0.1 s.
+ */
+export const PDFIUM_RECYCLE_BYTES = 64 * 1024 * 1024;
+let recycleBytes = PDFIUM_RECYCLE_BYTES;
+
+/**
+ * Set the wasm memory past which an idle PDFium instance is let go (see {@link PDFIUM_RECYCLE_BYTES}).
+ *
+ * @example
+ * configurePdfium({ recycleBytes: 32 * 1024 * 1024 })
+ */
+export function configurePdfium(options: Readonly<{ recycleBytes?: number }>): void {
+  const { recycleBytes: bytes = PDFIUM_RECYCLE_BYTES } = options;
+  if (!Number.isInteger(bytes) || bytes < 0) {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`recycleBytes\` to be an integer from 0 up, got \`${String(bytes)}\` (${typeof bytes})`);
+  }
+  recycleBytes = bytes;
+}
+
+/** A document was opened on `pdfium`: count it until {@link releasePdfium}. */
+export function holdPdfium(): void {
+  openDocuments++;
+}
+
+/** A document was closed: with none left open, an instance grown past the recycle size is dropped from the cache (documents still holding it keep working). */
+export function releasePdfium(pdfium: Pdfium): void {
+  openDocuments = Math.max(0, openDocuments - 1);
+  if (openDocuments > 0 || pdfium.lib.memory.buffer.byteLength <= recycleBytes) return;
+  void instance?.then((current) => {
+    if (current === pdfium && openDocuments === 0) instance = undefined;
+  });
+}
+
 /** A compiled `WebAssembly.Module`, opaque here (the project's `lib` leaves WebAssembly out). */
 export type PdfiumModule = object & { readonly __pdfiumModule?: never };
 

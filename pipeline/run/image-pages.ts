@@ -8,12 +8,13 @@ import type { ProcessOptions } from './options.ts';
 import { type PageResult, pageFailure } from './page-result.ts';
 
 export async function* imagePages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
-  const { engine = 'auto', ocr, ocrBatchSize = 4, signal, onPage, formulaRegions = true, formulaDevice = 'cpu' } = options;
+  const { engine = 'auto', ocr, ocrBatchSize = 4, maxPixels, signal, onPage, formulaRegions = true, formulaDevice = 'cpu' } = options;
   // A bad page of a multi-page TIFF is recorded; the other pages are still read.
   const broken: PageResult[] = [];
   const images = await loadImagePages(doc.bytes, {
     source: doc.uri,
     docId: doc.id,
+    ...(maxPixels === undefined ? {} : { maxPixels }),
     onPageError: (error) => {
       const pageNumber = Number(error.meta['pageNumber'] ?? broken.length + 1);
       broken.push({ ok: false, pageNumber, failure: pageFailure(doc.uri, doc.id, pageNumber, 'render', errorCode(error), error.message) });

@@ -50,7 +50,13 @@ export class OcrQueue {
     this.#pending = [];
     if (batch.length === 0) return [];
     if (!this.#engine) {
-      return batch.map((p) => fail(p, 'FOLIO_NO_OCR_ENGINE', `needs OCR (${p.route.reason}) but no OCR engine is configured; use --engine auto or paddle`));
+      return batch.map((p) =>
+        fail(
+          p,
+          'FOLIO_NO_OCR_ENGINE',
+          `needs OCR (${p.route.reason}) but no OCR engine is configured: set the \`ocr\` option (or \`engine: 'auto'\` where the run creates one; CLI: --engine auto)`,
+        ),
+      );
     }
     let results;
     try {

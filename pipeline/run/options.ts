@@ -13,8 +13,11 @@ export interface ProcessOptions {
    */
   readonly engine?: EngineChoice;
   /**
-   * The OCR engine used for pages that need it, created on first use. Without one, such pages
-   * are recorded as failed with the reason.
+   * The OCR engine used for pages that need it, created on first use. `processSources`,
+   * `convert`, `ingest` and `FolioLoader` default to the CLI's: the embedded PaddleOCR engine
+   * under `auto` (or the named `engine`), closed when the run ends; none under `text`. Given
+   * straight to `processDocument` without one, such pages are recorded as failed with the reason.
+   * @default the embedded engine (see above)
    */
   readonly ocr?: () => Promise<OcrEngine>;
   /** Password for encrypted PDFs. */
@@ -49,6 +52,12 @@ export interface ProcessOptions {
   readonly revisions?: 'accept' | 'show';
   /** Rendering resolution for OCR; chosen from the page size when absent. */
   readonly dpi?: number;
+  /**
+   * The largest page image read or rendered, in pixels: an image over it fails its page with
+   * the reason, a PDF page is rendered smaller (a pixel bomb costs no memory). `folio serve`'s
+   * `--max-pixels` sets it for every route. @default 100_000_000
+   */
+  readonly maxPixels?: number;
   readonly signal?: AbortSignal;
   /** Called after each page, for progress bars. */
   readonly onPage?: (event: { readonly source: string; readonly pageNumber: number; readonly engine: string }) => void;

@@ -19,7 +19,19 @@ import type { ProcessOptions } from './options.ts';
 import { analysePage, type PageResult, pageFailure } from './page-result.ts';
 
 export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
-  const { engine = 'auto', ocr, password, ocrBatchSize = 4, dpi, signal, onPage, imageRegions = true, formulaRegions = true, formulaDevice = 'cpu' } = options;
+  const {
+    engine = 'auto',
+    ocr,
+    password,
+    ocrBatchSize = 4,
+    dpi,
+    maxPixels,
+    signal,
+    onPage,
+    imageRegions = true,
+    formulaRegions = true,
+    formulaDevice = 'cpu',
+  } = options;
   // `openPdf` copies the bytes into PDFium; the caller's stay intact.
   const pdf = await openPdf(doc.bytes, { password, source: doc.uri });
   // Under auto, display formulas on the pages sent to OCR are read by folio-ocr-math too.
@@ -31,7 +43,13 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
 
   async function toOcr(pageNumber: number, width: number, height: number, route: RouteDecision): Promise<PageResult | undefined> {
     try {
-      const image = await renderPdfPage(await pdf.page(pageNumber), { source, docId: doc.id, pageNumber, dpi });
+      const image = await renderPdfPage(await pdf.page(pageNumber), {
+        source,
+        docId: doc.id,
+        pageNumber,
+        dpi,
+        ...(maxPixels === undefined ? {} : { maxPixels }),
+      });
       queue.add({ image, width, height, route, dpi: (image.width / width) * 72 });
       return undefined;
     } catch (error) {
@@ -87,7 +105,9 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
     const render = (at: number): Promise<PageImage> => {
       let image = rendered.get(at);
       if (image === undefined) {
-        image = pdf.page(pageNumber).then((page) => renderPdfPage(page, { source, docId: doc.id, pageNumber, dpi: at }));
+        image = pdf
+          .page(pageNumber)
+          .then((page) => renderPdfPage(page, { source, docId: doc.id, pageNumber, dpi: at, ...(maxPixels === undefined ? {} : { maxPixels }) }));
         rendered.set(at, image);
       }
       return image;

@@ -143,7 +143,10 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
 
   const marked = markOcrFurniture(pageElements.map((elements, i) => ({ ...pageSizes[i]!, elements })));
   const elements = mergeContinuedTables(marked);
-  return { doc, ok: true, pages: summaries, elements, chunks: [], markdown: renderMarkdown(elements), failures };
+  // Not one page read (every page failed, or failed the quality gate): the document failed, with
+  // its pages' reasons; a document of blank pages is still read.
+  const ok = pageElements.length > 0 || failures.length === 0;
+  return { doc, ok, pages: summaries, elements, chunks: [], markdown: renderMarkdown(elements), failures };
 }
 
 /** A page that yielded nothing to index: no element with text, no figure. */

@@ -4,6 +4,7 @@
  * the thread that only hands documents to workers never loads pdf.js or the Markdown parser.
  */
 import { ConfigurationError } from '../../core/errors.ts';
+import { defaultOcr } from './default-ocr.ts';
 import type { ProcessOptions } from './options.ts';
 import type { ProcessedDocument } from './process-document.ts';
 import { readAhead } from './read-ahead.ts';
@@ -45,12 +46,41 @@ export async function* processSources(
   sources: AsyncIterable<SourceItem>,
   options: Readonly<ProcessSourcesOptions> = {},
 ): AsyncGenerator<ProcessedDocument | UnreadSource> {
-  const { workers = 0, signal, onStarted } = options;
+  const { workers = 0 } = options;
   validateWorkers(workers);
+  // The CLI's default when the caller gave no engine: the embedded OCR under `auto`.
+  const owned = defaultOcr(options.ocr, options.engine);
+  try {
+    yield* processAll(sources, { ...options, ocr: owned.ocr }, workers);
+  } finally {
+    await owned.close();
+  }
+}
+
+async function* processAll(
+  sources: AsyncIterable<SourceItem>,
+  options: Readonly<ProcessSourcesOptions>,
+  workers: number,
+): AsyncGenerator<ProcessedDocument | UnreadSource> {
+  const { signal, onStarted } = options;
   if (workers > 0) {
     const { processInParallel } = await import('../parallel/process-in-parallel.ts');
-    const { engine, password, maxTokens, overlapTokens, ocrBatchSize, dpi, imageRegions, formulaRegions, formulaDevice, revisions, ocr, countTokens, onPage } =
-      options;
+    const {
+      engine,
+      password,
+      maxTokens,
+      overlapTokens,
+      ocrBatchSize,
+      dpi,
+      maxPixels,
+      imageRegions,
+      formulaRegions,
+      formulaDevice,
+      revisions,
+      ocr,
+      countTokens,
+      onPage,
+    } = options;
     yield* processInParallel(sources, {
       workers,
       engine,
@@ -59,6 +89,7 @@ export async function* processSources(
       overlapTokens,
       ocrBatchSize,
       dpi,
+      maxPixels,
       imageRegions,
       formulaRegions,
       formulaDevice,

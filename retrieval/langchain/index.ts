@@ -9,6 +9,9 @@
  * const docs = await new FolioLoader({ inputs: 'reports/' }).load();
  */
 
+// First: on a Node older than the package supports, this fails at once naming both versions.
+import '../../core/require-node.ts';
+
 export type { FolioEmbeddingsOptions } from './embeddings.ts';
 export { FolioEmbeddings } from './embeddings.ts';
 export type { ChunkSource, ChunkSourceContext, FolioLoaderOptions, LoaderMode } from './loader.ts';

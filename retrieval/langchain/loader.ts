@@ -12,6 +12,7 @@ import type { S3ConnectionOptions } from '../../connector/s3-client.ts';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { Chunk, FailureRecord } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
+import { defaultOcrFactory } from '../../pipeline/run/default-ocr.ts';
 import type { ProcessOptions } from '../../pipeline/run/index.ts';
 import type { FolioDocumentMetadata } from './metadata.ts';
 import { chunksToPageDocuments, chunkToDocument } from './metadata.ts';
@@ -43,12 +44,13 @@ export interface FolioLoaderOptions {
   readonly s3?: Readonly<S3ConnectionOptions>;
   /** One Document per chunk or per page. @default 'chunk' */
   readonly mode?: LoaderMode;
-  /** Where chunks come from. @default Folio's pipeline (text layer, no OCR unless `pipeline.ocr` is given) */
+  /** Where chunks come from. @default Folio's pipeline (text layer where good, the embedded OCR elsewhere, as the CLI) */
   readonly chunks?: ChunkSource;
   /**
    * Pipeline options (`engine`, `ocr`, `password`, `maxTokens`, `countTokens`, …) when `chunks` is
    * not given. Pass the embedder's `maxTokens` and `countTokens` so chunks fit its window.
-   * @default {} (text layer where good; pages needing OCR fail without `ocr`)
+   * @default {} (`engine: 'auto'`: text layer where good, the embedded PaddleOCR engine elsewhere,
+   * created on first use and closed when the load ends; `engine: 'text'` never runs OCR)
    */
   readonly pipeline?: Readonly<ProcessOptions>;
   /**
@@ -88,7 +90,8 @@ export class FolioLoader extends BaseDocumentLoader {
     this.inputs = list;
     this.mode = mode;
     this.#chunks = chunks ?? ((input, context) => pipelineChunks(input, { ...pipeline, ...context, ...(s3 === undefined ? {} : { s3 }) }));
-    this.#ocr = pipeline.ocr;
+    // The CLI's default: the embedded OCR under `auto` unless the caller gave one or `engine: 'text'`.
+    this.#ocr = pipeline.ocr ?? (chunks === undefined ? defaultOcrFactory(pipeline.engine) : undefined);
     this.#onFailure = onFailure;
     this.#signal = signal;
   }

@@ -7,4 +7,4 @@ export type { InstallOptions } from './install.ts';
 export { installElasticsearch } from './install.ts';
 export { buildPlugin, installPlugin, PLUGIN_DIR, PLUGIN_NAME, pluginSourceHash } from './plugin.ts';
 export type { RunningElasticsearch, StartOptions, StopOptions } from './server.ts';
-export { runningUrl, startElasticsearch, stopElasticsearch } from './server.ts';
+export { DEFAULT_SERVE_URL, runningUrl, startElasticsearch, stopElasticsearch } from './server.ts';

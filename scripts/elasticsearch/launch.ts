@@ -18,11 +18,13 @@ export interface LaunchOptions {
   readonly timeoutMs: number;
   /** Settings that make the node one of a cluster (instead of `discovery.type: single-node`). */
   readonly cluster?: Readonly<Record<string, string>>;
+  /** More node settings (the plugin's `folio.servers`). */
+  readonly extra?: Readonly<Record<string, string>>;
 }
 
 /** Run `bin/elasticsearch -d`: it daemonizes once the node is up and writes the server's pid. */
 export async function launch(options: LaunchOptions): Promise<number> {
-  const { layout, javaHome, heapMb, httpPort, user, timeoutMs, cluster } = options;
+  const { layout, javaHome, heapMb, httpPort, user, timeoutMs, cluster, extra = {} } = options;
   const single = {
     'cluster.name': CLUSTER_NAME,
     'node.name': 'folio-local',
@@ -36,7 +38,7 @@ export async function launch(options: LaunchOptions): Promise<number> {
     'cluster.routing.allocation.disk.threshold_enabled': 'false',
   };
   const { 'discovery.type': _single, ...multi } = single;
-  const settings = cluster === undefined ? single : { ...multi, ...cluster };
+  const settings = { ...(cluster === undefined ? single : { ...multi, ...cluster }), ...extra };
   const args = ['-d', '-p', layout.serverPidFile, ...Object.entries(settings).flatMap(([key, value]) => ['-E', `${key}=${value}`])];
   const env: NodeJS.ProcessEnv = {
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',

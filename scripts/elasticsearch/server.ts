@@ -42,7 +42,16 @@ export interface StartOptions {
    * `cluster.ts`); `port` is then the first node's. @default 1
    */
   readonly nodes?: number;
+  /**
+   * The plugin's `folio.servers` node setting: where a `folio` processor whose pipeline names no
+   * `server` sends documents. A node setting cannot change while the node runs, so the launcher
+   * sets it for the local `folio serve` (its default port). @default [DEFAULT_SERVE_URL]
+   */
+  readonly folioServers?: readonly string[];
 }
+
+/** `npx folio serve`'s address at its defaults. */
+export const DEFAULT_SERVE_URL = 'http://127.0.0.1:8000';
 
 export interface RunningElasticsearch {
   /** `http://127.0.0.1:PORT`. */
@@ -68,7 +77,7 @@ export interface RunningElasticsearch {
  * const { url, started } = await startElasticsearch({ log: (line) => console.error(line) })
  */
 export async function startElasticsearch(options: Readonly<StartOptions> = {}): Promise<RunningElasticsearch> {
-  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, plugin = true, pluginZip, nodes = 1 } = options;
+  const { port, heapMb = 512, timeoutMs = 180_000, log = () => {}, plugin = true, pluginZip, nodes = 1, folioServers = [DEFAULT_SERVE_URL] } = options;
   if (!Number.isInteger(nodes) || nodes < 1 || nodes > 9) {
     throw new ConfigurationError('FOLIO_ES_BAD_OPTION', `Expected \`nodes\` to be an integer from 1 to 9, got \`${nodes}\` (${typeof nodes})`);
   }
@@ -146,6 +155,8 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
         user,
         timeoutMs,
         ...(nodes === 1 ? {} : { cluster: nodeSettings(i + 1, transportPorts) }),
+        // Only a node with the plugin knows the setting (an unknown one stops it at start).
+        ...(built !== undefined && folioServers.length > 0 ? { extra: { 'folio.servers': folioServers.join(',') } } : {}),
       }),
     ),
   );
@@ -153,6 +164,10 @@ export async function startElasticsearch(options: Readonly<StartOptions> = {}): 
   writeFileSync(layout.pidFile, `${pids.join('\n')}\n`);
   const failed = launched.find((r) => r.status === 'rejected');
   if (failed !== undefined) {
+    // A launcher that timed out (a busy machine) may leave its node running: the node wrote its
+    // own pidfile once up. Stop those too, or they outlive the failed start.
+    const strays = nodeLayouts.map((node) => Number(readState(node.serverPidFile))).filter((p) => Number.isInteger(p) && p > 0 && !pids.includes(p));
+    if (strays.length > 0) writeFileSync(layout.pidFile, `${[...pids, ...strays].join('\n')}\n`);
     await stopElasticsearch({ layout: base });
     throw failed.reason;
   }

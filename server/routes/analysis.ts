@@ -14,15 +14,23 @@ export interface AnalyseOptions {
   /** Called after each page (for progress). @default undefined */
   readonly onPage?: (event: { readonly pageNumber: number; readonly engine: string }) => void;
   readonly signal?: AbortSignal;
+  /** The largest page image, as the server's `--max-pixels`. @default 100_000_000 */
+  readonly maxPixels?: number;
 }
 
 /** Runs one document through the pipeline; a document that cannot be read comes back with `ok: false` and its failures. */
 export async function analyse(doc: SourceDocument, options: Readonly<AnalyseOptions>): Promise<ProcessedDocument> {
-  const { engine, onPage, signal } = options;
+  const { engine, onPage, signal, maxPixels } = options;
   async function* one(): AsyncGenerator<SourceDocument> {
     yield doc;
   }
-  for await (const item of processSources(one(), { engine: 'auto', ocr: async () => engine, onPage, signal })) {
+  for await (const item of processSources(one(), {
+    engine: 'auto',
+    ocr: async () => engine,
+    onPage,
+    signal,
+    ...(maxPixels === undefined ? {} : { maxPixels }),
+  })) {
     if (isUnreadSource(item)) return { doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [item.failure] };
     return item;
   }

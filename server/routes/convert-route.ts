@@ -27,13 +27,15 @@ export interface ConvertRouteOptions {
   readonly maxUploadBytes?: number;
   /** Conversions running at once; more get 429. @default 2 */
   readonly concurrency?: number;
+  /** The largest page image (the server's `--max-pixels`). @default 100_000_000 */
+  readonly maxPixels?: number;
 }
 
 export function createConvertRoute(options: Readonly<ConvertRouteOptions>): {
   convert(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number>;
   download(res: ServerResponse, id: string, format: string): number;
 } {
-  const { engine, store, maxUploadBytes = 100 * 1024 * 1024, concurrency = 2 } = options;
+  const { engine, store, maxUploadBytes = 100 * 1024 * 1024, concurrency = 2, maxPixels } = options;
   let running = 0;
 
   async function convert(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> {
@@ -66,6 +68,7 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): {
       try {
         const result = await analyse(doc, {
           engine,
+          ...(maxPixels === undefined ? {} : { maxPixels }),
           signal: stop.signal,
           onPage: ({ pageNumber, engine: used }) => send({ type: 'page', pageNumber, engine: used, done: ++done, ...(pages !== undefined ? { pages } : {}) }),
         });

@@ -26,6 +26,8 @@ export interface Conversion {
 
 export interface DocumentStoreOptions {
   readonly engine: OcrEngine;
+  /** The largest page image (the server's `--max-pixels`). @default 100_000_000 */
+  readonly maxPixels?: number;
   /** Absent when the server has no Elasticsearch: only conversions are found. */
   readonly client?: Client;
   readonly index: string;
@@ -126,7 +128,8 @@ export class DocumentStore {
     const key = `${doc.id}:${doc.contentHash}`;
     let analysis = this.#analyses.get(key);
     if (!analysis) {
-      analysis = analyse(doc, { engine: this.#options.engine });
+      const { engine, maxPixels } = this.#options;
+      analysis = analyse(doc, { engine, ...(maxPixels === undefined ? {} : { maxPixels }) });
       this.#analyses.set(key, analysis);
       analysis.catch(() => this.#analyses.delete(key));
     }

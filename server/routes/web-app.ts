@@ -37,6 +37,8 @@ export interface WebAppOptions {
   readonly maxUploadBytes?: number;
   /** How pages are rendered and cached. @default {} */
   readonly pageImages?: PageImagesOptions;
+  /** The largest page image read (the server passes its `--max-pixels`). @default 100_000_000 */
+  readonly maxPixels?: number;
 }
 
 export interface WebApp {
@@ -54,17 +56,17 @@ export interface WebApp {
  * // open server.url in a browser
  */
 export async function createWebApp(options: Readonly<WebAppOptions> & { readonly engine: OcrEngine }): Promise<WebApp> {
-  const { engine, esUrl, index = DEFAULT_INDEX, llm, maxUploadBytes, pageImages: imageOptions } = options;
+  const { engine, esUrl, index = DEFAULT_INDEX, llm, maxUploadBytes, pageImages: imageOptions, maxPixels } = options;
   let client = options.client;
   const ownClient = client === undefined && esUrl !== undefined;
   if (ownClient) client = new (await import('@elastic/elasticsearch')).Client({ node: esUrl!, maxRetries: 1, requestTimeout: 30_000 });
   let made: Promise<Embedder> | undefined;
   const given = options.embedder;
   const embedder = given === undefined ? undefined : typeof given === 'function' ? () => (made ??= given()) : async () => given;
-  const store = new DocumentStore({ engine, client, index });
+  const store = new DocumentStore({ engine, client, index, ...(maxPixels === undefined ? {} : { maxPixels }) });
   const images = new PageImages(imageOptions);
   const search = createSearchRoute({ client, index, embedder, llm });
-  const conversions = createConvertRoute({ engine, store, maxUploadBytes });
+  const conversions = createConvertRoute({ engine, store, maxUploadBytes, ...(maxPixels === undefined ? {} : { maxPixels }) });
   const assets = new Assets();
 
   /** A bad option is the caller's to fix (400); a source that cannot be read or rendered is 422, naming it. */

@@ -14,7 +14,7 @@ describe('ingestedTemplateBody', () => {
 });
 
 describe('folioPipeline', () => {
-  it('should route failures to the dead-letter index without the binary', () => {
+  it('should route failures to the dead-letter index with the binary, so they can be replayed', () => {
     const body = folioPipeline({ servers: ['http://a:8000'], deadLetterIndex: 'docs-failed', field: 'blob', processor: { engine: 'text' } });
     assert.deepEqual(body.processors[0], {
       folio: {
@@ -22,8 +22,17 @@ describe('folioPipeline', () => {
         server: ['http://a:8000'],
         embed: true,
         engine: 'text',
-        on_failure: [{ folio_failed: { index: 'docs-failed', remove_field: 'blob' } }],
+        on_failure: [{ folio_failed: { index: 'docs-failed' } }],
       },
     });
+  });
+});
+
+describe('mappings/ingested.json', () => {
+  it('should be a PUT _index_template body as it is: index_patterns, no unknown keys', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const body = JSON.parse(await readFile('mappings/ingested.json', 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(body['index_patterns'], ['docs']);
+    assert.deepEqual(Object.keys(body).sort(), ['_meta', 'index_patterns', 'priority', 'template']);
   });
 });

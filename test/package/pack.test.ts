@@ -166,6 +166,28 @@ describe('the npm package', function () {
     assert.match(stdout, /convert <inputs\.\.\.>/);
   });
 
+  it("should fail at once on the machine's older Node (/usr/bin/node), the bin and an import alike, naming both versions", async function () {
+    const old = '/usr/bin/node';
+    const version = (await run(old, ['--version']).catch(() => ({ stdout: '' }))).stdout.trim();
+    const [major = 0, minor = 0] = version.slice(1).split('.').map(Number);
+    if (version === '' || major > 22 || (major === 22 && minor >= 17)) this.skip();
+    const expected = new RegExp(`needs Node\\.js 22\\.17\\.0 or newer.*this is Node\\.js ${version.slice(1).replaceAll('.', '\\.')}`);
+    const bin = await inProject(old, [join(project, 'node_modules/.bin/folio'), '--help']).then(
+      () => assert.fail('the bin ran'),
+      (error: { stderr?: string }) => error.stderr ?? '',
+    );
+    assert.match(bin, expected);
+    for (const subpath of ['@folio-ocr/folio', '@folio-ocr/folio/langchain', '@folio-ocr/folio/pipeline']) {
+      const imported = await inProject(old, [
+        '--input-type=module',
+        '-e',
+        `import(${JSON.stringify(subpath)}).then(() => console.log('loaded'), (e) => console.log(e.code, e.message))`,
+      ]);
+      assert.match(imported.stdout, /^FOLIO_NODE_VERSION /, `${subpath}: ${imported.stdout}`);
+      assert.match(imported.stdout, expected);
+    }
+  });
+
   it('should convert a PDF and a scanned page through the bin', async () => {
     await inProject(join(project, 'node_modules/.bin/folio'), ['convert', 'handbook.pdf', 'memo.png', '--out-dir', 'out', '--engine', 'auto']);
     const pdf = await readFile(join(project, 'out/handbook.md'), 'utf8');

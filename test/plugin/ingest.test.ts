@@ -10,10 +10,11 @@ import type { Embedder } from '../../inference/embed/index.ts';
 import { createLocalEmbedder } from '../../inference/embed/index.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
-import { folioPipeline, INGESTED_CHUNKS_PATH, installIngestedTemplate } from '../../mappings/index.ts';
+import { folioPipeline, INGESTED_CHUNKS_PATH, installIngestedTemplate, installPluginIndices, replayDeadLetters } from '../../mappings/index.ts';
 import { FolioRetriever } from '../../retrieval/langchain/retriever.ts';
 import { hybridSearch } from '../../retrieval/search.ts';
 import { type OcrServer, silentLogger, startOcrServer } from '../../server/index.ts';
+import { runFolio } from '../cli/run-folio.ts';
 import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
 
 interface FolioField {
@@ -78,6 +79,7 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
     servers: readonly string[],
     processor: Record<string, unknown> = {},
   ): Promise<{ id: string; index: string; deadLetter: string }> {
+    // `id` is the pipeline, `index` the index it writes (the same name).
     const id = `${prefix}-${name}`;
     const deadLetter = `${id}-failed`;
     await es().ingest.putPipeline({ id, ...folioPipeline({ servers, deadLetterIndex: deadLetter, processor }) });
@@ -207,36 +209,64 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
     assert.deepEqual(ignored.docs[0]!.doc!._source, { other: 1 });
   });
 
-  it('should fail a document whose server is down with a message naming the server, and route it to the dead-letter index', async () => {
+  it('should fail a document whose server stays down past max_wait with a message naming the server, dead-letter it with its binary, and replay it once a server is up', async () => {
     const down = await closedPort();
-    const { index, deadLetter } = await pipeline('down', [down], { timeout: '5s' });
-    await es().index({ index, id: 'handbook', document: { data: pdf }, refresh: 'wait_for' });
+    const { id, index, deadLetter } = await pipeline('down', [down], { timeout: '5s', max_wait: '2s' });
+    // The dead-letter index with its mapping (the binary kept, not indexed); the template keeps its default pipeline.
+    await installPluginIndices(es(), { index, deadLetterIndex: deadLetter, defaultPipeline: id });
+    await es().index({ index, id: 'handbook', document: { data: pdf, source_url: 'file:///docs/handbook.pdf' }, refresh: 'wait_for' });
     const exists = await es().exists({ index, id: 'handbook' });
     assert.equal(exists, false, 'nothing landed in the main index');
-    const failed = (await es().get<Source>({ index: deadLetter, id: 'handbook' }))._source!;
-    assert.equal(failed.data, undefined, 'the binary is left out of the dead letter');
+    const failed = (await es().get<Source & { source_url?: string }>({ index: deadLetter, id: 'handbook' }))._source!;
+    assert.equal(failed.data, pdf, 'the binary is kept for a replay');
+    assert.equal(failed.source_url, 'file:///docs/handbook.pdf');
     assert.equal(failed.folio_failure!.processor_type, 'folio');
     assert.equal(failed.folio_failure!.index, index);
     assert.match(
       failed.folio_failure!.message,
-      new RegExp(`folio could not convert \\[${index}/handbook\\] at ${down.replace(/[.:/]/g, '\\$&')}.*connection failed`),
+      new RegExp(
+        `folio could not convert \\[${index}/handbook\\] at ${down.replace(/[.:/]/g, '\\$&')} after \\d+ attempts in \\d+ s \\(max_wait 2 s spent\\).*connection failed`,
+      ),
     );
+    // The cause goes away (the pipeline points at a live server): the replay brings it in and removes the letter.
+    await es().ingest.putPipeline({ id, ...folioPipeline({ servers: [serve.url], deadLetterIndex: deadLetter }) });
+    const replay = await runFolio(['replay', '--from', deadLetter, '--es', esUrl()]);
+    assert.equal(replay.code, 0, replay.stderr + replay.stdout);
+    assert.match(replay.stdout, new RegExp(`indexed +${index}/handbook`));
+    assert.match(replay.stdout, /1 indexed \(dead letters removed\), 0 failed again, 0 not replayable/);
+    const indexed = (await es().get<Source>({ index, id: 'handbook' }))._source!;
+    assert.match(indexed.folio!.markdown!, /^# Folio Handbook/m);
+    assert.equal(await es().exists({ index: deadLetter, id: 'handbook' }), false, 'the dead letter is gone');
+    // A dead letter whose binary was removed says why it cannot be replayed, and stays.
+    await es().index({
+      index: deadLetter,
+      id: 'stripped',
+      document: { folio_failure: { index, pipeline: id, removed: 'data', message: 'x' } },
+      refresh: 'wait_for',
+    });
+    const items: string[] = [];
+    const stats = await replayDeadLetters(es(), { from: deadLetter, onItem: (item) => items.push(`${item.outcome} ${item.id}: ${item.reason ?? ''}`) });
+    assert.deepEqual(stats, { indexed: 0, failed: 0, skipped: 1 });
+    assert.match(items[0]!, /skipped stripped: its field \[data\] was removed when it failed \(remove_field\)/);
+    assert.equal(await es().exists({ index: deadLetter, id: 'stripped' }), true);
   });
 
   it('should retry a 429 storm from a stub server, then fail the document with the status and reason', async () => {
     let hits = 0;
-    const stub = await listen((_req, res) => {
-      hits++;
+    const stub = await listen((req, res) => {
+      // The processor asks /health for the server's limits: only conversions count.
+      if (req.url?.startsWith('/v1/convert')) hits++;
       res
         .writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' })
         .end(JSON.stringify({ error: { message: 'the server is busy (64 pages queued); retry after 1 s', type: 'rate_limit_exceeded', code: 429 } }));
     });
     try {
-      const { index, deadLetter } = await pipeline('storm', [stub.url]);
+      const { index, deadLetter } = await pipeline('storm', [stub.url], { max_wait: '3s' });
       await es().index({ index, id: 'busy', document: { data: pdf }, refresh: 'wait_for' });
       const failed = (await es().get<Source>({ index: deadLetter, id: 'busy' }))._source!;
-      assert.equal(hits, 4, 'the first attempt and 3 retries (folio.retries default)');
-      assert.match(failed.folio_failure!.message, /after 4 attempts: HTTP 429 the server is busy/);
+      // Busy is retried until max_wait is spent, not a fixed number of times.
+      assert.ok(hits >= 4, `hits ${hits}`);
+      assert.match(failed.folio_failure!.message, /after \d+ attempts in \d s \(max_wait 3 s spent\): HTTP 429 the server is busy/);
     } finally {
       stub.server.close();
     }

@@ -118,7 +118,8 @@ describe('scale-out on a 3-node cluster with two folio serve backends', function
     await mkdir(join(layout.zip, '..'), { recursive: true });
     await copyFile(esLayout().zip, layout.zip);
     const [started] = await Promise.all([
-      startElasticsearch({ layout, nodes: 3, heapMb: 256 }),
+      // A 3-node cluster on 2 shared cores can take minutes to elect its master.
+      startElasticsearch({ layout, nodes: 3, heapMb: 256, timeoutMs: 420_000 }),
       startServe().then((s) => serves.push(s)),
       startServe().then((s) => serves.push(s)),
     ]);

@@ -61,7 +61,7 @@ describe('POST /v1/convert', function () {
 
   describe('without URL fetching', () => {
     before(async () => {
-      server = await startOcrServer({ engine, port: 0, token: 't0ken', log: silentLogger, convertLimit: 2 });
+      server = await startOcrServer({ engine, port: 0, token: 't0ken', log: silentLogger, convertLimit: 2, convertQueue: { queueLimit: 2 } });
     });
     after(async () => {
       await server.close();
@@ -160,14 +160,36 @@ describe('POST /v1/convert', function () {
       assert.match(body.error!.message, /URL fetching is off/);
     });
 
-    it('should turn away conversions over its limit with 429 and Retry-After', async () => {
+    it("should queue conversions past its limit, turn away only those past the queue with 429 and the queue's wait, and advertise its limits", async () => {
+      const health = (await (await fetch(`${server.url}/health`)).json()) as { convert: Record<string, number> };
+      assert.deepEqual(
+        { concurrency: health.convert['concurrency'], queue_limit: health.convert['queue_limit'], accepts: health.convert['accepts'] },
+        { concurrency: 2, queue_limit: 2, accepts: 4 },
+      );
       const all = await Promise.all(Array.from({ length: 6 }, () => json(server.url, { data: png.toString('base64') })));
-      const statuses = all.map((r) => r.status);
-      assert.ok(statuses.includes(200), statuses.join(','));
-      const busy = all.find((r) => r.status === 429);
-      assert.ok(busy, `some request got 429: ${statuses.join(',')}`);
-      assert.equal(busy.headers.get('retry-after'), '1');
+      const statuses = all.map((r) => r.status).sort();
+      // 2 convert, 2 wait their turn and convert too, 2 find the queue full.
+      assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+      const busy = all.find((r) => r.status === 429)!;
+      assert.match(busy.body.error!.message, /2 documents are queued \(limit 2\)/);
+      // The wait of a full queue (2 ahead, 2 at a time, at least 1 s) rounded up to seconds.
+      assert.ok(Number(busy.headers.get('retry-after')) >= 1, String(busy.headers.get('retry-after')));
     });
+  });
+
+  it('should hold every page to the one --max-pixels, and answer a document of which no page could be read with the reasons, not ok', async () => {
+    const small = await startOcrServer({ engine, port: 0, log: silentLogger, maxPixels: 100_000 });
+    try {
+      const scan = await json(small.url, { data: png.toString('base64'), filename: 'memo.png' });
+      assert.equal(scan.status, 422, JSON.stringify(scan.body));
+      assert.match(scan.body.error!.message, /more than `maxPixels` 100000/);
+      // A PDF page is rendered under the bound instead (a text-layer page needs no rendering).
+      const { status, body } = await convert(small.url, pdf, 'application/pdf', '?filename=handbook.pdf');
+      assert.equal(status, 200, JSON.stringify(body.error));
+      assert.equal(body.ok, true);
+    } finally {
+      await small.close();
+    }
   });
 
   describe('with URL fetching on', () => {

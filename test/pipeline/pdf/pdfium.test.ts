@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { adoptPdfiumModule, compiledPdfium } from '../../../pipeline/pdf/index.ts';
+import { adoptPdfiumModule, compiledPdfium, configurePdfium, loadPdfium, openPdf, PDFIUM_RECYCLE_BYTES } from '../../../pipeline/pdf/index.ts';
 
 const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { Module: new (...args: never[]) => object } };
 
@@ -36,5 +37,34 @@ describe('compiledPdfium', () => {
     });
     await worker.terminate();
     assert.deepEqual(answer, { same: true, width: 612 });
+  });
+});
+
+describe('configurePdfium (recycling a grown instance)', () => {
+  after(() => configurePdfium({}));
+
+  it('should let go of an instance past the recycle size once no document is open, and keep it while one is', async () => {
+    const bytes = await readFile('examples/docs/folio-handbook.pdf');
+    configurePdfium({ recycleBytes: 0 });
+    const first = await openPdf(bytes, { source: 'a.pdf' });
+    const second = await openPdf(bytes, { source: 'b.pdf' });
+    const instance = await loadPdfium();
+    await first.close();
+    assert.equal(await loadPdfium(), instance, 'a document is still open on it');
+    await second.close();
+    await Promise.resolve();
+    const fresh = await loadPdfium();
+    assert.notEqual(fresh, instance, 'a new instance once none is open');
+    // The old one was only uncached: a document on the new one reads as before.
+    const again = await openPdf(bytes, { source: 'c.pdf' });
+    assert.ok(again.numPages > 0);
+    await again.close();
+    configurePdfium({ recycleBytes: PDFIUM_RECYCLE_BYTES });
+    const kept = await loadPdfium();
+    const small = await openPdf(bytes, { source: 'd.pdf' });
+    await small.close();
+    await Promise.resolve();
+    assert.equal(await loadPdfium(), kept, 'under the default size the instance stays');
+    assert.throws(() => configurePdfium({ recycleBytes: -1 }), /Expected `recycleBytes` to be an integer from 0 up, got `-1`/);
   });
 });

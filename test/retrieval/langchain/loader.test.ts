@@ -111,4 +111,15 @@ describe('FolioLoader', () => {
       JSON.stringify(failures.map((f) => f.source)),
     );
   });
+
+  it('should read a scan with its defaults, as the CLI does (the embedded OCR under auto), and not under engine: text', async function () {
+    this.timeout(120_000);
+    const docs = await new FolioLoader({ inputs: 'examples/docs/scanned-memo.png' }).load();
+    assert.match(docs.map((d) => d.pageContent).join('\n'), /Quarterly Archive Review/);
+    assert.equal(docs[0]!.metadata.folio.engine, 'paddle');
+    const failures: FailureRecord[] = [];
+    const none = await new FolioLoader({ inputs: 'examples/docs/scanned-memo.png', pipeline: { engine: 'text' }, onFailure: (f) => failures.push(f) }).load();
+    assert.equal(none.filter((d) => /Quarterly/.test(d.pageContent)).length, 0);
+    assert.ok(failures.length > 0 || none.length === 0, JSON.stringify(failures));
+  });
 });

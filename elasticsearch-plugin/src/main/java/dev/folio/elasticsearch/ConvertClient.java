@@ -18,9 +18,10 @@ import java.util.regex.Pattern;
 
 /**
  * Sends documents to folio serve's {@code POST /v1/convert}: non-blocking, at most
- * {@code maxInFlight} calls open per node, spread over the servers, transient faults retried with
- * back-off on the next server (see {@link RetryPolicy}), every final failure a
- * {@link ConvertFailure} naming server, status and cause.
+ * {@code maxInFlight} calls open per node (lowered to what the servers advertise, see
+ * {@link ServerLimits}), spread over the servers, transient faults retried on the next server
+ * for as long as the document's total wait allows (see {@link RetryPolicy}), every final failure
+ * a {@link ConvertFailure} naming server, status, attempts and cause.
  */
 final class ConvertClient implements Closeable {
     /** Waits without holding a thread: Elasticsearch's scheduler in the plugin, a timer in tests. */
@@ -32,6 +33,7 @@ final class ConvertClient implements Closeable {
 
     private final HttpClient http;
     private final InFlightLimiter limiter;
+    private final ServerLimits limits;
     private final RetryPolicy retry;
     private final Delayer delayer;
     private final String apiKey;
@@ -42,6 +44,7 @@ final class ConvertClient implements Closeable {
     ConvertClient(int maxInFlight, RetryPolicy retry, Delayer delayer, String apiKey) {
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
         this.limiter = new InFlightLimiter(maxInFlight);
+        this.limits = new ServerLimits(http, limiter, maxInFlight, () -> System.nanoTime() / 1_000_000);
         this.retry = retry;
         this.delayer = delayer;
         this.apiKey = apiKey == null || apiKey.isEmpty() ? null : apiKey;
@@ -50,7 +53,9 @@ final class ConvertClient implements Closeable {
     /** Convert {@code call} on one of {@code ring}'s servers; {@code done} gets the JSON body or a {@link ConvertFailure}. */
     void convert(ServerRing ring, ConvertCall call, BiConsumer<byte[], ConvertFailure> done) {
         int start = ring.start();
-        limiter.submit(() -> attempt(ring, start, 1, call, (body, failure) -> {
+        limits.refresh(ring);
+        long began = System.nanoTime();
+        limiter.submit(() -> attempt(ring, start, 1, began, call, (body, failure) -> {
             limiter.release();
             done.accept(body, failure);
         }));
@@ -60,7 +65,16 @@ final class ConvertClient implements Closeable {
         return limiter.running();
     }
 
-    private void attempt(ServerRing ring, int start, int attempt, ConvertCall call, BiConsumer<byte[], ConvertFailure> done) {
+    /** The in-flight bound now (the node setting, or less when the servers advertise less). */
+    int inFlightLimit() {
+        return limiter.limit();
+    }
+
+    /**
+     * @param began when the document first asked for a slot ({@link System#nanoTime()}): its
+     *              total wait counts from there, queueing on this node included
+     */
+    private void attempt(ServerRing ring, int start, int attempt, long began, ConvertCall call, BiConsumer<byte[], ConvertFailure> done) {
         URI server = ring.server(start, attempt);
         HttpRequest request = request(server, call);
         CompletableFuture<HttpResponse<byte[]>> response;
@@ -80,13 +94,16 @@ final class ConvertClient implements Closeable {
             boolean retryable = cause == null ? RetryPolicy.isRetryableStatus(answer.statusCode()) : RetryPolicy.isRetryableError(cause);
             String reason = cause == null ? "HTTP " + answer.statusCode() + " " + errorMessage(answer.body()) : fault(cause, call.timeout());
             int status = cause == null ? answer.statusCode() : 0;
-            if (!retryable || !retry.mayRetry(attempt)) {
-                String tries = attempt > 1 ? " after " + attempt + " attempts" : "";
-                done.accept(null, new ConvertFailure(describe(call, server) + tries + ": " + reason, status));
+            long elapsedMs = (System.nanoTime() - began) / 1_000_000;
+            long retryAfter = cause == null ? retryAfterMs(answer) : 0;
+            long delay = retryable ? retry.nextDelayMs(attempt, retryAfter, elapsedMs, call.maxWait().toMillis()) : -1;
+            if (delay < 0) {
+                String tries = attempt > 1 ? " after " + attempt + " attempts in " + Math.round(elapsedMs / 1000.0) + " s" : "";
+                String spent = retryable && retry.mayRetry(attempt) ? " (max_wait " + call.maxWait().toSeconds() + " s spent)" : "";
+                done.accept(null, new ConvertFailure(describe(call, server) + tries + spent + ": " + reason, status));
                 return;
             }
-            long retryAfter = cause == null ? retryAfterMs(answer) : 0;
-            delayer.schedule(retry.delayMs(attempt, retryAfter), () -> attempt(ring, start, attempt + 1, call, done));
+            delayer.schedule(delay, () -> attempt(ring, start, attempt + 1, began, call, done));
         });
     }
 

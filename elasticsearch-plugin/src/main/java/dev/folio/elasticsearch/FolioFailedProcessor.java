@@ -13,9 +13,13 @@ import org.elasticsearch.ingest.Processor;
 
 /**
  * {@code folio_failed}, for {@code on_failure}: sends the document to a dead-letter index with
- * the reason it failed ({@code _ingest.on_failure_message} and friends under {@code folio_failure})
- * and, optionally, without its binary. On a full distribution the same takes {@code set} and
- * {@code remove}; this works where only the plugin's processors exist, and in one step.
+ * the reason it failed ({@code _ingest.on_failure_message} and friends under {@code folio_failure},
+ * with the index and pipeline it was meant for). The document keeps its binary by default, so
+ * {@code folio replay} can send it through the pipeline again once the cause is gone (a busy or
+ * dead server); {@code remove_field} drops it (then {@code folio_failure.removed} says so, and only
+ * a reference the client stored beside it, e.g. a URL or path, is left to replay from). On a full
+ * distribution the same takes {@code set} and {@code remove}; this works where only the plugin's
+ * processors exist, and in one step.
  */
 public final class FolioFailedProcessor extends AbstractProcessor {
     public static final String TYPE = "folio_failed";
@@ -47,8 +51,11 @@ public final class FolioFailedProcessor extends AbstractProcessor {
         if (pipeline != null) failure.put("pipeline", pipeline);
         failure.put("index", document.getMetadata().getIndex());
         failure.put("at", Instant.now().toString());
+        if (removeField != null && document.hasField(removeField)) {
+            document.removeField(removeField);
+            failure.put("removed", removeField);
+        }
         document.setFieldValue("folio_failure", failure);
-        if (removeField != null && document.hasField(removeField)) document.removeField(removeField);
         document.getMetadata().setIndex(index);
         return document;
     }

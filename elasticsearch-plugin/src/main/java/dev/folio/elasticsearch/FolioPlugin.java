@@ -37,12 +37,13 @@ public final class FolioPlugin extends Plugin implements IngestPlugin {
         );
         ConvertClient.Delayer delayer = (delayMs, task) -> parameters.scheduler.apply(delayMs, task);
         client = new ConvertClient(FolioSettings.MAX_IN_FLIGHT.get(settings), retry, delayer, apiKey);
-        FolioProcessorFactory factory = new FolioProcessorFactory(
-            client,
+        FolioProcessorFactory.Defaults defaults = new FolioProcessorFactory.Defaults(
             FolioSettings.SERVERS.get(settings),
             FolioSettings.TIMEOUT.get(settings),
-            Resumer.of(parameters.threadContext, parameters.genericExecutor)
+            FolioSettings.MAX_WAIT.get(settings),
+            FolioSettings.maxOutputBytes(settings)
         );
+        FolioProcessorFactory factory = new FolioProcessorFactory(client, defaults, Resumer.of(parameters.threadContext, parameters.genericExecutor));
         return Map.of(FolioProcessor.TYPE, factory, FolioFailedProcessor.TYPE, new FolioFailedProcessor.Factory());
     }
 

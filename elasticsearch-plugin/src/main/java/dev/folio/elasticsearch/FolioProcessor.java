@@ -31,7 +31,8 @@ public final class FolioProcessor extends AbstractProcessor {
      */
     record Options(
         String field, String targetField, ServerRing ring, String engine, boolean chunks, boolean embed,
-        boolean removeBinary, boolean ignoreMissing, Duration timeout, long maxBytes, List<String> properties
+        boolean removeBinary, boolean ignoreMissing, Duration timeout, long maxBytes, List<String> properties,
+        Duration maxWait, long maxOutputBytes
     ) {}
 
     private final Options options;
@@ -78,15 +79,17 @@ public final class FolioProcessor extends AbstractProcessor {
             return;
         }
         BiConsumer<IngestDocument, Exception> resume = resumer.wrap(handler);
-        ConvertCall call = new ConvertCall(bytes, name, options.engine(), options.chunks(), options.embed(), options.timeout());
+        ConvertCall call = new ConvertCall(bytes, name, options.engine(), options.chunks(), options.embed(), options.timeout(), options.maxWait());
         client.convert(options.ring(), call, (body, failure) -> {
             if (failure != null) {
                 resume.accept(null, failure);
                 return;
             }
             try {
-                write(document, body);
+                write(document, body, name);
                 resume.accept(document, null);
+            } catch (OutputTooLarge e) {
+                resume.accept(null, e);
             } catch (RuntimeException e) {
                 resume.accept(null, new IllegalStateException("folio: could not store the conversion of [" + name + "]: " + e.getMessage()));
             }
@@ -120,16 +123,40 @@ public final class FolioProcessor extends AbstractProcessor {
         return new IllegalArgumentException("folio: field [" + options.field() + "] of document [" + name + "] holds about " + size + " bytes, more than max_bytes " + options.maxBytes());
     }
 
-    /** Store the chosen parts of folio serve's answer; drop the binary when asked. */
-    void write(IngestDocument document, byte[] body) {
+    /** The document's output would pass {@code max_output_bytes} even with the repeatable parts left out. */
+    static final class OutputTooLarge extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        OutputTooLarge(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Store the chosen parts of folio serve's answer; drop the binary when asked. Past
+     * {@code max_output_bytes} the repeatable parts are left out (named in {@code omitted}),
+     * or the document fails with the sizes (see {@link OutputSize}).
+     */
+    void write(IngestDocument document, byte[] body, String name) {
         Map<String, Object> answer = XContentHelper.convertToMap(XContentType.JSON.xContent(), body, 0, body.length, true);
         Map<String, Object> target = new LinkedHashMap<>();
         for (String property : options.properties()) {
             Object value = answer.get(property);
             if (value != null) target.put(property, value);
         }
+        boolean dropBinary = options.removeBinary() && !options.field().equals(options.targetField());
+        // The rest of the document stays as it is: the binary when kept, and the other fields.
+        long other = OutputSize.estimate(document.getSource()) - (dropBinary ? OutputSize.estimate(document.getFieldValue(options.field(), Object.class, true)) : 0);
+        long before = OutputSize.estimate(target) + other;
+        OutputSize.Fit fit = OutputSize.fit(target, other, options.maxOutputBytes());
+        if (fit == null) {
+            throw new OutputTooLarge("folio: the conversion of [" + name + "] would write about " + before + " bytes, more than max_output_bytes "
+                + options.maxOutputBytes() + " even without " + OutputSize.DROP_ORDER
+                + " (Elasticsearch refuses documents past its indexing pressure limit); index it with `folio ingest`, which writes one document per chunk, or choose fewer properties");
+        }
+        if (!fit.omitted().isEmpty()) target.put("omitted", fit.omitted());
         document.setFieldValue(options.targetField(), target);
-        if (options.removeBinary() && !options.field().equals(options.targetField())) document.removeField(options.field());
+        if (dropBinary) document.removeField(options.field());
     }
 
     private static String documentName(IngestDocument document) {

@@ -28,16 +28,26 @@ final class FolioProcessorFactory implements Processor.Factory {
     /** Twice folio serve's default body limit would be refused there anyway; 50 MiB matches it. */
     static final long DEFAULT_MAX_BYTES = 50L * 1024 * 1024;
 
+    /** The node's defaults for options a pipeline may leave out. */
+    record Defaults(List<String> servers, TimeValue timeout, TimeValue maxWait, long maxOutputBytes) {
+        Defaults {
+            servers = List.copyOf(servers);
+        }
+    }
+
     private final ConvertClient client;
-    private final List<String> defaultServers;
-    private final TimeValue defaultTimeout;
+    private final Defaults defaults;
     private final Resumer resumer;
 
-    FolioProcessorFactory(ConvertClient client, List<String> defaultServers, TimeValue defaultTimeout, Resumer resumer) {
+    FolioProcessorFactory(ConvertClient client, Defaults defaults, Resumer resumer) {
         this.client = client;
-        this.defaultServers = List.copyOf(defaultServers);
-        this.defaultTimeout = defaultTimeout;
+        this.defaults = defaults;
         this.resumer = resumer;
+    }
+
+    /** For tests: the plugin's defaults, no servers configured. */
+    FolioProcessorFactory(ConvertClient client, List<String> defaultServers, TimeValue defaultTimeout, Resumer resumer) {
+        this(client, new Defaults(defaultServers, defaultTimeout, TimeValue.timeValueMinutes(5), 20L * 1024 * 1024), resumer);
     }
 
     @Override
@@ -56,15 +66,20 @@ final class FolioProcessorFactory implements Processor.Factory {
         boolean ignoreMissing = readBooleanProperty(type, tag, config, "ignore_missing", false);
         String timeout = readOptionalStringProperty(type, tag, config, "timeout");
         String maxBytes = readOptionalStringOrIntProperty(type, tag, config, "max_bytes");
+        String maxOutputBytes = readOptionalStringOrIntProperty(type, tag, config, "max_output_bytes");
+        String maxWait = readOptionalStringProperty(type, tag, config, "max_wait");
         List<String> properties = readOptionalList(type, tag, config, "properties");
 
         if (!ENGINES.contains(engine)) throw newConfigurationException(type, tag, "engine", "must be one of " + ENGINES + ", got [" + engine + "]");
         if (embed && !chunks) throw newConfigurationException(type, tag, "embed", "needs chunks: true (vectors are put on chunks)");
-        ServerRing ring = new ServerRing(parseServers(tag, servers == null || servers.isEmpty() ? defaultServers : servers));
-        Duration perAttempt = Duration.ofMillis(parseTimeout(tag, timeout).millis());
+        ServerRing ring = new ServerRing(parseServers(tag, servers == null || servers.isEmpty() ? defaults.servers() : servers));
+        Duration perAttempt = Duration.ofMillis(parseTime(tag, "timeout", timeout, defaults.timeout(), false).millis());
+        Duration totalWait = Duration.ofMillis(parseTime(tag, "max_wait", maxWait, defaults.maxWait(), true).millis());
         List<String> chosen = properties == null ? FolioProcessor.PROPERTIES : checkProperties(tag, properties);
         FolioProcessor.Options options = new FolioProcessor.Options(
-            field, targetField, ring, engine, chunks, embed, removeBinary, ignoreMissing, perAttempt, parseMaxBytes(tag, maxBytes), chosen
+            field, targetField, ring, engine, chunks, embed, removeBinary, ignoreMissing, perAttempt,
+            parseBytes(tag, "max_bytes", maxBytes, DEFAULT_MAX_BYTES), chosen, totalWait,
+            parseBytes(tag, "max_output_bytes", maxOutputBytes, defaults.maxOutputBytes())
         );
         return new FolioProcessor(tag, description, options, client, resumer);
     }
@@ -86,25 +101,25 @@ final class FolioProcessorFactory implements Processor.Factory {
         return uris;
     }
 
-    private TimeValue parseTimeout(String tag, String timeout) {
-        if (timeout == null) return defaultTimeout;
+    private static TimeValue parseTime(String tag, String option, String given, TimeValue fallback, boolean zeroAllowed) {
+        if (given == null) return fallback;
         try {
-            TimeValue value = TimeValue.parseTimeValue(timeout, "timeout");
-            if (value.millis() <= 0) throw new IllegalArgumentException("must be positive");
+            TimeValue value = TimeValue.parseTimeValue(given, option);
+            if (value.millis() < 0 || (!zeroAllowed && value.millis() == 0)) throw new IllegalArgumentException("must be positive");
             return value;
         } catch (IllegalArgumentException e) {
-            throw newConfigurationException(FolioProcessor.TYPE, tag, "timeout", "[" + timeout + "] is not a positive time value such as 30s (" + e.getMessage() + ")");
+            throw newConfigurationException(FolioProcessor.TYPE, tag, option, "[" + given + "] is not a " + (zeroAllowed ? "" : "positive ") + "time value such as 30s (" + e.getMessage() + ")");
         }
     }
 
-    private static long parseMaxBytes(String tag, String maxBytes) {
-        if (maxBytes == null) return DEFAULT_MAX_BYTES;
+    private static long parseBytes(String tag, String option, String given, long fallback) {
+        if (given == null) return fallback;
         try {
-            long value = maxBytes.chars().allMatch(Character::isDigit) ? Long.parseLong(maxBytes) : ByteSizeValue.parseBytesSizeValue(maxBytes, "max_bytes").getBytes();
+            long value = given.chars().allMatch(Character::isDigit) ? Long.parseLong(given) : ByteSizeValue.parseBytesSizeValue(given, option).getBytes();
             if (value <= 0) throw new IllegalArgumentException("must be positive");
             return value;
         } catch (RuntimeException e) {
-            throw newConfigurationException(FolioProcessor.TYPE, tag, "max_bytes", "[" + maxBytes + "] is not a positive byte size such as 20mb (" + e.getMessage() + ")");
+            throw newConfigurationException(FolioProcessor.TYPE, tag, option, "[" + given + "] is not a positive byte size such as 20mb (" + e.getMessage() + ")");
         }
     }
 

@@ -10,19 +10,27 @@ import java.util.concurrent.ThreadLocalRandom;
  * that cannot be reached or dropped the connection (the 503 of a server that is gone; converting
  * is idempotent, so a request it may have half-done is safe to send again). Everything else (a
  * bad document, a wrong token, a 500) fails the document at once with its reason.
+ *
+ * <p>Busy is not failed: a document keeps trying until its total wait ({@code max_wait}, minutes
+ * by default) is spent, waiting as long as the server's {@code Retry-After} says (plus jitter, so
+ * processors turned away together do not come back together). An optional count cap stays for
+ * those who want one.
  */
 final class RetryPolicy {
+    /** No cap on the number of attempts: only the total wait bounds them. */
+    static final int UNLIMITED = -1;
+
     private final int retries;
     private final long baseDelayMs;
     private final long maxDelayMs;
 
     /**
-     * @param retries     extra attempts after the first
-     * @param baseDelayMs first back-off; doubles each retry
-     * @param maxDelayMs  cap on one back-off, also on a server's Retry-After
+     * @param retries     extra attempts after the first, or {@link #UNLIMITED}
+     * @param baseDelayMs first back-off when the server gave no Retry-After; doubles each retry
+     * @param maxDelayMs  cap on one such back-off (a server's Retry-After is honoured as given)
      */
     RetryPolicy(int retries, long baseDelayMs, long maxDelayMs) {
-        if (retries < 0) throw new IllegalArgumentException("retries must be >= 0, got " + retries);
+        if (retries < UNLIMITED) throw new IllegalArgumentException("retries must be >= 0 or -1 (no cap), got " + retries);
         if (baseDelayMs < 0 || maxDelayMs < baseDelayMs) throw new IllegalArgumentException("need 0 <= baseDelayMs <= maxDelayMs");
         this.retries = retries;
         this.baseDelayMs = baseDelayMs;
@@ -42,18 +50,32 @@ final class RetryPolicy {
         return error instanceof HttpTimeoutException || error instanceof IOException;
     }
 
-    /** May attempt number {@code attempt} (1-based, the one that just failed) be followed by another? */
+    /** May attempt number {@code attempt} (1-based, the one that just failed) be followed by another, by count? */
     boolean mayRetry(int attempt) {
-        return attempt <= retries;
+        return retries == UNLIMITED || attempt <= retries;
     }
 
     /**
-     * The wait before the retry after attempt {@code attempt}: exponential with "equal jitter"
-     * (half fixed, half random, so many processors do not retry in step), or the server's
-     * Retry-After when it gave one; never more than the cap.
+     * The wait before the retry after attempt {@code attempt}, or -1 when the document should
+     * give up: the count cap is reached, or {@code elapsedMs} (since the first attempt) plus the
+     * wait would pass {@code maxWaitMs}.
+     */
+    long nextDelayMs(int attempt, long retryAfterMs, long elapsedMs, long maxWaitMs) {
+        if (!mayRetry(attempt)) return -1;
+        long delay = delayMs(attempt, retryAfterMs);
+        long left = maxWaitMs - elapsedMs;
+        if (left <= 0) return -1;
+        // The last try goes in whatever time is left rather than not at all.
+        return Math.min(delay, left);
+    }
+
+    /**
+     * The wait before the retry after attempt {@code attempt}: the server's Retry-After plus up
+     * to a quarter more (never less than told), or, without one, exponential with "equal
+     * jitter" (half fixed, half random) under the cap.
      */
     long delayMs(int attempt, long retryAfterMs) {
-        if (retryAfterMs > 0) return Math.min(retryAfterMs, maxDelayMs);
+        if (retryAfterMs > 0) return retryAfterMs + ThreadLocalRandom.current().nextLong(retryAfterMs / 4 + 1);
         long exponential = Math.min(maxDelayMs, baseDelayMs << Math.min(attempt - 1, 20));
         long half = exponential / 2;
         return half + (half == 0 ? 0 : ThreadLocalRandom.current().nextLong(half + 1));

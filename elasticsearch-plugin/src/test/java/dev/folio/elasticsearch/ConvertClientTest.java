@@ -35,7 +35,8 @@ class ConvertClientTest {
     private URI stub(int status, String body, AtomicInteger hits) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
-            hits.incrementAndGet();
+            // The client asks /health for the server's limits: only conversions count.
+            if (exchange.getRequestURI().getPath().startsWith("/v1/convert")) hits.incrementAndGet();
             exchange.getRequestBody().readAllBytes();
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("content-type", "application/json");
@@ -51,9 +52,67 @@ class ConvertClientTest {
     private record Result(byte[] body, ConvertFailure failure) {}
 
     private static Result call(ConvertClient client, ServerRing ring) throws Exception {
+        return call(client, ring, ConvertCall.DEFAULT_MAX_WAIT);
+    }
+
+    private static Result call(ConvertClient client, ServerRing ring, Duration maxWait) throws Exception {
         CompletableFuture<Result> result = new CompletableFuture<>();
-        client.convert(ring, new ConvertCall(new byte[] {1}, "docs/1", "auto", true, false, Duration.ofSeconds(5)), (b, f) -> result.complete(new Result(b, f)));
+        client.convert(ring, new ConvertCall(new byte[] {1}, "docs/1", "auto", true, false, Duration.ofSeconds(5), maxWait), (b, f) -> result.complete(new Result(b, f)));
         return result.get(20, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void waitsAsTheServerSaysUntilItHasRoom() throws Exception {
+        AtomicInteger hits = new AtomicInteger();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        long[] times = new long[3];
+        server.createContext("/v1/convert", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            int n = hits.getAndIncrement();
+            if (n < times.length) times[n] = System.nanoTime();
+            boolean busy = n < 2;
+            byte[] bytes = (busy ? "{\"error\":{\"message\":\"busy\"}}" : "{\"markdown\":\"x\"}").getBytes(StandardCharsets.UTF_8);
+            if (busy) exchange.getResponseHeaders().add("retry-after", "1");
+            exchange.sendResponseHeaders(busy ? 429 : 200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        servers.add(server);
+        URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        // No count cap: the default.
+        try (ConvertClient client = new ConvertClient(4, new RetryPolicy(RetryPolicy.UNLIMITED, 1, 5), delayer, null)) {
+            Result r = call(client, new ServerRing(List.of(uri)));
+            assertNull(r.failure());
+            assertEquals(3, hits.get());
+            assertTrue((times[1] - times[0]) / 1_000_000 >= 1000, "waited the Retry-After");
+        }
+    }
+
+    @Test
+    void givesUpWhenTheTotalWaitIsSpentNamingIt() throws Exception {
+        AtomicInteger hits = new AtomicInteger();
+        URI busy = stub(429, "{\"error\":{\"message\":\"the server is busy\"}}", hits);
+        try (ConvertClient client = new ConvertClient(4, new RetryPolicy(RetryPolicy.UNLIMITED, 50, 100), delayer, null)) {
+            Result r = call(client, new ServerRing(List.of(busy)), Duration.ofMillis(600));
+            assertTrue(hits.get() >= 3, "hits " + hits.get());
+            String message = r.failure().getMessage();
+            assertTrue(message.contains("(max_wait 0 s spent): HTTP 429 the server is busy"), message);
+        }
+    }
+
+    @Test
+    void boundsItsCallsByWhatTheServerAdvertises() throws Exception {
+        AtomicInteger hits = new AtomicInteger();
+        URI server = stub(200, "{\"status\":\"ok\",\"convert\":{\"running\":0,\"accepts\":3}}", hits);
+        try (ConvertClient client = new ConvertClient(16, new RetryPolicy(0, 1, 5), delayer, null)) {
+            assertEquals(16, client.inFlightLimit());
+            call(client, new ServerRing(List.of(server)));
+            for (int i = 0; i < 100 && client.inFlightLimit() != 3; i++) Thread.sleep(20);
+            assertEquals(3, client.inFlightLimit(), "lowered to the server's convert.accepts");
+        }
+        assertEquals(Integer.valueOf(72), ServerLimits.parseAccepts("{\"convert\":{\"accepts\": 72}}".getBytes(StandardCharsets.UTF_8)));
+        assertNull(ServerLimits.parseAccepts("{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test

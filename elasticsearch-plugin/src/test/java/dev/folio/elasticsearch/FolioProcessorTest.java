@@ -89,7 +89,7 @@ class FolioProcessorTest {
         FolioProcessor p = processor(Map.of("field", "data", "properties", List.of("markdown", "chunks")));
         IngestDocument doc = document(Map.of("data", "JVBERi0=", "title", "t"));
         String body = "{\"markdown\":\"# Hi\",\"chunks\":[{\"text\":\"Hi\",\"pages\":[1]}],\"elements\":[],\"mime\":\"application/pdf\"}";
-        p.write(doc, body.getBytes(StandardCharsets.UTF_8));
+        p.write(doc, body.getBytes(StandardCharsets.UTF_8), "docs/1");
         @SuppressWarnings("unchecked")
         Map<String, Object> folio = doc.getFieldValue("folio", Map.class);
         assertEquals(List.of("markdown", "chunks"), new ArrayList<>(folio.keySet()));
@@ -98,7 +98,34 @@ class FolioProcessorTest {
         assertSame(String.class, doc.getFieldValue("title", Object.class).getClass());
 
         IngestDocument kept = document(Map.of("data", "JVBERi0="));
-        processor(Map.of("field", "data", "remove_binary", false)).write(kept, body.getBytes(StandardCharsets.UTF_8));
+        processor(Map.of("field", "data", "remove_binary", false)).write(kept, body.getBytes(StandardCharsets.UTF_8), "docs/1");
         assertTrue(kept.hasField("data"));
+    }
+
+    @Test
+    void leavesOutRepeatedPartsPastMaxOutputBytesAndFailsWithTheSizesWhenThatIsNotEnough() {
+        String text = "x".repeat(3000);
+        String body = "{\"markdown\":\"" + text + "\",\"elements\":[{\"kind\":\"paragraph\",\"text\":\"" + text + "\"}],\"chunks\":[{\"text\":\"" + text + "\",\"pages\":[1]}]}";
+        IngestDocument fits = document(Map.of("data", "JVBERi0="));
+        processor(Map.of("field", "data", "max_output_bytes", 20_000)).write(fits, body.getBytes(StandardCharsets.UTF_8), "docs/1");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> all = fits.getFieldValue("folio", Map.class);
+        assertFalse(all.containsKey("omitted"));
+        assertTrue(all.containsKey("elements"));
+
+        IngestDocument smaller = document(Map.of("data", "JVBERi0="));
+        processor(Map.of("field", "data", "max_output_bytes", 5000)).write(smaller, body.getBytes(StandardCharsets.UTF_8), "docs/1");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> some = smaller.getFieldValue("folio", Map.class);
+        assertEquals(List.of("elements", "markdown"), some.get("omitted"));
+        assertTrue(some.containsKey("chunks"));
+
+        IngestDocument tooLarge = document(Map.of("data", "JVBERi0="));
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(
+            FolioProcessor.OutputTooLarge.class,
+            () -> processor(Map.of("field", "data", "max_output_bytes", 1000)).write(tooLarge, body.getBytes(StandardCharsets.UTF_8), "docs/1")
+        );
+        assertTrue(e.getMessage().contains("the conversion of [docs/1] would write about 9") && e.getMessage().contains("more than max_output_bytes 1000"), e.getMessage());
+        assertTrue(tooLarge.hasField("data"), "nothing written");
     }
 }

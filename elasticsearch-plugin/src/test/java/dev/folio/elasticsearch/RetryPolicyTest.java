@@ -47,9 +47,24 @@ class RetryPolicyTest {
     }
 
     @Test
-    void honoursRetryAfterUpToTheCap() {
+    void waitsAtLeastAsLongAsTheServerSaysWithJitter() {
         RetryPolicy policy = new RetryPolicy(3, 100, 5000);
-        assertEquals(2000, policy.delayMs(1, 2000));
-        assertEquals(5000, policy.delayMs(1, 60_000));
+        for (int i = 0; i < 50; i++) {
+            long delay = policy.delayMs(1, 2000);
+            assertTrue(delay >= 2000 && delay <= 2500, "delay " + delay);
+            // Not capped by max_retry_delay: a server that needs a minute gets it.
+            assertTrue(policy.delayMs(1, 60_000) >= 60_000);
+        }
+    }
+
+    @Test
+    void retriesUntilTheTotalWaitIsSpent() {
+        RetryPolicy unlimited = new RetryPolicy(RetryPolicy.UNLIMITED, 100, 1000);
+        assertTrue(unlimited.mayRetry(1_000_000));
+        assertTrue(unlimited.nextDelayMs(50, 2000, 10_000, 300_000) >= 2000);
+        // The last retry goes in what is left of the wait; none once it is spent.
+        assertEquals(1000, unlimited.nextDelayMs(50, 2000, 299_000, 300_000));
+        assertEquals(-1, unlimited.nextDelayMs(50, 2000, 300_000, 300_000));
+        assertEquals(-1, new RetryPolicy(2, 100, 1000).nextDelayMs(3, 0, 0, 300_000));
     }
 }
