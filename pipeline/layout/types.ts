@@ -1,40 +1,12 @@
 /**
- * The records of text-layer extraction. Coordinates are PDF points in the displayed page
- * (rotation applied), origin top-left, y growing down.
+ * The records of the layout stage: the pieces of a positioned page (fragments, their runs and
+ * pieces, sideways text), the lines and blocks layout builds from them, and the regions it hands
+ * on. Coordinates are points in the page's layout frame (the displayed page, or the page turned
+ * upright when its text runs sideways), origin top-left, y growing down.
  */
 
 import type { FormulaReading } from './formula/index.ts';
 import type { RunInHead } from './run-in.ts';
-
-/** Whether a page's text layer can stand in for OCR, and the figures behind the verdict. */
-export interface TextLayerAssessment {
-  readonly usable: boolean;
-  /** `text-layer-good`, `no-text-layer`, `too-little-text`, `garbage-text`, `invisible-text`. */
-  readonly reason: string;
-  readonly details: Readonly<Record<string, number | string | boolean>>;
-}
-
-/** One page of a PDF's text layer as Markdown with grounding tags. */
-export interface TextLayerPage {
-  /** 1-based. */
-  readonly pageNumber: number;
-  /** Displayed page size in points (rotation applied). */
-  readonly width: number;
-  readonly height: number;
-  /** Markdown; every block preceded by a `<|ref|>label<|/ref|><|det|>[[…]]<|/det|>` line (0–999 grid). */
-  readonly markdown: string;
-  readonly assessment: TextLayerAssessment;
-  /**
-   * Regions the text layer cannot read well, for an engine to read from the rendered page
-   * (`pipeline/regions`): raster images that may carry words, formula blocks without LaTeX.
-   */
-  readonly regions?: readonly TextLayerRegion[];
-  /**
-   * The display formulas found on the page, sure or not: the sure ones are in `markdown` as
-   * `$$…$$`; an unsure one kept its text there, and its box can go to the formula model.
-   */
-  readonly formulas?: readonly FormulaRegion[];
-}
 
 /** A display formula found in the text layer (`formula/bands.ts`). */
 export interface FormulaRegion extends FormulaReading {
@@ -121,6 +93,8 @@ export interface Fragment {
   pieces?: Piece[];
   /** Set on the stand-in for a display formula read before reading order (`formula/bands.ts`). */
   formula?: FormulaReading;
+  /** Mean character confidence (0–1) of a recognised piece (OCR pages); unset on the text layer. */
+  confidence?: number;
 }
 
 /** Fragments of one region that share a baseline, left to right. */
