@@ -5,12 +5,13 @@
  */
 import { availableParallelism } from 'node:os';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
+import { layoutOcrPage } from '../../pipeline/layout/index.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
 import { OnnxSession } from '../runtime/ort.ts';
+import type { Fragment } from './filter.ts';
 import { cleanLatinPage } from './filter.ts';
 import type { RotatedBox } from './geometry.ts';
 import { createLanes } from './lanes.ts';
-import type { Fragment } from './layout.ts';
 import { layoutPage } from './layout.ts';
 import { findUprightLines, pageGrid } from './lines.ts';
 import { blocksToMarkdown } from './markdown.ts';
@@ -20,6 +21,7 @@ import type { Rgb } from './raster.ts';
 import { toneOf, toRgb } from './raster.ts';
 import type { RecognizeCounters } from './recognize.ts';
 import { readLines, recognizeLines } from './recognize.ts';
+import { findPixelRules } from './rules.ts';
 import { deskewFrame, reskewedGrid } from './skew.ts';
 import type { StageTimes } from './stages.ts';
 import { lap } from './stages.ts';
@@ -60,6 +62,14 @@ export interface PaddleEngineOptions {
    * @default 100_000_000
    */
   readonly maxPixels?: number;
+  /**
+   * How recognised lines become Markdown: `page` lays them out with the layout stage every
+   * route shares (`pipeline/layout`: rules found in the pixels, drawn and aligned tables, reading
+   * order, headings, lists); `lines` with the engine's own older line layout, kept to measure
+   * the two side by side.
+   * @default 'page'
+   */
+  readonly layout?: 'page' | 'lines';
 }
 
 /**
@@ -70,7 +80,19 @@ export interface PaddleEngineOptions {
  * try { const [page] = await engine.recognize([image]); console.log(page.markdown); } finally { await engine.close(); }
  */
 export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> = {}): Promise<OcrEngine> {
-  const { threads = 0, batchSize = 8, batchColumns = 1280, detMaxSide = 960, minConfidence = 0.5, spinning = false, maxPixels = 100_000_000 } = options ?? {};
+  const {
+    threads = 0,
+    batchSize = 8,
+    batchColumns = 1280,
+    detMaxSide = 960,
+    minConfidence = 0.5,
+    spinning = false,
+    maxPixels = 100_000_000,
+    layout = 'page',
+  } = options ?? {};
+  if (layout !== 'page' && layout !== 'lines') {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`layout\` to be 'page' or 'lines', got \`${String(layout)}\``);
+  }
   checkInteger('maxPixels', maxPixels, 1);
   checkInteger('threads', threads, 0);
   checkInteger('batchSize', batchSize, 1);
@@ -159,9 +181,30 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       fragments.push({ text, x1, y1, x2, y2, confidence: t.confidence });
     });
     const laid = cleanLatinPage(fragments);
-    const blocks = layoutPage(laid, { gutters: found.gutters, pageHeight: upright.height });
     const toGrid = reskewedGrid(frame, pageGrid(rotation, given.width, given.height));
-    const markdown = blocksToMarkdown(blocks, toGrid);
+    let markdown: string;
+    let blocks: number;
+    let ruleCount = 0;
+    if (layout === 'lines') {
+      const old = layoutPage(laid, { gutters: found.gutters, pageHeight: upright.height });
+      markdown = blocksToMarkdown(old, toGrid);
+      blocks = old.length;
+    } else {
+      const rules = findPixelRules(upright, frame);
+      lap(times, 'rules', t3);
+      ruleCount = rules.horizontal.length + rules.vertical.length;
+      const laidOut = layoutOcrPage({
+        pageNumber: page.pageNumber,
+        width: upright.width,
+        height: upright.height,
+        lines: laid.map((f) => ({ text: f.text, box: [f.x1, f.y1, f.x2, f.y2], confidence: f.confidence })),
+        rules,
+        gutters: found.gutters,
+        toGrid,
+      });
+      markdown = laidOut.markdown === '' ? '' : `${laidOut.markdown}\n`;
+      blocks = laidOut.blocks.length;
+    }
     const t4 = lap(times, 'layout', t3);
     return {
       markdown,
@@ -170,7 +213,8 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       stats: {
         lines: lines.length,
         kept: fragments.length,
-        blocks: blocks.length,
+        blocks,
+        rules: ruleCount,
         rotation,
         skewDeg: (found.skew * 180) / Math.PI,
         gutters: found.gutters.length,

@@ -3,20 +3,14 @@
  * rows whose fragments line up in columns become tables, the other lines are stacked into
  * paragraphs, paragraphs are put in reading order, and tall short blocks become headings.
  */
+
+import type { Fragment } from './filter.ts';
 import { labelFurniture } from './furniture.ts';
 import { median } from './numbers.ts';
 import { readingOrder } from './order.ts';
 import { detectTables } from './table.ts';
 
-/** A recognised piece of text on one line, in upright image pixels. */
-export interface Fragment {
-  readonly text: string;
-  readonly x1: number;
-  readonly y1: number;
-  readonly x2: number;
-  readonly y2: number;
-  readonly confidence: number;
-}
+export type { Fragment } from './filter.ts';
 
 export type BlockLabel = 'title' | 'sub_title' | 'text' | 'table' | 'page_header' | 'page_footer';
 

@@ -19,6 +19,8 @@ export type { FormulaReading } from './formula/index.ts';
 export { findFormulaBands, italicLetter, strongMathCue } from './formula/index.ts';
 export { imageRegions } from './image-regions.ts';
 export { blockEntries, groundingTag, pageMarkdown } from './markdown.ts';
+export type { OcrPageLayout, OcrPositionedLine } from './ocr-page.ts';
+export { layoutOcrPage, ocrPositionedPage } from './ocr-page.ts';
 export type { ReadingOrderOptions } from './order.ts';
 export { lineOf, readingOrder, toLines } from './order.ts';
 export type { Box, LayoutFrame, PageOrigin, PositionedPage } from './page.ts';

@@ -23,6 +23,14 @@ export interface ReadingOrderOptions {
    * @default 0.9
    */
   readonly minGutterEms?: number;
+  /**
+   * Column gutters known beforehand (x positions): an OCR engine finds them from the page's
+   * whitespace, where line boxes (which carry a margin of their own) may touch across a narrow
+   * gutter and leave the projection no gap. A region with text on both sides of one and nothing
+   * running across it is cut there first.
+   * @default []
+   */
+  readonly gutters?: readonly number[];
 }
 
 interface Gap {
@@ -40,7 +48,7 @@ interface Region {
 
 /** The leaf regions of a page, in reading order; each holds its fragments. */
 export function readingOrder(fragments: readonly Fragment[], options: Readonly<ReadingOrderOptions>): Fragment[][] {
-  const { bodySize, minColumnEms = 7, minGutterEms = 0.9 } = options;
+  const { bodySize, minColumnEms = 7, minGutterEms = 0.9, gutters = [] } = options;
   const out: Fragment[][] = [];
   // An explicit stack instead of recursion: deep pages (thousands of rows) cannot overflow it.
   const stack: Region[] = [{ byX: [...fragments].sort((p, q) => p.x0 - q.x0), byY: [...fragments].sort((p, q) => p.top - q.top) }];
@@ -48,6 +56,12 @@ export function readingOrder(fragments: readonly Fragment[], options: Readonly<R
     const region = stack.pop() as Region;
     if (region.byX.length <= 1) {
       if (region.byX.length === 1) out.push(region.byX);
+      continue;
+    }
+    const known = gutters.length === 0 ? undefined : knownGutter(region, gutters, bodySize, minColumnEms * bodySize);
+    if (known !== undefined) {
+      const [left, right] = split(region, (f) => (f.x0 + f.x1) / 2 < known);
+      stack.push(right, left);
       continue;
     }
     const gx = widestGap(region.byX, true);
@@ -67,6 +81,28 @@ export function readingOrder(fragments: readonly Fragment[], options: Readonly<R
     out.push(region.byX);
   }
   return mergeFlows(out);
+}
+
+/**
+ * The first known gutter with columns of text on both sides of it in this region and no
+ * fragment running across it by more than a body size either way (a title, a full-width line).
+ */
+function knownGutter(region: Region, gutters: readonly number[], bodySize: number, minColumn: number): number | undefined {
+  for (const g of gutters) {
+    let leftX0 = Infinity;
+    let rightX1 = -Infinity;
+    let across = false;
+    for (const f of region.byX) {
+      if (f.x0 < g - bodySize && f.x1 > g + bodySize) {
+        across = true;
+        break;
+      }
+      if ((f.x0 + f.x1) / 2 < g) leftX0 = Math.min(leftX0, f.x0);
+      else rightX1 = Math.max(rightX1, f.x1);
+    }
+    if (!across && g - leftX0 >= minColumn && rightX1 - g >= minColumn) return g;
+  }
+  return undefined;
 }
 
 /** Both orders of a region filtered by one test: those that pass, then the rest. */

@@ -53,6 +53,11 @@ export interface PositionedPage {
   readonly images: readonly Box[];
   /** The glyph runs, for display formulas that read their fonts. @default [] */
   readonly runs?: readonly Run[];
+  /**
+   * Column gutters found from the page's whitespace (x positions): an OCR engine's, where line
+   * boxes may touch across a narrow gutter. @default []
+   */
+  readonly gutters?: readonly number[];
   /** Text set at a quarter turn: sideways column headers. @default [] */
   readonly turned?: readonly SidewaysPiece[];
 }

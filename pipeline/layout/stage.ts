@@ -61,8 +61,14 @@ const STRUCTURED = /\\(?:frac|sqrt|sum|prod|coprod|int|iint|oint|big[a-z]+|lim|l
  * const { markdown } = layoutPage({ pageNumber: 1, origin: 'ocr', width: 612, height: 792, fragments, rules, images: [] });
  */
 export function layoutPage<R extends FurnitureRow>(positioned: PositionedPage, options: Readonly<LayoutPageOptions<R>> = {}): LaidOutPage {
-  const { width, height, frame, fragments, rules, images } = positioned;
+  const { width, height, frame, rules, images } = positioned;
   const { furniture: margin, keepTableRows = false } = options;
+  // Text wholly off the page (parked left of the media box, above or below it) is never seen by
+  // a reader: it stays out of the body and out of the headers and footers.
+  const frameWidth = frame?.width ?? width;
+  const frameHeight = frame?.height ?? height;
+  const onPage = (f: Fragment): boolean => f.x1 > 0 && f.x0 < frameWidth && f.bottom > 0 && f.top < frameHeight;
+  const fragments = positioned.fragments.every(onPage) ? positioned.fragments : positioned.fragments.filter(onPage);
   const style = positioned.style ?? pageStyle(fragments);
   const runs = positioned.runs ?? [];
   const turned = positioned.turned ?? [];
@@ -70,11 +76,11 @@ export function layoutPage<R extends FurnitureRow>(positioned: PositionedPage, o
   const headers: LayoutBlock[] = [];
   const footers: LayoutBlock[] = [];
   if (margin !== undefined && margin.rows.length > 0) {
-    const inTables = keepTableRows ? tableFragments(fragments, rules) : new Set<Fragment>();
+    const inTables = keepTableRows ? tableFragments(fragments, rules, margin.rows, style.bodySize) : new Set<Fragment>();
     // Inner rows first: once a row is furniture, every row further out is too.
     const furnitureEdges = new Set<string>();
     for (const row of [...margin.rows].reverse()) {
-      if (row.line.fragments.some((f) => inTables.has(f))) continue;
+      if (row.line.fragments.some((f) => inTables.has(f)) || !row.line.fragments.some(onPage)) continue;
       const why = margin.decide(row) ?? (furnitureEdges.has(row.edge) ? 'outside-furniture' : undefined);
       if (why === undefined) continue;
       furnitureEdges.add(row.edge);
@@ -112,7 +118,7 @@ export function layoutPage<R extends FurnitureRow>(positioned: PositionedPage, o
   const aligned = headed === page ? tablesOfPage() : findPageTables(headed, rules);
   const ruled = findRuledTables(headed, rules, aligned.tables);
   const { tables, rest } = ruled.tables.length === 0 ? aligned : findPageTables(ruled.rest, rules);
-  for (const region of readingOrder([...rest, ...ruled.tables, ...tables], { bodySize: style.bodySize })) {
+  for (const region of readingOrder([...rest, ...ruled.tables, ...tables], { bodySize: style.bodySize, gutters: positioned.gutters ?? [] })) {
     blocks.push(...toBlocks(toLines(region), style));
   }
   blocks.push(...footers);
@@ -132,9 +138,7 @@ export function layoutPage<R extends FurnitureRow>(positioned: PositionedPage, o
   const entries = blockEntries(blocks, width, height, toPage);
   const markdown = entries.map((entry) => entry.markdown).join('\n\n');
   const regions: TextLayerRegion[] = [
-    ...imageRegions(images, fragments, frame?.width ?? width, frame?.height ?? height).map((region) =>
-      toPage === undefined ? region : { ...region, box: toPage([...region.box]) },
-    ),
+    ...imageRegions(images, fragments, frameWidth, frameHeight).map((region) => (toPage === undefined ? region : { ...region, box: toPage([...region.box]) })),
     // A formula block the glyphs could not be rebuilt into LaTeX from: its pixels may still be read.
     ...entries
       .filter((entry) => entry.block.label === 'equation' && entry.block.latex === undefined)
@@ -143,14 +147,29 @@ export function layoutPage<R extends FurnitureRow>(positioned: PositionedPage, o
   return { markdown, blocks, furnitureBlocks: headers.length + footers.length, regions, formulas };
 }
 
-/** The fragments of the tables found on the whole page, drawn or aligned. */
-function tableFragments(fragments: readonly Fragment[], rules: PositionedPage['rules']): Set<Fragment> {
+/**
+ * The fragments of the tables found on the whole page, drawn or aligned, and of the margin rows
+ * that head one: a row of two or more pieces within a table's width, no more pieces than it has
+ * columns, just above it (a column-header row set apart from the figures by a gap or a rule).
+ */
+function tableFragments(fragments: readonly Fragment[], rules: PositionedPage['rules'], rows: readonly FurnitureRow[], bodySize: number): Set<Fragment> {
   const out = new Set<Fragment>();
   const aligned = findPageTables(fragments, rules);
   const ruled = findRuledTables(fragments, rules, aligned.tables);
-  const boxes = [...aligned.tables, ...ruled.tables];
+  const tables = [...aligned.tables, ...ruled.tables];
+  if (tables.length === 0) return out;
   for (const f of fragments) {
-    if (boxes.some((t) => f.x0 >= t.x0 - 1 && f.x1 <= t.x1 + 1 && f.top >= t.top - 1 && f.bottom <= t.bottom + 1)) out.add(f);
+    if (tables.some((t) => f.x0 >= t.x0 - 1 && f.x1 <= t.x1 + 1 && f.top >= t.top - 1 && f.bottom <= t.bottom + 1)) out.add(f);
+  }
+  for (const row of rows) {
+    const pieces = row.line.fragments;
+    if (pieces.length < 2) continue;
+    const heads = tables.some((t) => {
+      const columns = Math.max(0, ...(t.table ?? []).map((r) => r.length));
+      const near = row.edge === 'top' ? t.top - row.line.bottom : row.line.top - t.bottom;
+      return near >= -1 && near <= 4 * bodySize && pieces.length <= columns && pieces.every((f) => f.x0 >= t.x0 - bodySize && f.x1 <= t.x1 + bodySize);
+    });
+    if (heads) for (const f of pieces) out.add(f);
   }
   return out;
 }
