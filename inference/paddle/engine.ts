@@ -1,6 +1,7 @@
 /**
  * The embedded `paddle` engine: PP-OCRv4 detection, the direction classifier and CTC
- * recognition on the CPU, then layout into grounded Markdown. Sessions are created once per
+ * recognition on the CPU; the lines, the rules found in the pixels and the column gutters go to
+ * the layout stage every route shares (`pipeline/layout`) for grounded Markdown. Sessions are created once per
  * engine and reused for every page.
  */
 import { availableParallelism } from 'node:os';
@@ -12,9 +13,7 @@ import type { Fragment } from './filter.ts';
 import { cleanLatinPage } from './filter.ts';
 import type { RotatedBox } from './geometry.ts';
 import { createLanes } from './lanes.ts';
-import { layoutPage } from './layout.ts';
 import { findUprightLines, pageGrid } from './lines.ts';
-import { blocksToMarkdown } from './markdown.ts';
 import { loadDictionary, paddleModelPaths } from './models.ts';
 import { capToPitch } from './pitch.ts';
 import type { Rgb } from './raster.ts';
@@ -62,14 +61,6 @@ export interface PaddleEngineOptions {
    * @default 100_000_000
    */
   readonly maxPixels?: number;
-  /**
-   * How recognised lines become Markdown: `page` lays them out with the layout stage every
-   * route shares (`pipeline/layout`: rules found in the pixels, drawn and aligned tables, reading
-   * order, headings, lists); `lines` with the engine's own older line layout, kept to measure
-   * the two side by side.
-   * @default 'page'
-   */
-  readonly layout?: 'page' | 'lines';
 }
 
 /**
@@ -80,19 +71,7 @@ export interface PaddleEngineOptions {
  * try { const [page] = await engine.recognize([image]); console.log(page.markdown); } finally { await engine.close(); }
  */
 export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> = {}): Promise<OcrEngine> {
-  const {
-    threads = 0,
-    batchSize = 8,
-    batchColumns = 1280,
-    detMaxSide = 960,
-    minConfidence = 0.5,
-    spinning = false,
-    maxPixels = 100_000_000,
-    layout = 'page',
-  } = options ?? {};
-  if (layout !== 'page' && layout !== 'lines') {
-    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`layout\` to be 'page' or 'lines', got \`${String(layout)}\``);
-  }
+  const { threads = 0, batchSize = 8, batchColumns = 1280, detMaxSide = 960, minConfidence = 0.5, spinning = false, maxPixels = 100_000_000 } = options ?? {};
   checkInteger('maxPixels', maxPixels, 1);
   checkInteger('threads', threads, 0);
   checkInteger('batchSize', batchSize, 1);
@@ -182,29 +161,20 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     });
     const laid = cleanLatinPage(fragments);
     const toGrid = reskewedGrid(frame, pageGrid(rotation, given.width, given.height));
-    let markdown: string;
-    let blocks: number;
-    let ruleCount = 0;
-    if (layout === 'lines') {
-      const old = layoutPage(laid, { gutters: found.gutters, pageHeight: upright.height });
-      markdown = blocksToMarkdown(old, toGrid);
-      blocks = old.length;
-    } else {
-      const rules = findPixelRules(upright, frame);
-      lap(times, 'rules', t3);
-      ruleCount = rules.horizontal.length + rules.vertical.length;
-      const laidOut = layoutOcrPage({
-        pageNumber: page.pageNumber,
-        width: upright.width,
-        height: upright.height,
-        lines: laid.map((f) => ({ text: f.text, box: [f.x1, f.y1, f.x2, f.y2], confidence: f.confidence })),
-        rules,
-        gutters: found.gutters,
-        toGrid,
-      });
-      markdown = laidOut.markdown === '' ? '' : `${laidOut.markdown}\n`;
-      blocks = laidOut.blocks.length;
-    }
+    // Layout is the pipeline's, shared with the text layer: lines, the rules found in the pixels
+    // and the column gutters become a positioned page (`pipeline/layout`).
+    const rules = findPixelRules(upright, frame);
+    lap(times, 'rules', t3);
+    const laidOut = layoutOcrPage({
+      pageNumber: page.pageNumber,
+      width: upright.width,
+      height: upright.height,
+      lines: laid.map((f) => ({ text: f.text, box: [f.x1, f.y1, f.x2, f.y2], confidence: f.confidence })),
+      rules,
+      gutters: found.gutters,
+      toGrid,
+    });
+    const markdown = laidOut.markdown === '' ? '' : `${laidOut.markdown}\n`;
     const t4 = lap(times, 'layout', t3);
     return {
       markdown,
@@ -213,8 +183,8 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       stats: {
         lines: lines.length,
         kept: fragments.length,
-        blocks,
-        rules: ruleCount,
+        blocks: laidOut.blocks.length,
+        rules: rules.horizontal.length + rules.vertical.length,
         rotation,
         skewDeg: (found.skew * 180) / Math.PI,
         gutters: found.gutters.length,

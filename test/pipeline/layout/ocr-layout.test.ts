@@ -53,6 +53,22 @@ describe('layoutOcrPage: reading order', () => {
   });
 });
 
+describe('layoutOcrPage: tables and gutters', () => {
+  const f = (text: string, x1: number, y1: number, x2: number) => frag(text, x1, y1, x2, y1 + 36);
+  // Two columns of short lines (a reference list): every row splits into two short fragments.
+  const lines = [0, 1, 2, 3, 4].flatMap((i) => [f(`left ${i} ref`, 100, 200 + 40 * i, 420), f(`right ${i} ref`, 620, 200 + 40 * i, 940)]);
+
+  it('should not take two columns of short lines parted by a gutter for a table', () => {
+    const { blocks, texts } = laid(lines, [600]);
+    assert.ok(
+      blocks.every((b) => b.label !== 'table'),
+      JSON.stringify(blocks.map((b) => b.label)),
+    );
+    const all = texts.join(' ');
+    assert.ok(all.indexOf('left 4 ref') < all.indexOf('right 0 ref'), all);
+  });
+});
+
 describe('layoutOcrPage: blocks', () => {
   it('should stack lines into a paragraph and mark a large line as a heading', () => {
     const { blocks, texts } = laid([
