@@ -127,7 +127,7 @@ export function layoutOcrPage(input: OcrPageLayout): LaidOutPage {
   const rows = page.fragments.length === 0 ? [] : marginRows(page.fragments, page.frame?.height ?? page.height, style.bodySize);
   const model = new FurnitureModel();
   model.observe(page.pageNumber, rows);
-  return layoutPage({ ...page, style }, { furniture: { rows, decide: (row) => model.decide(row, style.bodySize) }, keepTableRows: true });
+  return layoutPage({ ...page, style }, { furniture: { rows, decide: (row) => model.decide(row, style.bodySize) } });
 }
 
 function median(values: readonly number[]): number | undefined {

@@ -31,9 +31,9 @@ export interface LayoutPageOptions<R extends FurnitureRow = FurnitureRow> {
    */
   readonly furniture?: { readonly rows: readonly R[]; readonly decide: (row: R) => string | undefined };
   /**
-   * Keep margin rows that belong to a table found on the page (a table's header row at the top
-   * of a page is no running head). Off for the text layer, whose figures were set without it.
-   * @default false
+   * Keep margin rows that belong to a table found on the page, or head one just below them (a
+   * table's header row at the top of a page is no running head).
+   * @default true
    */
   readonly keepTableRows?: boolean;
 }
@@ -62,7 +62,7 @@ const STRUCTURED = /\\(?:frac|sqrt|sum|prod|coprod|int|iint|oint|big[a-z]+|lim|l
  */
 export function layoutPage<R extends FurnitureRow>(positioned: PositionedPage, options: Readonly<LayoutPageOptions<R>> = {}): LaidOutPage {
   const { width, height, frame, rules, images } = positioned;
-  const { furniture: margin, keepTableRows = false } = options;
+  const { furniture: margin, keepTableRows = true } = options;
   // Text wholly off the page (parked left of the media box, above or below it) is never seen by
   // a reader: it stays out of the body and out of the headers and footers.
   const frameWidth = frame?.width ?? width;
@@ -76,13 +76,18 @@ export function layoutPage<R extends FurnitureRow>(positioned: PositionedPage, o
   const headers: LayoutBlock[] = [];
   const footers: LayoutBlock[] = [];
   if (margin !== undefined && margin.rows.length > 0) {
-    const inTables = keepTableRows ? tableFragments(fragments, rules, margin.rows, style.bodySize) : new Set<Fragment>();
+    // The table pass costs: it runs only once a row of several pieces would go as furniture.
+    let inTables: Set<Fragment> | undefined;
+    const headsOrInTable = (row: R): boolean =>
+      keepTableRows &&
+      row.line.fragments.length >= 2 &&
+      row.line.fragments.some((f) => (inTables ??= tableFragments(fragments, rules, margin.rows, style.bodySize)).has(f));
     // Inner rows first: once a row is furniture, every row further out is too.
     const furnitureEdges = new Set<string>();
     for (const row of [...margin.rows].reverse()) {
-      if (row.line.fragments.some((f) => inTables.has(f)) || !row.line.fragments.some(onPage)) continue;
+      if (!row.line.fragments.some(onPage)) continue;
       const why = margin.decide(row) ?? (furnitureEdges.has(row.edge) ? 'outside-furniture' : undefined);
-      if (why === undefined) continue;
+      if (why === undefined || headsOrInTable(row)) continue;
       furnitureEdges.add(row.edge);
       for (const f of row.line.fragments) furniture.add(f);
       const block: LayoutBlock = { label: row.edge === 'top' ? 'page_header' : 'page_footer', lines: [row.line] };
