@@ -49,6 +49,8 @@ const BODY_SIZE = 10;
 const SIZE_OF_BOX = 0.7;
 /** Share of the body's line box height within which a line box counts as body size. */
 const SAME_SIZE = 0.3;
+/** The same for furniture, which tells a footer a size smaller from the body (paddle's own rule's tolerance). */
+const FURNITURE_SAME_SIZE = 0.15;
 /** Baseline height above the box bottom, as a share of the box height (descenders and margin). */
 const BASELINE = 0.25;
 
@@ -59,11 +61,17 @@ const BASELINE = 0.25;
  * const page = ocrPositionedPage({ pageNumber: 1, width: 1700, height: 2200, lines, toGrid });
  */
 export function ocrPositionedPage(input: OcrPageLayout): PositionedPage {
+  return positioned(input).page;
+}
+
+/** The positioned page, and each fragment's type size as its own box measured it (before sizes near the body's were made the body's). */
+function positioned(input: OcrPageLayout): { page: PositionedPage; measured: Map<Fragment, number> } {
   const { pageNumber, width, height, lines, rules, gutters = [], toGrid } = input;
   const heights = lines.map((l) => l.box[3] - l.box[1]).filter((h) => h > 0);
   const bodyHeight = median(heights) ?? 20;
   const scale = BODY_SIZE / (SIZE_OF_BOX * bodyHeight);
   const fragments: Fragment[] = [];
+  const measured = new Map<Fragment, number>();
   for (const line of lines) {
     const text = line.text.trim();
     const [x0, top, x1, bottom] = line.box;
@@ -72,10 +80,10 @@ export function ocrPositionedPage(input: OcrPageLayout): PositionedPage {
     // detector's margin move it by a tenth either way): within SAME_SIZE of the body's it is body
     // size, and every box is set to the height of its size about its middle, so gaps between
     // lines of a paragraph come out even and sizes change only where the type does.
-    const measured = bottom - top;
-    const h = Math.abs(measured / bodyHeight - 1) <= SAME_SIZE ? bodyHeight : measured;
+    const measuredHeight = bottom - top;
+    const h = Math.abs(measuredHeight / bodyHeight - 1) <= SAME_SIZE ? bodyHeight : measuredHeight;
     const middle = (top + bottom) / 2;
-    fragments.push({
+    const fragment: Fragment = {
       text,
       x0: x0 * scale,
       x1: x1 * scale,
@@ -85,14 +93,16 @@ export function ocrPositionedPage(input: OcrPageLayout): PositionedPage {
       size: SIZE_OF_BOX * h * scale,
       font: '',
       confidence: line.confidence,
-    });
+    };
+    fragments.push(fragment);
+    measured.set(fragment, SIZE_OF_BOX * measuredHeight * scale);
   }
   const toPoints = (r: { at: number; from: number; to: number }): { at: number; from: number; to: number } => ({
     at: r.at * scale,
     from: r.from * scale,
     to: r.to * scale,
   });
-  return {
+  const page: PositionedPage = {
     pageNumber,
     origin: 'ocr',
     // The grounding boxes are on the image's 0–999 grid: the frame maps straight onto it.
@@ -111,6 +121,7 @@ export function ocrPositionedPage(input: OcrPageLayout): PositionedPage {
     images: [],
     gutters: gutters.map((g) => g * scale),
   };
+  return { page, measured };
 }
 
 /**
@@ -122,12 +133,21 @@ export function ocrPositionedPage(input: OcrPageLayout): PositionedPage {
  * const { markdown } = layoutOcrPage({ pageNumber: 1, width: 1700, height: 2200, lines, rules, toGrid });
  */
 export function layoutOcrPage(input: OcrPageLayout): LaidOutPage {
-  const page = ocrPositionedPage(input);
+  const { page, measured } = positioned(input);
   const style = { bodySize: BODY_SIZE, bodyFont: '', monoFonts: new Set<string>() };
   const rows = page.fragments.length === 0 ? [] : marginRows(page.fragments, page.frame?.height ?? page.height, style.bodySize);
   const model = new FurnitureModel();
   model.observe(page.pageNumber, rows);
-  return layoutPage({ ...page, style }, { furniture: { rows, decide: (row) => model.decide(row, style.bodySize) } });
+  // Furniture reads type size finer than paragraphs do (a footer a size smaller, a title a size
+  // bigger): the row's size as its boxes measured it, within FURNITURE_SAME_SIZE of the body's
+  // counting as body size.
+  const decide = (row: (typeof rows)[number]): string | undefined => {
+    const sizes = row.line.fragments.map((f) => measured.get(f) ?? f.size);
+    const size = median(sizes) ?? row.line.size;
+    const typeSize = Math.abs(size / BODY_SIZE - 1) <= FURNITURE_SAME_SIZE ? BODY_SIZE : size;
+    return model.decide({ ...row, line: { ...row.line, size: typeSize } }, style.bodySize);
+  };
+  return layoutPage({ ...page, style }, { furniture: { rows, decide } });
 }
 
 function median(values: readonly number[]): number | undefined {

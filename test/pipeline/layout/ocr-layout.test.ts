@@ -131,4 +131,14 @@ describe('layoutOcrPage: blocks', () => {
     assert.doesNotMatch(markdown, /page_header/, markdown);
     assert.match(markdown, /Region Revenue Margin[\s\S]*<table>/, markdown);
   });
+
+  it("should keep a form's title a size bigger than the body at the top, and take a small footer out", () => {
+    const lines = [frag('Invoice', 100, 40, 400, 76)];
+    for (let r = 0; r < 20; r++) lines.push(frag(`Body text line ${r} of the form, long enough to read as prose.`, 100, 200 + r * 40, 1000, 230 + r * 40));
+    lines.push(frag('Acme Ltd, 1 Main Street, registered in Nowhere', 100, 1540, 700, 1563));
+    const { blocks } = laid(lines);
+    assert.notEqual(blocks[0]?.label, 'page_header', JSON.stringify(blocks[0]));
+    assert.equal(blocks[0]?.lines[0]?.text, 'Invoice');
+    assert.equal(blocks.at(-1)?.label, 'page_footer', JSON.stringify(blocks.at(-1)));
+  });
 });
