@@ -1,7 +1,8 @@
 /**
  * The pipeline, stage by stage: open a PDF, read its text layer or render it, route each page,
  * read a declarative format (Word, Excel, PowerPoint, OpenDocument, HTML, EPUB, e-mail, CSV, RTF),
- * parse Markdown into elements, check quality, chunk, and write to a sink. `processDocument`,
+ * lay out positioned pages (text layer or OCR lines) into Markdown, parse Markdown into elements,
+ * check quality, chunk, and write to a sink. `processDocument`,
  * `ingest` and `convert` run the stages together.
  */
 
@@ -14,6 +15,8 @@ export type { FormatDocument, FormatPage, ReadFormatOptions } from './formats/in
 export { FORMAT_MIME_TYPES, isFormatMime, readFormat } from './formats/index.ts';
 export type { FormulaCrop, FormulaReader, FormulaReaderOptions, FormulaReading } from './formula/index.ts';
 export { checkReading, createFormulaReader, FORMULA_MODEL, formulaView } from './formula/index.ts';
+export type { LaidOutPage, LayoutPageOptions, OcrPageLayout, OcrPositionedLine, PositionedPage } from './layout/index.ts';
+export { layoutOcrPage, layoutPage } from './layout/index.ts';
 export type { ParseOptions, RenderOptions } from './markdown/index.ts';
 export { latexToText, mergeContinuedTables, parsePage, renderMarkdown, splitPages, stripGrounding } from './markdown/index.ts';
 export type { ParallelOptions } from './parallel/index.ts';

@@ -2,16 +2,16 @@
  * Pages for a text-block reader (`folio-model.json` → `input: "text-block"`): paddle's detector
  * finds the lines and turns the page upright, each line is cut into views the model was trained
  * on, all views of all pages are decoded in batches (greedy or speculative, the same ids either
- * way), and paddle's layout turns the lines back into grounded Markdown blocks.
+ * way), and the layout stage every route shares (`pipeline/layout`) turns the lines back into grounded
+ * Markdown blocks.
  */
 import { InferenceError } from '../../core/errors.ts';
+import { layoutOcrPage } from '../../pipeline/layout/index.ts';
 import type { PageImage } from '../engine.ts';
+import type { Fragment } from '../paddle/filter.ts';
 import { cleanLatinPage } from '../paddle/filter.ts';
 import { boxBounds } from '../paddle/geometry.ts';
-import type { Fragment } from '../paddle/layout.ts';
-import { layoutPage } from '../paddle/layout.ts';
 import { findUprightLines, pageGrid } from '../paddle/lines.ts';
-import { blocksToMarkdown } from '../paddle/markdown.ts';
 import { paddleModelPaths } from '../paddle/models.ts';
 import { toneOf, toRgb } from '../paddle/raster.ts';
 import { OnnxSession } from '../runtime/ort.ts';
@@ -117,8 +117,15 @@ export async function createBlockReader(model: OcrModel, options: Readonly<Block
         const [x1, y1, x2, y2] = boxBounds(f.lines[i]!.box);
         fragments.push({ text, x1, y1, x2, y2, confidence: 1 });
       });
-      const blocks = layoutPage(cleanLatinPage(fragments));
-      const markdown = blocksToMarkdown(blocks, pageGrid(f.rotation, f.given.width, f.given.height));
+      const laid = layoutOcrPage({
+        pageNumber: pages[p]!.pageNumber,
+        width: f.upright.width,
+        height: f.upright.height,
+        lines: cleanLatinPage(fragments).map((l) => ({ text: l.text, box: [l.x1, l.y1, l.x2, l.y2], confidence: l.confidence })),
+        toGrid: pageGrid(f.rotation, f.given.width, f.given.height),
+      });
+      const markdown = laid.markdown === '' ? '' : `${laid.markdown}\n`;
+      const blocks = laid.blocks;
       return {
         ids: mine.flatMap((d) => d.ids),
         text: markdown,

@@ -1,25 +1,26 @@
 /**
  * The embedded `paddle` engine: PP-OCRv4 detection, the direction classifier and CTC
- * recognition on the CPU, then layout into grounded Markdown. Sessions are created once per
+ * recognition on the CPU; the lines, the rules found in the pixels and the column gutters go to
+ * the layout stage every route shares (`pipeline/layout`) for grounded Markdown. Sessions are created once per
  * engine and reused for every page.
  */
 import { availableParallelism } from 'node:os';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
+import { layoutOcrPage } from '../../pipeline/layout/index.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
 import { OnnxSession } from '../runtime/ort.ts';
+import type { Fragment } from './filter.ts';
 import { cleanLatinPage } from './filter.ts';
 import type { RotatedBox } from './geometry.ts';
 import { createLanes } from './lanes.ts';
-import type { Fragment } from './layout.ts';
-import { layoutPage } from './layout.ts';
 import { findUprightLines, pageGrid } from './lines.ts';
-import { blocksToMarkdown } from './markdown.ts';
 import { loadDictionary, paddleModelPaths } from './models.ts';
 import { capToPitch } from './pitch.ts';
 import type { Rgb } from './raster.ts';
 import { toneOf, toRgb } from './raster.ts';
 import type { RecognizeCounters } from './recognize.ts';
 import { readLines, recognizeLines } from './recognize.ts';
+import { findPixelRules } from './rules.ts';
 import { deskewFrame, reskewedGrid } from './skew.ts';
 import type { StageTimes } from './stages.ts';
 import { lap } from './stages.ts';
@@ -159,9 +160,21 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       fragments.push({ text, x1, y1, x2, y2, confidence: t.confidence });
     });
     const laid = cleanLatinPage(fragments);
-    const blocks = layoutPage(laid, { gutters: found.gutters, pageHeight: upright.height });
     const toGrid = reskewedGrid(frame, pageGrid(rotation, given.width, given.height));
-    const markdown = blocksToMarkdown(blocks, toGrid);
+    // Layout is the pipeline's, shared with the text layer: lines, the rules found in the pixels
+    // and the column gutters become a positioned page (`pipeline/layout`).
+    const rules = findPixelRules(upright, frame);
+    lap(times, 'rules', t3);
+    const laidOut = layoutOcrPage({
+      pageNumber: page.pageNumber,
+      width: upright.width,
+      height: upright.height,
+      lines: laid.map((f) => ({ text: f.text, box: [f.x1, f.y1, f.x2, f.y2], confidence: f.confidence })),
+      rules,
+      gutters: found.gutters,
+      toGrid,
+    });
+    const markdown = laidOut.markdown === '' ? '' : `${laidOut.markdown}\n`;
     const t4 = lap(times, 'layout', t3);
     return {
       markdown,
@@ -170,7 +183,8 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       stats: {
         lines: lines.length,
         kept: fragments.length,
-        blocks: blocks.length,
+        blocks: laidOut.blocks.length,
+        rules: rules.horizontal.length + rules.vertical.length,
         rotation,
         skewDeg: (found.skew * 180) / Math.PI,
         gutters: found.gutters.length,

@@ -5,7 +5,15 @@
  * (fragments left empty are dropped) and full-width forms folded to ASCII. On a Chinese page
  * nothing is touched.
  */
-import type { Fragment } from './layout.ts';
+/** A recognised piece of text on one line, in pixels of the upright, deskewed page. */
+export interface Fragment {
+  readonly text: string;
+  readonly x1: number;
+  readonly y1: number;
+  readonly x2: number;
+  readonly y2: number;
+  readonly confidence: number;
+}
 
 const HAN = /\p{Script=Han}/gu;
 const LATIN = /\p{Script=Latin}/gu;

@@ -1,11 +1,11 @@
 export type { PaddleEngineOptions } from './engine.ts';
 export { createPaddleEngine } from './engine.ts';
-export type { BlockLabel, Fragment, LayoutBlock } from './layout.ts';
-export { layoutPage } from './layout.ts';
+export type { Fragment } from './filter.ts';
 export type { FindLinesOptions, UprightLine, UprightLines } from './lines.ts';
 export { findUprightLines, pageGrid } from './lines.ts';
 export type { PaddleModelPaths } from './models.ts';
 export { paddleModelPaths } from './models.ts';
-export { readingOrder } from './order.ts';
+export type { PixelRule, PixelRules } from './rules.ts';
+export { findPixelRules } from './rules.ts';
 export type { Deskew } from './skew.ts';
 export { deskewFrame, estimateSkew, reskewedGrid } from './skew.ts';

@@ -7,10 +7,9 @@
 import type { OnnxSession } from '../runtime/ort.ts';
 import { voteUpsideDown } from './classify.ts';
 import { detectLines } from './detect.ts';
-import type { RotatedBox } from './geometry.ts';
+import type { BoxMapper, RotatedBox } from './geometry.ts';
 import { cutAtGutters, findGutters } from './gutters.ts';
 import { inkProfile } from './ink.ts';
-import type { BoxMapper } from './markdown.ts';
 import { isSideways, rotateBox180, unrotateBounds, upsideDownShare } from './orientation.ts';
 import type { Rgb } from './raster.ts';
 import { rotateRgb } from './raster.ts';

@@ -7,9 +7,8 @@
  * its extent taken along its own axes. Recognition needs nothing: crops already sample each
  * line along its own axes.
  */
-import type { RotatedBox } from './geometry.ts';
+import type { BoxMapper, RotatedBox } from './geometry.ts';
 import { boxBounds } from './geometry.ts';
-import type { BoxMapper } from './markdown.ts';
 
 /** Lines long enough for their angle to be measured well (a word's box angle is noise). */
 function measurable(box: RotatedBox): boolean {

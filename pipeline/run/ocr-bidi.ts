@@ -2,7 +2,7 @@
  * Right-to-left text in OCR output. An engine that writes Arabic or Hebrew the way it sits on
  * the page (left to right: visual order) or in presentation forms (`ﺑﻠﻐﺔ`, `ﻻ`) gives text that
  * neither search nor readers can use. Here a page's Markdown is put into logical order, line by
- * line, by the Unicode bidirectional algorithm the text layer uses (`text-layer/bidi.ts`, bidi-js),
+ * line, by the Unicode bidirectional algorithm the text layer uses (`pipeline/layout/bidi.ts`, bidi-js),
  * when the page reads as visual; presentation forms are normalised either way, with lam-alef
  * ligatures kept whole. Markup (grounding tags, HTML tags, Markdown markers) stays where it is.
  *
@@ -10,7 +10,7 @@
  * form (Hebrew `ם ן ץ ף ך`, Arabic `ة ى`, a final or isolated presentation form after a joining
  * one) nor ends with the article `ال`; in visual order the same letters sit at the other end.
  */
-import { hasRtl, normalizeArabic, visualToLogical } from '../text-layer/index.ts';
+import { hasRtl, normalizeArabic, visualToLogical } from '../layout/index.ts';
 
 const HEBREW_FINALS = new Set(['ך', 'ם', 'ן', 'ף', 'ץ']);
 const ARABIC_FINALS = new Set(['ة', 'ى']);

@@ -4,7 +4,7 @@
  * one record per run instead of an array per run. Only one run is open at a time, so each run's
  * characters are one contiguous range of the buffer.
  */
-import { visualOrder } from './bidi.ts';
+import { visualOrder } from '../layout/index.ts';
 import type { ObjectStyle } from './page-styles.ts';
 import type { Run } from './types.ts';
 

@@ -15,8 +15,9 @@
  * wasm calls (code point, text object, advance box), and everything that is per text object
  * (matrix, size, font, render mode, baseline) is read once per object and cached.
  */
+
+import { isRtlCode } from '../layout/index.ts';
 import type { PdfiumPage } from '../pdf/index.ts';
-import { isRtlCode } from './bidi.ts';
 import type { Accent, OpenRun } from './open-runs.ts';
 import { CharBuffer, placeAccent, toRun } from './open-runs.ts';
 import { StyleReader } from './page-styles.ts';

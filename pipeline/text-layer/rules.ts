@@ -1,29 +1,19 @@
 /**
  * Horizontal and vertical rules drawn on a page: the straight, axis-aligned segments of its path
  * objects (lines, rectangle edges, thin filled bars), in the displayed page frame, with collinear
- * pieces merged. Ruled tables (`ruled-tables.ts`) are built from them.
+ * pieces merged. Ruled tables (`pipeline/layout`) are built from them.
  */
+
+import type { PageRules, Rule } from '../layout/index.ts';
+import { mergedRules } from '../layout/index.ts';
 import type { Matrix, PdfiumPage } from '../pdf/index.ts';
 import { multiply } from './images.ts';
-
-/** A rule: horizontal ones run `from`–`to` in x at `at` = y; vertical ones in y at `at` = x. */
-export interface Rule {
-  at: number;
-  from: number;
-  to: number;
-}
-
-export interface PageRules {
-  readonly horizontal: Rule[];
-  readonly vertical: Rule[];
-}
 
 /** Page objects and path segments looked at, at most: a vector map can hold millions. */
 const MAX_OBJECTS = 200_000;
 const MAX_SEGMENTS = 400_000;
 /** How far off the axis a segment may lean, and how close collinear pieces must be to join (points). */
 const SLANT = 0.5;
-const JOIN = 1.5;
 /** Shorter pieces are glyph-like marks or the short sides of a thin bar, not rules. */
 const MIN_LENGTH = 3;
 const PATH = 2;
@@ -101,30 +91,5 @@ export function pageRules(page: PdfiumPage): PageRules {
       }
     }
   }
-  return { horizontal: merged(horizontal), vertical: merged(vertical) };
-}
-
-/** Collinear rules that touch or nearly touch joined into one (a thin bar's two long sides become one rule). */
-export function merged(rules: readonly Rule[]): Rule[] {
-  const sorted = [...rules].sort((p, q) => p.at - q.at || p.from - q.from);
-  const lines: Rule[][] = [];
-  for (const r of sorted) {
-    const last = lines.at(-1);
-    if (last !== undefined && r.at - last[0]!.at <= JOIN) last.push(r);
-    else lines.push([r]);
-  }
-  const out: Rule[] = [];
-  for (const line of lines) {
-    const at = line.reduce((sum, r) => sum + r.at, 0) / line.length;
-    const pieces = [...line].sort((p, q) => p.from - q.from);
-    let current: Rule | undefined;
-    for (const r of pieces) {
-      if (current !== undefined && r.from <= current.to + JOIN) current.to = Math.max(current.to, r.to);
-      else {
-        current = { at, from: r.from, to: r.to };
-        out.push(current);
-      }
-    }
-  }
-  return out;
+  return { horizontal: mergedRules(horizontal), vertical: mergedRules(vertical) };
 }

@@ -2,8 +2,7 @@
  * {@link Run}s (from `page-text.ts`) → {@link Fragment}s: runs of one baseline joined into line
  * pieces, split at wide gaps (column gutters, table cells).
  */
-import { visualToLogical } from './bidi.ts';
-import { italicLetter, strongMathCue } from './formula/index.ts';
+import { italicLetter, strongMathCue, visualToLogical } from '../layout/index.ts';
 import type { Fragment, Run } from './types.ts';
 
 /**

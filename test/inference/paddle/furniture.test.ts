@@ -6,40 +6,8 @@ import { seededRandom } from '../../../bench/scans/index.ts';
 import { sha256 } from '../../../core/hash.ts';
 import type { SourceDocument } from '../../../core/types.ts';
 import type { OcrEngine } from '../../../inference/engine.ts';
-import { labelFurniture } from '../../../inference/paddle/furniture.ts';
-import type { LayoutBlock } from '../../../inference/paddle/index.ts';
 import { createPaddleEngine } from '../../../inference/paddle/index.ts';
 import { processDocument } from '../../../pipeline/run/index.ts';
-
-const block = (text: string, y1: number, y2: number, lineHeight = y2 - y1): LayoutBlock => ({
-  label: 'text',
-  x1: 100,
-  y1,
-  x2: 900,
-  y2,
-  lines: [text],
-  lineHeight,
-});
-
-describe('labelFurniture', () => {
-  it('should label a page number set apart at the foot and keep the body and a footnote', () => {
-    const blocks = [
-      block('Body text of the page, line after line.', 200, 2600, 30),
-      block('1 See the committee report for the figures.', 2700, 2730),
-      block('17', 3150, 3180),
-    ];
-    const labels = labelFurniture(blocks, 30, 3300).map((b) => b.label);
-    assert.deepEqual(labels, ['text', 'text', 'page_footer']);
-  });
-
-  it('should leave a page without margin rows alone', () => {
-    const blocks = [block('A heading of the page', 600, 660), block('Body text of the page.', 700, 2600, 30)];
-    assert.deepEqual(
-      labelFurniture(blocks, 30, 3300).map((b) => b.label),
-      ['text', 'text'],
-    );
-  });
-});
 
 describe('paddle furniture on generated scans', function () {
   this.timeout(300_000);

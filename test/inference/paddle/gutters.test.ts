@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { cutAtGutters, findGutters } from '../../../inference/paddle/gutters.ts';
-import type { Fragment } from '../../../inference/paddle/index.ts';
-import { layoutPage } from '../../../inference/paddle/index.ts';
 import { inkProfile } from '../../../inference/paddle/ink.ts';
 
 type Bounds = [number, number, number, number];
@@ -63,44 +61,5 @@ describe('cutAtGutters', () => {
     assert.equal(pieces.length, 2, JSON.stringify(pieces));
     assert.ok(pieces[0]!.cx + pieces[0]!.w / 2 <= 600 && pieces[1]!.cx - pieces[1]!.w / 2 >= 590, JSON.stringify(pieces));
     assert.equal(cutAtGutters(box, inkProfile(image(false), box), 95, [600]).length, 1);
-  });
-});
-
-describe('layoutPage with gutters', () => {
-  it('should read a column to its end before the next when the gutter is narrower than the line gap rule', () => {
-    const f = (text: string, x1: number, y1: number, x2: number): Fragment => ({ text, x1, y1, x2, y2: y1 + 36, confidence: 0.99 });
-    // The columns' boxes nearly touch (6 px): without the gutter the rows merge across it.
-    const fragments = [0, 1, 2, 3].flatMap((i) => [f(`L${i}`, 100, 200 + 40 * i, 597), f(`R${i}`, 603, 200 + 40 * i, 1100)]);
-    const text = (gutters: number[]): string =>
-      layoutPage(fragments, { gutters })
-        .flatMap((b) => b.lines)
-        .join(' ');
-    assert.equal(text([600]), 'L0 L1 L2 L3 R0 R1 R2 R3');
-    assert.notEqual(text([]), 'L0 L1 L2 L3 R0 R1 R2 R3');
-  });
-});
-
-describe('layoutPage tables and gutters', () => {
-  const f = (text: string, x1: number, y1: number, x2: number): Fragment => ({ text, x1, y1, x2, y2: y1 + 36, confidence: 0.99 });
-  // Two columns of short lines (a reference list): every row splits into two short fragments.
-  const fragments = [0, 1, 2, 3, 4].flatMap((i) => [f(`left ${i} ref`, 100, 200 + 40 * i, 420), f(`right ${i} ref`, 620, 200 + 40 * i, 940)]);
-
-  it('should not take two columns of short lines parted by a gutter for a table', () => {
-    const blocks = layoutPage(fragments, { gutters: [600] });
-    assert.ok(
-      blocks.every((b) => b.label !== 'table'),
-      JSON.stringify(blocks.map((b) => b.label)),
-    );
-    assert.equal(
-      blocks.flatMap((b) => b.lines).join(' | '),
-      [0, 1, 2, 3, 4]
-        .map((i) => `left ${i} ref`)
-        .concat([0, 1, 2, 3, 4].map((i) => `right ${i} ref`))
-        .join(' | '),
-    );
-  });
-
-  it('should still see a table where no gutter parts its cells', () => {
-    assert.ok(layoutPage(fragments).some((b) => b.label === 'table'));
   });
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { formulaLatex, formulaLike } from '../../../pipeline/layout/formula/index.ts';
+import type { Line } from '../../../pipeline/layout/types.ts';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
-import { formulaLatex, formulaLike } from '../../../pipeline/text-layer/formula/index.ts';
 import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
 import { extractTextLayer } from '../../../pipeline/text-layer/index.ts';
-import type { Line } from '../../../pipeline/text-layer/types.ts';
 import type { PageSpec } from './make-pdf.ts';
 import { makePdf, paragraph } from './make-pdf.ts';
 

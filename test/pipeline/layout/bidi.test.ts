@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isRtlDominant, normalizeArabic, visualOrder, visualToLogical } from '../../../pipeline/text-layer/bidi.ts';
+import { isRtlDominant, normalizeArabic, visualOrder, visualToLogical } from '../../../pipeline/layout/bidi.ts';
 
 const visual = (logical: string): string => [...logical].reverse().join('');
 

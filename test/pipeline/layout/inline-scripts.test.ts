@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import { sameRendering } from '../../../bench/olmocr/math.ts';
-import { layoutLatex } from '../../../pipeline/text-layer/formula/index.ts';
+import { layoutLatex } from '../../../pipeline/layout/formula/index.ts';
 import { firstPage } from '../../support/text-layer.ts';
 
 const HEIGHT = 792;

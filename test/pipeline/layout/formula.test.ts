@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { sameRendering } from '../../../bench/olmocr/math.ts';
-import type { Atom } from '../../../pipeline/text-layer/formula/index.ts';
-import { inlineFormulas, layoutLatex } from '../../../pipeline/text-layer/formula/index.ts';
-import type { Fragment } from '../../../pipeline/text-layer/types.ts';
+import type { Atom } from '../../../pipeline/layout/formula/index.ts';
+import { inlineFormulas, layoutLatex } from '../../../pipeline/layout/formula/index.ts';
+import type { Fragment } from '../../../pipeline/layout/types.ts';
 import { blocks, firstPage } from '../../support/text-layer.ts';
 
 const page1 = (bytes: Uint8Array) => firstPage(bytes, 'formula.pdf');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib';
 import { sameRendering } from '../../../bench/olmocr/math.ts';
-import { inlineFormulas } from '../../../pipeline/text-layer/formula/index.ts';
-import type { Fragment } from '../../../pipeline/text-layer/types.ts';
+import { inlineFormulas } from '../../../pipeline/layout/formula/index.ts';
+import type { Fragment } from '../../../pipeline/layout/types.ts';
 import { firstPage } from '../../support/text-layer.ts';
 
 const page1 = (bytes: Uint8Array) => firstPage(bytes, 'inline-text-fonts.pdf');
