@@ -4,12 +4,12 @@
  * here, with every page of the document at hand, the rows of elements at the top and bottom edge
  * go to the furniture classifier (`core/furniture-model`), the one the text layer asks too, with
  * the features measured from the elements' boxes (no type size: the model was trained on rows
- * with and without it). Its verdict stands either way: a row it calls furniture becomes
- * `pageHeader` / `pageFooter`, a row an engine called furniture that it calls body goes back to a
- * paragraph. `FOLIO_FURNITURE=rules` keeps the hand rules (`core/furniture.ts`) for comparison.
+ * with and without it). A row it calls furniture becomes `pageHeader` / `pageFooter`; what the
+ * engine labelled on the page alone stays (paddle asks the same model there). `FOLIO_FURNITURE=rules`
+ * keeps the hand rules (`core/furniture.ts`) for comparison.
  */
 
-import { FURNITURE_MAX_ROWS, FURNITURE_ZONE, furnitureKey, furnitureReason } from '../../core/furniture.ts';
+import { FURNITURE_MAX_ROWS, FURNITURE_ZONE, furnitureKey, furnitureReason, PAGE_NUMBER } from '../../core/furniture.ts';
 import type { FurnitureCandidate } from '../../core/furniture-model/index.ts';
 import { FurnitureDocument, judgeFurniture } from '../../core/furniture-model/index.ts';
 import type { Element } from '../../core/types.ts';
@@ -55,11 +55,12 @@ export function markOcrFurniture(pages: readonly OcrFurniturePage[]): Element[][
   const kinds = new Map<Element, Element['kind']>();
   perPage.forEach((rows, i) => {
     for (const { elements, candidate } of rows) {
-      const furniture = judgeFurniture(candidate, i + 1, doc).furniture;
-      for (const element of elements) {
-        if (furniture) kinds.set(element, candidate.edge === 'top' ? 'pageHeader' : 'pageFooter');
-        else if (element.kind === 'pageHeader' || element.kind === 'pageFooter') kinds.set(element, 'paragraph');
-      }
+      // What a page shows alone is the engine's to judge (paddle asks the same model on each
+      // page); this pass adds what the document shows: rows that come back on other pages, or
+      // that carry a page number.
+      const across = doc.repeats(candidate, i + 1) > 0 || doc.sequence(candidate, i + 1) > 0 || PAGE_NUMBER.test(candidate.text.trim());
+      if (!across || !judgeFurniture(candidate, i + 1, doc).furniture) continue;
+      for (const element of elements) kinds.set(element, candidate.edge === 'top' ? 'pageHeader' : 'pageFooter');
     }
   });
   return rekind(pages, kinds);

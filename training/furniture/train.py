@@ -56,11 +56,29 @@ def masked(x, names):
     return out
 
 
+def alone(x, names):
+    """The rows as if their page were the whole document (a one-page PDF, or the first page of a
+    stream before the next ones are read): no repetition, no sequence. The label stays, so what
+    repetition found must be learnt again from the page alone: position, gaps, size, text shape."""
+    out = x.copy()
+    for name in ("repeats", "repeat_share", "sequence", "sequence_share", "last_page", "number_is_page"):
+        out[:, names.index(name)] = 0
+    out[:, names.index("pages")] = np.log1p(1)
+    out[:, names.index("first_page")] = 1
+    return out
+
+
+def augment(x, names):
+    """Every row four times: as the text layer and as OCR boxes measure it (no size), each within
+    its document and alone, so one model serves both routes and one-page documents."""
+    both = np.concatenate([x, alone(x, names)])
+    return np.concatenate([both, masked(both, names)])
+
+
 def fit(x, y, w, args, names):
-    # Every row twice: as the text layer measures it and as OCR boxes do, so one model serves both.
-    x = np.concatenate([x, masked(x, names)])
-    y = np.concatenate([y, y])
-    w = np.concatenate([w, w])
+    x = augment(x, names)
+    y = np.tile(y, 4)
+    w = np.tile(w, 4)
     model = GradientBoostingClassifier(
         n_estimators=args.trees, max_depth=args.depth, learning_rate=args.rate, subsample=0.8, min_samples_leaf=5, random_state=0
     )
@@ -126,6 +144,7 @@ def main():
     prob = model.predict_proba(x[test])[:, 1]
     pred = (prob >= args.threshold).astype(int)
     ocr_pred = (model.predict_proba(masked(x[test], names))[:, 1] >= args.threshold).astype(int)
+    alone_pred = (model.predict_proba(alone(x[test], names))[:, 1] >= args.threshold).astype(int)
     print(f"{len(rows)} rows, {len(docs)} documents, {int(y.sum())} furniture; held out {len(held)} documents")
     groups = sorted({(r["set"], r["weak"]) for r in rows})
     for group in [None, *groups]:
@@ -136,8 +155,9 @@ def main():
         label = "all" if group is None else f"{group[0]}{' (weak)' if group[1] else ''}"
         mp, mr, *_ = scores(y[test][mt], pred[mt])
         op, orr, *_ = scores(y[test][mt], ocr_pred[mt])
+        ap_, ar, *_ = scores(y[test][mt], alone_pred[mt])
         rp, rr, *_ = scores(y[test][mt], rules[test][mt])
-        print(f"  {label:40s} rows {int(mt.sum()):5d}  model P {mp:.3f} R {mr:.3f}  (no size P {op:.3f} R {orr:.3f})  rules P {rp:.3f} R {rr:.3f}")
+        print(f"  {label:40s} rows {int(mt.sum()):5d}  model P {mp:.3f} R {mr:.3f}  (no size P {op:.3f} R {orr:.3f}; alone P {ap_:.3f} R {ar:.3f})  rules P {rp:.3f} R {rr:.3f}")
     order = np.argsort(-model.feature_importances_)
     print("  top features:", ", ".join(f"{names[i]} {model.feature_importances_[i]:.2f}" for i in order[:10]))
     if args.no_export:
