@@ -97,9 +97,12 @@ export function labelFurniture(blocks: readonly LayoutBlock[], bodyHeight: numbe
     for (let i = cut - 1; i >= 0; i--) {
       const row = ordered[i]!;
       const size = typeSize(median(row.blocks.map((b) => b.lineHeight)), bodyHeight);
+      const rules = furnitureReason({ text: textOf(row), edge, size, bodySize: bodyHeight, isolated: isolated(i) });
+      // A page number in the row's words (`400 BRITISH HUSBANDRY.`) stands beside the model here:
+      // a scanned book's head sits tight over its text, which no training page showed.
       found ||= BY_RULES
-        ? furnitureReason({ text: textOf(row), edge, size, bodySize: bodyHeight, isolated: isolated(i) }) !== undefined
-        : judgeFurniture(candidate(ordered, i, edge), 1, alone).furniture;
+        ? rules !== undefined
+        : rules === 'page-number' || rules === 'running-page-number' || judgeFurniture(candidate(ordered, i, edge), 1, alone).furniture;
       if (!found) continue;
       for (const block of row.blocks) furniture.set(block, edge === 'top' ? 'page_header' : 'page_footer');
     }
