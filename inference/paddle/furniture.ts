@@ -2,13 +2,10 @@
  * Page furniture on an OCR page: the rows of blocks at the top and bottom edge that are running
  * heads, footers or page numbers get the `page_header` / `page_footer` label, which the Markdown
  * parser turns into `pageHeader` / `pageFooter` elements, out of the body. Where the rows are is
- * measured here from the line boxes; whether a row is furniture is the classifier's verdict
- * (`core/furniture-model`), the one the text layer asks too, on this page alone.
+ * measured here from the line boxes; whether a row is furniture is the rule the text layer uses
+ * too (`core/furniture.ts`), with the line box height standing for the type size.
  */
-
 import { FURNITURE_MAX_ROWS, FURNITURE_OUTER, FURNITURE_ZONE, furnitureReason, readsAsPageNumber } from '../../core/furniture.ts';
-import type { FurnitureCandidate } from '../../core/furniture-model/index.ts';
-import { FurnitureDocument, judgeFurniture } from '../../core/furniture-model/index.ts';
 import type { LayoutBlock } from './layout.ts';
 import { median } from './numbers.ts';
 
@@ -20,9 +17,6 @@ import { median } from './numbers.ts';
 const SET_APART = 0.6;
 /** Gap, in body line heights, between the margin rows and the body that makes them isolated. */
 const ISOLATED = 1.0;
-
-/** `FOLIO_FURNITURE=rules`: the hand rules judge, as before the classifier (for side-by-side measurement). */
-const BY_RULES = process.env.FOLIO_FURNITURE === 'rules';
 
 /** Share of the body line height within which a line box counts as body size. */
 const SIZE_TOLERANCE = 0.15;
@@ -42,8 +36,6 @@ interface BlockRow {
 export function labelFurniture(blocks: readonly LayoutBlock[], bodyHeight: number, pageHeight: number): LayoutBlock[] {
   if (blocks.length < 2 || !(bodyHeight > 0) || !(pageHeight > 0)) return [...blocks];
   const rows = rowsOf(blocks.filter((b) => b.label !== 'table'));
-  const left = Math.min(...blocks.map((b) => b.x1));
-  const width = Math.max(Math.max(...blocks.map((b) => b.x2)) - left, 1);
   const furniture = new Map<LayoutBlock, 'page_header' | 'page_footer'>();
   const take = (ordered: readonly BlockRow[], edge: 'top' | 'bottom'): void => {
     const gapAfter = (i: number): number => {
@@ -59,32 +51,6 @@ export function labelFurniture(blocks: readonly LayoutBlock[], bodyHeight: numbe
       if (gapAfter(i) >= SET_APART * bodyHeight || readsAsPageNumber(textOf(row))) cut = i + 1;
     }
     if (cut === 0) return;
-    // The page judged alone (the document pass, `pipeline/run/ocr-furniture.ts`, adds what
-    // repetition across pages shows). Line box heights are no type sizes: the model is asked
-    // as for a route that cannot tell the size.
-    const candidate = (list: readonly BlockRow[], i: number, side: 'top' | 'bottom'): FurnitureCandidate => {
-      const row = list[i]!;
-      const previous = list[i - 1];
-      const gapOut = previous === undefined ? (side === 'top' ? row.y1 : pageHeight - row.y2) : side === 'top' ? row.y1 - previous.y2 : previous.y1 - row.y2;
-      return {
-        text: textOf(row),
-        edge: side,
-        rank: i,
-        top: row.y1 / pageHeight,
-        bottom: row.y2 / pageHeight,
-        x0: (Math.min(...row.blocks.map((b) => b.x1)) - left) / width,
-        x1: (Math.max(...row.blocks.map((b) => b.x2)) - left) / width,
-        gapIn: gapAfter(i) / bodyHeight,
-        gapOut: gapOut / bodyHeight,
-        cells: row.blocks.length,
-        nextCells: list[i + 1]?.blocks.length ?? 0,
-      };
-    };
-    const alone = new FurnitureDocument();
-    alone.observe(
-      1,
-      ordered.slice(0, cut).map((_, i) => candidate(ordered, i, edge)),
-    );
     const outer = (row: BlockRow): boolean => (edge === 'top' ? row.y2 <= FURNITURE_OUTER * pageHeight : row.y1 >= (1 - FURNITURE_OUTER) * pageHeight);
     // A row is isolated when it sits in the outer band with a clear gap inward of it (a running
     // head over a heading that is also in the zone), or at the foot when it is the innermost of
@@ -97,12 +63,7 @@ export function labelFurniture(blocks: readonly LayoutBlock[], bodyHeight: numbe
     for (let i = cut - 1; i >= 0; i--) {
       const row = ordered[i]!;
       const size = typeSize(median(row.blocks.map((b) => b.lineHeight)), bodyHeight);
-      const rules = furnitureReason({ text: textOf(row), edge, size, bodySize: bodyHeight, isolated: isolated(i) });
-      // A page number in the row's words (`400 BRITISH HUSBANDRY.`) stands beside the model here:
-      // a scanned book's head sits tight over its text, which no training page showed.
-      found ||= BY_RULES
-        ? rules !== undefined
-        : rules === 'page-number' || rules === 'running-page-number' || judgeFurniture(candidate(ordered, i, edge), 1, alone).furniture;
+      found ||= furnitureReason({ text: textOf(row), edge, size, bodySize: bodyHeight, isolated: isolated(i) }) !== undefined;
       if (!found) continue;
       for (const block of row.blocks) furniture.set(block, edge === 'top' ? 'page_header' : 'page_footer');
     }
