@@ -1,0 +1,6 @@
+export type { FurnitureCandidate } from './features.ts';
+export { carriedNumber, FEATURE_NAMES, FurnitureDocument, furnitureFeatures, maskedText } from './features.ts';
+export type { FurnitureVerdict } from './judge.ts';
+export { judgeFurniture } from './judge.ts';
+export type { FurnitureModelFile, FurnitureTree } from './model.ts';
+export { FURNITURE_MODEL, furnitureProbability } from './model.ts';
