@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../core/errors.ts';
 
-export const EXTERNAL_SUITES = ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'plugin', 'scans', 'quality', 'furniture', 'factory'] as const;
+export const EXTERNAL_SUITES = ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'plugin', 'scans', 'quality', 'furniture', 'factory', 'lines'] as const;
 export type ExternalSuite = (typeof EXTERNAL_SUITES)[number];
 
 /** What an external suite is called with. */

@@ -49,6 +49,12 @@ export interface LineReaderOptions {
   readonly minLineHeight?: number;
   /** Most characters written for one piece of a line (a piece is at most 496 px at 26 px ink). @default 90 */
   readonly maxCharsPerPiece?: number;
+  /**
+   * A reading whose smallest top-1/top-2 logit gap falls below this is refused (`low-margin`): the
+   * model hesitated between two tokens somewhere, as it does on text upside down or in a script it
+   * never saw. 0 turns the guard off. @default 0.1
+   */
+  readonly minMargin?: number;
   /** The loop guard, tighter than a page's: a line has no table rows to repeat. @default { maxPeriod: 12, minRepeats: 6, minSpan: 24 } */
   readonly repetition?: Readonly<RepetitionGuardOptions>;
   /** How lines become views. @default {} */
@@ -56,7 +62,7 @@ export interface LineReaderOptions {
 }
 
 /** Why a reading was refused. */
-export type LineGuard = 'too-small' | 'too-long' | 'max-tokens' | 'repetition' | 'too-many-chars' | 'too-many-rows';
+export type LineGuard = 'too-small' | 'too-long' | 'max-tokens' | 'repetition' | 'too-many-chars' | 'too-many-rows' | 'low-margin';
 
 export interface LineReading {
   /** The line's text (pieces joined by a space); empty when refused or when the model saw no text. */
@@ -67,6 +73,8 @@ export interface LineReading {
   readonly views: number;
   /** Tokens generated for the line (all views). */
   readonly tokens: number;
+  /** The generated ids, views in order (greedy and speculative decoding give the same). */
+  readonly ids: readonly number[];
   /** Verification steps (all views), for τ. */
   readonly steps: number;
   /** Smallest top-1/top-2 logit gap over the line's tokens (∞ when none). */
@@ -104,6 +112,7 @@ export async function createLineReader(options: Readonly<LineReaderOptions> = {}
     maxViewsPerLine = 4,
     minLineHeight = 6,
     maxCharsPerPiece = 90,
+    minMargin = 0.1,
     repetition = { maxPeriod: 12, minRepeats: 6, minSpan: 24 },
     views = {},
   } = options;
@@ -162,12 +171,13 @@ export async function createLineReader(options: Readonly<LineReaderOptions> = {}
       const base = {
         views: decoded.length,
         tokens: decoded.reduce((n, d) => n + d.stats.tokens, 0),
+        ids: decoded.flatMap((d) => d.ids),
         steps: decoded.reduce((n, d) => n + d.stats.steps, 0),
         minMargin: decoded.reduce((m, d) => Math.min(m, d.stats.minMargin), Number.POSITIVE_INFINITY),
       };
       const early = refused[i];
       if (early !== undefined) return { text: '', guard: early, ...base, views: 0 };
-      const guard = guardOf(decoded, perView, maxCharsPerPiece);
+      const guard = guardOf(decoded, perView, maxCharsPerPiece) ?? (base.minMargin < minMargin ? 'low-margin' : undefined);
       if (guard !== undefined) return { text: '', guard, ...base };
       return { text: joinPieces(decoded.map((d) => d.text)), ...base };
     });
@@ -200,4 +210,40 @@ export function joinPieces(texts: readonly string[]): string {
     .map((t) => t.trim())
     .filter((t) => t !== '')
     .join(' ');
+}
+
+/** A line as the paddle engine reads it: its box and the direction classifier's 180° probability. */
+export interface DetectedLine {
+  readonly box: RotatedBox;
+  readonly p180: number;
+}
+
+/**
+ * Read detected lines with folio-ocr-lines and give the lines it refuses or finds empty to
+ * `fallback` (the paddle engine's PP-OCRv4 reading), so a guard never loses a line another
+ * recogniser can read. A line the classifier is sure is upside down (p > 0.98) is read turned.
+ *
+ * @example
+ * const texts = await readWithFallback(reader, upright, lines, (some) => readLines(run, upright, some, dictionary));
+ */
+export async function readWithFallback<L extends DetectedLine>(
+  reader: LineReader,
+  image: Rgb,
+  lines: readonly L[],
+  fallback: (lines: readonly L[]) => Promise<{ text: string; confidence: number }[]>,
+): Promise<{ text: string; confidence: number }[]> {
+  const read = await reader.read(
+    image,
+    lines.map((l) => ({ box: l.box, flip: l.p180 > 0.98 })),
+  );
+  // A kept reading passed every guard; 1 keeps it past the engine's confidence filter.
+  const out = read.map((r) => ({ text: r.text, confidence: 1 }));
+  const again = read.flatMap((r, i) => (r.guard !== undefined || r.text === '' ? [i] : []));
+  if (again.length > 0) {
+    const other = await fallback(again.map((i) => lines[i]!));
+    again.forEach((i, k) => {
+      out[i] = other[k]!;
+    });
+  }
+  return out;
 }
