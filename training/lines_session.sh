@@ -6,6 +6,8 @@
 #
 #   bash training/lines_session.sh 1   # smoke (3 steps), warm start from folio-ocr-mini, main model MAIN1 s -> $OUT/run1.tar.part-*
 #   bash training/lines_session.sh 2   # main MAIN2 s more, draft head MTP s, bench, export, re-read  -> $OUT/export.tar.part-*
+#   INIT=DIR bash training/lines_session.sh c   # a later window in one call: warm start from an exported folder (the
+#                                               # committed model), MAINC s with SALAD word salad, draft head, bench, export
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PHASE=${1:?phase 1 or 2}
@@ -56,9 +58,23 @@ run2() {
   pack "$W/export" export
 }
 
+runc() {
+  $PY training/formula/from_mini.py --mini "${INIT:?INIT=an exported folio-ocr-lines folder}" --tokenizer "$INIT/tokenizer.json" --out "$W/initc" 2>&1 | tee "$OUT/init.txt"
+  $PY training/train_lines.py "${COMMON[@]}" --salad "${SALAD:-0.3}" --out "$W/runc" --resume "$W/initc" \
+    --main-seconds "${MAINC:-280}" --plan-seconds "${MAINC:-280}" --mtp-seconds "$MTP" --bench 2>&1 | tee "$W/train-runc.txt"
+  rm -rf "$W/export"
+  $PY training/export_trained.py --model folio-ocr-lines --ckpt "$W/runc" --tokenizer "$INIT/tokenizer.json" \
+    --results "$W/runc/results.json" --out "$W/export" 2>&1 | tee "$W/export.txt"
+  $PY training/lines/reread_check.py --model "$W/export" --ckpt "$W/runc" --assets "$ASSETS" --n "${REREAD_N:-8}" 2>&1 | tee "$W/reread.txt"
+  mkdir -p "$W/export/run"
+  cp "$W/train-runc.txt" "$W/export.txt" "$W/reread.txt" "$W/runc/results.json" "$W/runc/log.json" "$W/export/run/"
+  pack "$W/export" export
+}
+
 case "$PHASE" in
   1) run1 ;;
   2) run2 ;;
-  *) echo "phase must be 1 or 2" >&2; exit 2 ;;
+  c) runc ;;
+  *) echo "phase must be 1, 2 or c" >&2; exit 2 ;;
 esac
 ls -la "$OUT"

@@ -42,14 +42,14 @@ class LineStream(torch.utils.data.IterableDataset):
     """Training views from the training side of the corpus (held-out documents never drawn), rendered by
     `render.render_line` in each worker with its own seed."""
 
-    def __init__(self, seed, assets):
-        self.seed, self.assets = seed, assets
+    def __init__(self, seed, assets, salad_share=0.0):
+        self.seed, self.assets, self.salad_share = seed, assets, salad_share
 
     def __iter__(self):
         wi = torch.utils.data.get_worker_info()
         wid = wi.id if wi else 0
         rng = random.Random(self.seed * 7919 + wid * 104729)
-        src = LineSource(os.path.join(self.assets, "corpus.tsv"), held=False)
+        src = LineSource(os.path.join(self.assets, "corpus.tsv"), held=False, salad_share=self.salad_share)
         fonts = Fonts(os.path.join(self.assets, "fonts"))
         while True:
             r = render_line(rng, src, fonts)
@@ -93,6 +93,7 @@ def main():
     ap.add_argument("--pool-max", type=int, default=16384)
     ap.add_argument("--reuse", type=int, default=4, help="views made on the GPU from each CPU-rendered mask, on average")
     ap.add_argument("--mask-pool", type=int, default=16384, help="masks kept on the GPU for reuse")
+    ap.add_argument("--salad", type=float, default=0.0, help="share of training lines of independent words (word salad)")
     ap.add_argument("--gpu-degrade", type=float, default=0.2, help="share of views degraded once more on the GPU")
     ap.add_argument("--max-steps", type=int, default=0, help="stop the main model after this many steps (0: time only)")
     ap.add_argument("--mtp-max-steps", type=int, default=0, help="stop the draft head after this many steps (0: time only)")
@@ -150,7 +151,7 @@ def main():
 
     # ---- main model
     if a.main_seconds > 0:
-        ds = LineStream(a.seed * 100 + meta["seed_runs"], a.assets)
+        ds = LineStream(a.seed * 100 + meta["seed_runs"], a.assets, a.salad)
         cpu_batch = max(1, a.batch // a.reuse)
         dl = torch.utils.data.DataLoader(ds, batch_size=cpu_batch, num_workers=a.workers, collate_fn=collate,
                                          pin_memory=DT == "cuda",

@@ -21,6 +21,8 @@ export interface LineRead {
   readonly text: string;
   readonly tokens?: number;
   readonly steps?: number;
+  /** Views the line was read in (each view's first token comes from its prefill, not a decoding pass). */
+  readonly views?: number;
   readonly guard?: string;
 }
 
@@ -42,7 +44,7 @@ export async function readFolio(reader: LineReader, images: readonly Rgb[], crop
     );
     ids.forEach((id, k) => {
       const r = read[k]!;
-      out[id] = { text: r.text, tokens: r.tokens, steps: r.steps, ...(r.guard ? { guard: r.guard } : {}) };
+      out[id] = { text: r.text, tokens: r.tokens, steps: r.steps, views: r.views, ...(r.guard ? { guard: r.guard } : {}) };
     });
   }
   return out;

@@ -72,7 +72,7 @@ export function linesMarkdown(input: Readonly<LinesReportInput>): string {
     '',
     '## Speed on the CPU (real crops, the same lines for every row)',
     '',
-    'Whole read per line (cut, vision, prefill, decode), median of the runs; τ = tokens per decoder pass; speed-up against greedy at the same batch.',
+    'Whole read per line (cut, vision, prefill, decode), median of the runs; τ = tokens committed per decoding pass (the first token of each view, from its prefill, not counted); speed-up against greedy at the same batch.',
     '',
     markdownTable(['reader', 'batch', 'decoding', 'lines/s', 'τ', 'speed-up'], speed),
     '',

@@ -180,7 +180,8 @@ async function measureSpeed(pages: LinePages, config: Readonly<LinesBenchConfig>
       const t = performance.now();
       const out = await readFolio(reader, pages.images, crops);
       times.push((performance.now() - t) / 1000);
-      tokens = out.reduce((n, o) => n + (o.tokens ?? 0), 0);
+      // A view's first token comes from its prefill; τ counts the tokens each decoding pass commits.
+      tokens = out.reduce((n, o) => n + (o.tokens ?? 0) - (o.tokens ? (o.views ?? 0) : 0), 0);
       steps = out.reduce((n, o) => n + (o.steps ?? 0), 0);
     }
     times.sort((a, b) => a - b);

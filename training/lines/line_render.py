@@ -61,7 +61,8 @@ class Fonts:
 class LineSource:
     """Lines of real text from `corpus.tsv` (doc, kind, text), train or held-out side, plus numbers and cells."""
 
-    def __init__(self, path, held=False):
+    def __init__(self, path, held=False, salad_share=0.0):
+        self.salad_share = salad_share
         self.prose, self.deb, self.log, self.code, self.short = [], [], [], [], []
         for line in open(path, encoding="utf-8"):
             p = line.rstrip("\n").split("\t", 2)
@@ -78,6 +79,12 @@ class LineSource:
                 self.deb.append(text)
             else:
                 self.prose.append(text)
+        # A vocabulary for word salad: words drawn one by one carry no sentence to guess from.
+        vocab = set()
+        for pool in (self.prose, self.deb):
+            for t in pool[:40000]:
+                vocab.update(w.strip(".,;:()[]\"'") for w in t.split(" "))
+        self.vocab = sorted(w for w in vocab if 1 <= len(w) <= 18 and w.isprintable())
 
     def words(self, rng, pool, n_chars):
         t = rng.choice(pool).split(" ")
@@ -105,8 +112,35 @@ class LineSource:
             return f"({rng.choice('abcdefivx')})" if rng.random() < 0.5 else f"{rng.randint(1, 40)}."
         return f"{rng.choice(['Table', 'Figure', 'Section', 'p.', 'Fig.', 'Eq.'])} {rng.randint(1, 30)}"
 
+    def salad(self, rng, n_chars):
+        """Independent words with random case, punctuation, acronyms and numbers: reading, not guessing."""
+        out = ""
+        while len(out) < n_chars:
+            k = rng.random()
+            if k < 0.08:
+                w = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.randint(2, 6)))
+            elif k < 0.16:
+                w = self.number(rng)
+            elif k < 0.2:
+                w = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 9)))
+            else:
+                w = rng.choice(self.vocab) if self.vocab else "word"
+                c = rng.random()
+                w = w.upper() if c < 0.06 else w[:1].upper() + w[1:] if c < 0.3 else w
+            p = rng.random()
+            if p < 0.1:
+                w += rng.choice([",", ".", ";", ":", "?", "!"])
+            elif p < 0.14:
+                w = rng.choice(["(", "\"", "'", "["]) + w + rng.choice([")", "\"", "'", "]"])
+            elif p < 0.16:
+                w = w + rng.choice(["-", "/", "'s"])
+            out = f"{out} {w}" if out else w
+        return out
+
     def text(self, rng):
         """(text, is_code)."""
+        if self.salad_share and rng.random() < self.salad_share:
+            return self.salad(rng, rng.choice([rng.randint(4, 40), rng.randint(30, 110)])).strip(), False
         r = rng.random()
         n = rng.choice([rng.randint(5, 40), rng.randint(40, 110), rng.randint(40, 110)])
         if r < 0.34 and self.prose:
