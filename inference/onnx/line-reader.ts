@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../../core/errors.ts';
 import type { RotatedBox } from '../paddle/geometry.ts';
 import type { Rgb } from '../paddle/raster.ts';
+import type { TightenOptions } from '../paddle/tighten.ts';
+import { tightenBox } from '../paddle/tighten.ts';
 import type { Device } from '../runtime/ort.ts';
 import { inBatches } from './batches.ts';
 import type { PageDecode } from './decode.ts';
@@ -59,6 +61,12 @@ export interface LineReaderOptions {
   readonly repetition?: Readonly<RepetitionGuardOptions>;
   /** How lines become views. @default {} */
   readonly views?: Readonly<LineViewOptions>;
+  /**
+   * Fit each box to its line's ink first (paddle's `tightenBox`), `false` to cut boxes as given.
+   * The model never saw a neighbouring line's ascenders in training; a box with a margin holds them,
+   * and the views' own ink fit then takes them for part of the line. @default { margin: 0.15, sideMargin: 0.25 }
+   */
+  readonly tighten?: Readonly<TightenOptions> | false;
 }
 
 /** Why a reading was refused. */
@@ -115,6 +123,7 @@ export async function createLineReader(options: Readonly<LineReaderOptions> = {}
     minMargin = 0.1,
     repetition = { maxPeriod: 12, minRepeats: 6, minSpan: 24 },
     views = {},
+    tighten = { margin: 0.15, sideMargin: 0.25 },
   } = options;
   for (const [name, value, min] of [
     ['batchSize', batchSize, 1],
@@ -142,7 +151,7 @@ export async function createLineReader(options: Readonly<LineReaderOptions> = {}
     const wanted = lines.flatMap((line, i) => (refused[i] === undefined ? [{ line, i }] : []));
     const cut = lineViews(
       image,
-      wanted.map((w) => w.line),
+      wanted.map((w) => (tighten === false ? w.line : { ...w.line, box: tightenBox(image, w.line.box, tighten) })),
       viewSize,
       { docId: '', source: 'line', pageNumber: 0 },
       views,
