@@ -22,6 +22,7 @@ export const EXTERNAL_SUITES = [
   'sources',
   'formats',
 ] as const;
+export const EXTERNAL_SUITES = ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'plugin', 'scans', 'quality', 'furniture', 'factory', 'lines'] as const;
 export type ExternalSuite = (typeof EXTERNAL_SUITES)[number];
 
 /** What an external suite is called with. */

@@ -13,6 +13,7 @@ import type { ProcessSourcesOptions } from '../pipeline/run/process-sources.ts';
 export const PIPELINE_FLAGS = {
   engine: { type: 'string', default: 'auto' },
   device: { type: 'string', default: 'cpu' },
+  recognizer: { type: 'string', default: 'paddle' },
   'draft-k': { type: 'string' },
   model: { type: 'string' },
   password: { type: 'string' },
@@ -78,6 +79,10 @@ export async function pipelineOptions(values: PipelineValues): Promise<{ options
   if (devices !== undefined && !devices.includes(device)) {
     throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`--device\` to be one of ${devices.join(', ')}, got \`${device}\``);
   }
+  const recognizer = String(values.recognizer ?? 'paddle');
+  if (recognizer !== 'paddle' && recognizer !== 'folio') {
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--recognizer\` to be paddle or folio, got \`${recognizer}\``);
+  }
   const remoteUrls =
     typeof values['remote-url'] === 'string'
       ? values['remote-url']
@@ -93,6 +98,7 @@ export async function pipelineOptions(values: PipelineValues): Promise<{ options
     remoteModel: values['remote-model'] as string | undefined,
     apiKey: engine === 'reader' ? process.env.JINA_API_KEY : process.env.FOLIO_REMOTE_API_KEY,
     concurrency: integer('concurrency', values.concurrency as string | undefined, 1),
+    recognizer,
   };
   // `auto` reads born-digital pages from the text layer and needs OCR only for the rest.
   const ocrName = engine === 'auto' ? 'paddle' : engine;

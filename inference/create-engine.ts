@@ -29,6 +29,8 @@ export interface EngineOptions {
   readonly batchSize?: number;
   /** CPU threads for local engines; 0 lets onnxruntime decide. @default 0 */
   readonly threads?: number;
+  /** What reads the `paddle` engine's detected lines: PP-OCRv4 or folio-ocr-lines (on `device`). @default 'paddle' */
+  readonly recognizer?: 'paddle' | 'folio';
 }
 
 /**
@@ -42,7 +44,7 @@ export async function createEngine(name: string, options: Readonly<EngineOptions
   switch (name) {
     case 'paddle': {
       const { createPaddleEngine } = await import('./paddle/index.ts');
-      return createPaddleEngine({ threads: options.threads });
+      return createPaddleEngine({ threads: options.threads, recognizer: options.recognizer, lineReader: { device: options.device } });
     }
     case 'onnx': {
       const { createOnnxEngine } = await import('./onnx/index.ts');

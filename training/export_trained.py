@@ -37,6 +37,18 @@ MODELS = {
                    "1-4 lines with headings/lists; 50% scan-like degradation (skew, blur, resolution loss, noise, "
                    "speckles, contrast)",
     },
+    "folio-ocr-lines": {
+        "input": "text-block",
+        "scope": "line reader: one view = one detected text line made by the engine's lineViews (ink 26 px in a 36 px "
+                 "slot, pieces of a long line stacked, up to 3 per view, 128x512 px) -> its text, one output line per "
+                 "piece; see inference/models/folio-ocr-lines/MODEL-CARD.md",
+        "summary": "lines of real text (npm READMEs, their JavaScript sources, Debian documentation; held-out lines "
+                   "split by document) set at 14-52 px em in serif, sans, monospaced and typewriter fonts (DejaVu, "
+                   "Liberation, Latin Modern, URW Courier/Charter/Utopia), scan-degraded at that resolution (skew, "
+                   "blur, ink spread, low contrast, bleed-through, noise, binarisation, JPEG), cut and stacked as "
+                   "lineViews does; 2% views without text (target empty); warm start from folio-ocr-mini",
+        "max_new_tokens": 96,
+    },
     "folio-ocr-math": {
         "input": "page",
         "scope": "formula reader: one view = one cropped formula (128x512 px, squeezed in top-left like a page) -> "

@@ -15,6 +15,8 @@ and a .json beside it with the elements, page routes and failures. Failed inputs
   --engine E           auto (text layer, OCR where needed), text, paddle, onnx (default auto)
   --device D           cpu | webgpu | cuda for ONNX engines (default cpu)
   --draft-k N          draft tokens per step for the onnx engine (0 = greedy)
+  --recognizer R       paddle | folio: what reads paddle's detected lines (default paddle;
+                       folio = folio-ocr-lines on --device, refused lines fall back to paddle)
   --model DIR          folio-ocr model folder for the onnx engine
   --password P         password for encrypted PDFs
   --dpi N              rendering resolution for OCR (default: chosen per page)

@@ -8,6 +8,8 @@ import { availableParallelism } from 'node:os';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
 import { layoutOcrPage } from '../../pipeline/layout/index.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
+import type { LineReaderOptions } from '../onnx/line-reader.ts';
+import { createLineReader, readWithFallback } from '../onnx/line-reader.ts';
 import { OnnxSession } from '../runtime/ort.ts';
 import type { Fragment } from './filter.ts';
 import { cleanLatinPage } from './filter.ts';
@@ -61,6 +63,14 @@ export interface PaddleEngineOptions {
    * @default 100_000_000
    */
   readonly maxPixels?: number;
+  /**
+   * What reads the detected lines: PP-OCRv4's CTC recogniser, or folio-ocr-lines through the ONNX
+   * engine (`inference/onnx/line-reader.ts`), whose refused or empty readings fall back to PP-OCRv4.
+   * @default 'paddle'
+   */
+  readonly recognizer?: 'paddle' | 'folio';
+  /** The folio line reader's options (`recognizer: 'folio'`); `threads` defaults to this engine's. @default {} */
+  readonly lineReader?: Readonly<LineReaderOptions>;
 }
 
 /**
@@ -72,6 +82,10 @@ export interface PaddleEngineOptions {
  */
 export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> = {}): Promise<OcrEngine> {
   const { threads = 0, batchSize = 8, batchColumns = 1280, detMaxSide = 960, minConfidence = 0.5, spinning = false, maxPixels = 100_000_000 } = options ?? {};
+  const { recognizer = 'paddle', lineReader = {} } = options ?? {};
+  if (recognizer !== 'paddle' && recognizer !== 'folio') {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`recognizer\` to be \`paddle\` or \`folio\`, got \`${String(recognizer)}\``);
+  }
   checkInteger('maxPixels', maxPixels, 1);
   checkInteger('threads', threads, 0);
   checkInteger('batchSize', batchSize, 1);
@@ -90,6 +104,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     createLanes(paths.rec, threads > 0 ? threads : Math.min(8, availableParallelism())),
     loadDictionary(paths.keys),
   ]);
+  const folio = recognizer === 'folio' ? await createLineReader({ threads, ...lineReader }) : undefined;
   let closed = false;
 
   /**
@@ -142,13 +157,10 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     const t2 = performance.now();
     // Recognition reads each line within its line pitch (tight small type); layout keeps DB's boxes.
     const reading = capToPitch(lines.map((l) => l.box));
-    const texts = await readLines(
-      lanes.run,
-      upright,
-      lines.map((l, i) => ({ ...l, box: reading[i]! })),
-      dictionary,
-      { batchSize, batchColumns, concurrency: lanes.count, times, counters },
-    );
+    const inputs = lines.map((l, i) => ({ ...l, box: reading[i]! }));
+    const paddleRead = (some: Readonly<typeof inputs>) =>
+      readLines(lanes.run, upright, some, dictionary, { batchSize, batchColumns, concurrency: lanes.count, times, counters });
+    const texts = folio === undefined ? await paddleRead(inputs) : await readWithFallback(folio, upright, inputs, paddleRead);
     const t3 = performance.now();
     // Layout runs in the deskewed frame, so a degree of skew cannot merge rows or flip order.
     const frame = deskewFrame(found.skew, upright.width, upright.height);
@@ -238,7 +250,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      await Promise.all([det.release(), cls.release(), lanes.close()]);
+      await Promise.all([det.release(), cls.release(), lanes.close(), folio?.release()]);
     },
   };
 }
