@@ -21,8 +21,8 @@ export const EXTERNAL_SUITES = [
   'factory',
   'sources',
   'formats',
+  'lines',
 ] as const;
-export const EXTERNAL_SUITES = ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'plugin', 'scans', 'quality', 'furniture', 'factory', 'lines'] as const;
 export type ExternalSuite = (typeof EXTERNAL_SUITES)[number];
 
 /** What an external suite is called with. */
