@@ -136,7 +136,8 @@ export function layoutOcrPage(input: OcrPageLayout): LaidOutPage {
   const { page, measured } = positioned(input);
   const style = { bodySize: BODY_SIZE, bodyFont: '', monoFonts: new Set<string>() };
   const rows = page.fragments.length === 0 ? [] : marginRows(page.fragments, page.frame?.height ?? page.height, style.bodySize);
-  const model = new FurnitureModel();
+  // One page alone, with type sizes measured from boxes: the hand rules judge it (see FurnitureModel).
+  const model = new FurnitureModel('rules');
   model.observe(page.pageNumber, rows);
   // Furniture reads type size finer than paragraphs do (a footer a size smaller, a title a size
   // bigger): the row's size as its boxes measured it, within FURNITURE_SAME_SIZE of the body's
