@@ -114,7 +114,9 @@ export async function recordTruth(
  * const manifest = await buildFactory({ seed: 'folio-factory-1', documents: 12 });
  */
 export async function buildFactory(options: Readonly<BuildFactoryOptions> = {}): Promise<FactoryManifest> {
-  const { seed = 'folio-factory-1', documents = 180, outDir = FACTORY_DIR, scans = true, log = (line: string) => console.error(line) } = options;
+  const { seed = 'folio-factory-1', documents = 180, scans = true, log = (line: string) => console.error(line) } = options;
+  // Absolute: the renderers run their engines in folders of their own (pdflatex in each document's).
+  const outDir = path.resolve(options.outDir ?? FACTORY_DIR);
   const started = performance.now();
   const families = options.families === undefined ? FAMILIES : FAMILIES.filter((f) => options.families!.includes(f.name));
   if (families.length === 0)
