@@ -14,7 +14,8 @@ import { esClient, esUrl } from '../support/elasticsearch.ts';
 /** The simulate error of a folio processor pointed at a port nothing listens on. */
 async function failureAgainstClosedPort(client: Client): Promise<string> {
   const result = await client.ingest.simulate({
-    pipeline: { processors: [{ folio: { field: 'data', server: ['http://127.0.0.1:9'], timeout: '5s' } }] as never },
+    // max_wait short: a refused connection is retried as transient until max_wait is spent.
+    pipeline: { processors: [{ folio: { field: 'data', server: ['http://127.0.0.1:9'], timeout: '5s', max_wait: '1s' } }] as never },
     docs: [{ _index: 'sim', _id: '1', _source: { data: Buffer.from('%PDF-1.4').toString('base64') } }],
   });
   return JSON.stringify(result.docs[0]?.error ?? result.docs[0]);
