@@ -13,7 +13,11 @@ import { documentCounts, normalizeCellText, predictedTables } from '../quality/i
 import { truthPlainText } from './markdown.ts';
 import type { DocumentTruth, TruthTable } from './types.ts';
 
-/** Trigrams of a line's letters and digits (as `bench/furniture` counts them): OCR's glued and split words still match. */
+/**
+ * A line's letters and digits, lowercased, spaces and punctuation dropped (OCR often glues or
+ * splits words: `Journal ofApplied`, `Vol.4,No.3`), as trigrams padded at both ends, so a
+ * one-character page number still counts as three units and a misread one as a miss.
+ */
 export function trigrams(lines: readonly string[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const line of lines) {

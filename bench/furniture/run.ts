@@ -5,6 +5,7 @@
  * the `pageHeader` / `pageFooter` elements against those of the known furniture lines of the
  * page; the body CER compares the page's Markdown (furniture left out) with the known body text.
  */
+
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
@@ -16,6 +17,7 @@ import { renderMarkdown } from '../../pipeline/markdown/index.ts';
 import { openPdf } from '../../pipeline/pdf/index.ts';
 import { renderPdfPage } from '../../pipeline/render/index.ts';
 import { processDocument } from '../../pipeline/run/index.ts';
+import { trigrams } from '../factory/score.ts';
 import { degradePage, drawDegradation, scorePage, seededRandom } from '../scans/index.ts';
 import type { FurniturePageTruth, FurnitureStyle } from './documents.ts';
 import { FURNITURE_STYLES, generateDocument } from './documents.ts';
@@ -56,24 +58,7 @@ export interface FurnitureResult {
 
 const DPI = 200;
 
-/**
- * A line's letters and digits, lowercased, spaces and punctuation dropped (OCR often glues or
- * splits words: `Journal ofApplied`, `Vol.4,No.3`), as trigrams padded at both ends, so a
- * one-character page number still counts as three units and a misread one as a miss.
- */
-const trigrams = (lines: readonly string[]): Map<string, number> => {
-  const m = new Map<string, number>();
-  for (const line of lines) {
-    const core = line.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-    if (core === '') continue;
-    const padded = [...`^^${core}$$`];
-    for (let i = 0; i + 3 <= padded.length; i++) {
-      const g = padded.slice(i, i + 3).join('');
-      m.set(g, (m.get(g) ?? 0) + 1);
-    }
-  }
-  return m;
-};
+// Furniture is counted in character trigrams as the factory counts it (`bench/factory/score.ts`).
 const total = (m: Map<string, number>): number => [...m.values()].reduce((s, n) => s + n, 0);
 
 /** Score one page: furniture words found and body CER. */
