@@ -6,12 +6,12 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigurationError, describeError } from '../../core/errors.ts';
-import { runChild } from '../common/tools.ts';
 import type { BenchTest } from '../olmocr/checks.ts';
 import { pageCount } from '../quality/sets/pages.ts';
 import { seededRandom } from '../scans/random.ts';
 import { loadCorpus } from './corpus/index.ts';
 import { FAMILIES } from './families/index.ts';
+import { layerPages } from './layer.ts';
 import { truthMarkdown } from './markdown.ts';
 import { RENDERERS } from './render/index.ts';
 import type { RenderJob } from './render/types.ts';
@@ -75,13 +75,6 @@ export async function planDocuments(seed: string, total: number, families: reado
     }
   }
   return planned;
-}
-
-/** The PDF's text per page (pdftotext's reading order, or with `raw` the content stream's order), pages split at form feeds. */
-export async function layerPages(pdf: string, raw = false): Promise<string[]> {
-  const run = await runChild({ command: 'pdftotext', args: ['-enc', 'UTF-8', ...(raw ? ['-raw'] : []), pdf, '-'], timeoutMs: 60_000 });
-  if (run.code !== 0) throw new Error(`pdftotext failed on ${pdf}: ${run.stderr.trim()}`);
-  return run.stdout.split('\f');
 }
 
 /** Record one rendered document's truth and tests. */

@@ -4,11 +4,12 @@
  * makes them; `npx folio bench quality --set factory,factory-scans` scores every engine on them.
  */
 export type { BuildFactoryOptions, FactoryManifest } from './build.ts';
-export { allot, buildFactory, FACTORY_DIR, layerPages, planDocuments, readFactoryManifest, recordTruth } from './build.ts';
+export { allot, buildFactory, FACTORY_DIR, planDocuments, readFactoryManifest, recordTruth } from './build.ts';
 export { FACTORY_USAGE, runFactoryBench } from './cli.ts';
 export type { Corpus } from './corpus/index.ts';
 export { loadCorpus } from './corpus/index.ts';
 export { FAMILIES } from './families/index.ts';
+export { layerPages } from './layer.ts';
 export { truthMarkdown, truthPlainText } from './markdown.ts';
 export { RENDERERS } from './render/index.ts';
 export { scanDocument } from './scans.ts';

@@ -1,10 +1,13 @@
 /** The truth's body as Markdown: what a perfect reader of the document would write. */
-import type { TruthBlock, TruthTable } from './types.ts';
+import type { TruthBlock, TruthCell, TruthTable } from './types.ts';
 
-const escHtml = (s: string): string => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+export const escHtml = (s: string): string => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
-/** A table as HTML with its spans and header cells: Markdown pipes cannot say either. */
-export function tableMarkdown(table: TruthTable): string {
+/**
+ * A table's rows as HTML, `<th>` for header cells, spans kept; `attributes` adds a cell's own
+ * (a class for the printed page's CSS).
+ */
+export function tableRowsHtml(table: TruthTable, attributes: (cell: TruthCell) => string = () => ''): string[] {
   const rows: string[] = [];
   for (let r = 0; r < table.rows; r++) {
     const cells = table.cells
@@ -13,11 +16,16 @@ export function tableMarkdown(table: TruthTable): string {
       .map((c) => {
         const tag = c.header ? 'th' : 'td';
         const spans = `${c.colspan > 1 ? ` colspan="${c.colspan}"` : ''}${c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : ''}`;
-        return `<${tag}${spans}>${escHtml(c.text)}</${tag}>`;
+        return `<${tag}${spans}${attributes(c)}>${escHtml(c.text)}</${tag}>`;
       });
     rows.push(`<tr>${cells.join('')}</tr>`);
   }
-  return `<table>${rows.join('')}</table>`;
+  return rows;
+}
+
+/** A table as HTML with its spans and header cells: Markdown pipes cannot say either. */
+export function tableMarkdown(table: TruthTable): string {
+  return `<table>${tableRowsHtml(table).join('')}</table>`;
 }
 
 function blockMarkdown(block: TruthBlock): string {

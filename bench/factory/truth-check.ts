@@ -6,25 +6,15 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ConfigurationError } from '../../core/errors.ts';
-import { hasTool, runChild } from '../common/tools.ts';
+import { hasTool } from '../common/tools.ts';
+import { aptEnsure } from './render/apt.ts';
 import type { PlannedDocument, TruthBlock } from './types.ts';
 
 const run = promisify(execFile);
 
 /** pdftotext and pdfinfo, installed with apt-get where missing and this user may (root, as on CI). */
 export async function ensurePoppler(log: (line: string) => void): Promise<void> {
-  if ((await hasTool('pdftotext')) && (await hasTool('pdfinfo'))) return;
-  const hint = 'checking the truth needs pdftotext: apt-get install -y poppler-utils';
-  if (process.getuid?.() !== 0) throw new ConfigurationError('FOLIO_BENCH_TOOL', hint);
-  log('factory: installing poppler-utils (apt-get) …');
-  for (const args of [
-    ['-o', 'DPkg::Lock::Timeout=600', 'update', '-q'],
-    ['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '-q', '--no-install-recommends', 'poppler-utils'],
-  ]) {
-    const done = await runChild({ command: 'apt-get', args, env: { DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs: 900_000 });
-    if (done.code !== 0) throw new ConfigurationError('FOLIO_BENCH_TOOL', `${hint} (apt-get ${args[2]} failed)`);
-  }
+  await aptEnsure('pdftotext', ['poppler-utils'], log, async () => (await hasTool('pdftotext')) && (await hasTool('pdfinfo')));
 }
 
 /**

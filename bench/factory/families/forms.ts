@@ -5,9 +5,9 @@
  * their neighbours, and labels before their values, so any faithful reading passes.
  */
 import type { Random } from '../../scans/random.ts';
-import { escHtml } from '../html/body.ts';
 import { drawLook } from '../html/style.ts';
 import { tableHtml } from '../html/tables.ts';
+import { escHtml } from '../markdown.ts';
 import type { Family, PlannedDocument, TruthBlock, TruthCell, TruthTable } from '../types.ts';
 
 const COMPANIES = [

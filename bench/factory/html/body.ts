@@ -1,9 +1,8 @@
 /** The body blocks of the truth as HTML: what Chromium prints is exactly what the truth says. */
 import type { Random } from '../../scans/random.ts';
+import { escHtml } from '../markdown.ts';
 import type { TruthBlock } from '../types.ts';
 import { RULINGS, tableHtml } from './tables.ts';
-
-export const escHtml = (s: string): string => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
 /** A bar chart with no words in it: a figure whose only text is its caption. */
 function chart(random: Random): string {

@@ -4,6 +4,7 @@
  */
 import type { Random } from '../../scans/random.ts';
 import type { Corpus } from '../corpus/index.ts';
+import { tableRowsHtml } from '../markdown.ts';
 import type { TruthCell, TruthTable } from '../types.ts';
 
 export type Ruling = 'grid' | 'booktabs' | 'header-rule' | 'unruled' | 'zebra';
@@ -119,8 +120,6 @@ export function wordsTable(random: Random, corpus: Corpus): TruthTable {
   return { rows: rows + 1, cols: heads.length, headerRows: 1, cells };
 }
 
-const escHtml = (s: string): string => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-
 const RULING_CSS: Record<Ruling, string> = {
   grid: 'td, th { border: 0.75pt solid #222; }',
   booktabs:
@@ -132,19 +131,7 @@ const RULING_CSS: Record<Ruling, string> = {
 
 /** The table's HTML; `cls` scopes its ruling CSS so tables of one page can differ. */
 export function tableHtml(table: TruthTable, ruling: Ruling, cls: string): { html: string; css: string } {
-  const rows: string[] = [];
-  for (let r = 0; r < table.rows; r++) {
-    const cells = table.cells
-      .filter((c) => c.row === r)
-      .sort((a, b) => a.col - b.col)
-      .map((c) => {
-        const tag = c.header ? 'th' : 'td';
-        const attrs = `${c.colspan > 1 ? ` colspan="${c.colspan}"` : ''}${c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : ''}`;
-        const klass = c.header && c.colspan > 1 ? ' class="group"' : /^[$\d.,%-]+$/.test(c.text) ? ' class="num"' : '';
-        return `<${tag}${attrs}${klass}>${escHtml(c.text)}</${tag}>`;
-      });
-    rows.push(`<tr>${cells.join('')}</tr>`);
-  }
+  const rows = tableRowsHtml(table, (c) => (c.header && c.colspan > 1 ? ' class="group"' : /^[$\d.,%-]+$/.test(c.text) ? ' class="num"' : ''));
   const head = rows.slice(0, table.headerRows).join('');
   const body = rows.slice(table.headerRows).join('');
   // Each rule scoped to this table, so two tables of one page can be ruled differently.

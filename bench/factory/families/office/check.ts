@@ -3,7 +3,7 @@
  * furniture line on its page's text layer, every heading, sentence, list item and table cell on
  * the document's (pdftotext, pages split at form feeds, whitespace collapsed).
  */
-import { runChild } from '../../../common/tools.ts';
+import { layerPages } from '../../layer.ts';
 import { aptEnsure } from '../../render/apt.ts';
 import type { PlannedDocument, TruthBlock } from '../../types.ts';
 
@@ -23,11 +23,7 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 /** pdftotext's text of each page (poppler-utils installed where missing, as the renderers install their engines). */
 export async function pageTexts(pdf: string): Promise<string[]> {
   await aptEnsure('pdftotext', ['poppler-utils'], (line) => console.error(line));
-  const run = await runChild({ command: 'pdftotext', args: ['-enc', 'UTF-8', pdf, '-'], timeoutMs: 60_000 });
-  if (run.code !== 0) throw new Error(`pdftotext failed on ${pdf}: ${run.stderr.trim()}`);
-  const pages = run.stdout.split('\f');
-  if (pages.at(-1)?.trim() === '') pages.pop();
-  return pages;
+  return layerPages(pdf);
 }
 
 /** The texts of the body a reader would find: headings, sentences of paragraphs, list items, cells, captions. */
