@@ -15,6 +15,13 @@ export type { OcrPageResult, PageImage } from '../core/types.ts';
 
 export interface RecognizeOptions {
   readonly signal?: AbortSignal;
+  /**
+   * The images are known to read upright or at most a quarter turn (crops of a born-digital page,
+   * whose text layer says which way is up): an engine may skip its upside-down check, which on
+   * small crops costs about as much as finding the lines.
+   * @default false
+   */
+  readonly upright?: boolean;
 }
 
 export interface OcrEngine {

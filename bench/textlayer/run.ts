@@ -36,7 +36,7 @@ export interface TextLayerBenchOptions {
   readonly es?: string;
   /**
    * `--workers` of the `ingest-*` phases.
-   * @default undefined (the command's default: cores - 1, at most 4; 0 on 2 cores)
+   * @default undefined (the command's default: cores - 1, at least 2, at most 4; 0 on one core)
    */
   readonly workers?: number;
   /**

@@ -27,7 +27,7 @@ and a .json beside it with the elements, page routes and failures. Failed inputs
   --revisions R        Word tracked changes and comments: accept (default) or show (deletions
                        struck through, comments as footnotes)
   --workers N          threads reading documents, one document each; 0 reads them on the
-                       main thread (default: cores - 1, at most 4; 0 on 2 cores or fewer)
+                       main thread (default: cores - 1, at least 2, at most 4; 0 on one core)
 ${SOURCE_USAGE}
   -q, --quiet          no progress or summary
 

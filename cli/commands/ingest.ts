@@ -33,7 +33,7 @@ prefix given (and files or URLs that are no longer there), unless --no-prune.
   --no-prune           keep documents that are gone from their folder, glob or URL (default:
                        remove their chunks and records; never when a listing failed)
   --workers N          threads reading documents while this one embeds and indexes; 0 reads
-                       them here (default: cores - 1, at most 4; 0 on 2 cores or fewer).
+                       them here (default: cores - 1, at least 2, at most 4; 0 on one core).
                        Each costs ~100 MB and start-up; worth it with cores to spare
 ${SOURCE_USAGE}
   -q, --quiet          no progress or summary

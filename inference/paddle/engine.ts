@@ -133,7 +133,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     return weight > 0 ? sum / weight : 0;
   }
 
-  async function recognizePage(page: PageImage): Promise<OcrPageResult> {
+  async function recognizePage(page: PageImage, knownUpright: boolean): Promise<OcrPageResult> {
     const t0 = performance.now();
     const given = toRgb(page);
     const tone = toneOf(given);
@@ -151,7 +151,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     const times: StageTimes = {};
     lap(times, 'prep', t0);
     const counters: RecognizeCounters = { runs: 0, columns: 0 };
-    const found = await findUprightLines({ det, cls }, given, { maxSide: detMaxSide, times, verify: readsBetterTurned });
+    const found = await findUprightLines({ det, cls }, given, { maxSide: detMaxSide, times, verify: readsBetterTurned, upright: knownUpright });
     const { upright, rotation } = found;
     const lines = found.lines;
     const t2 = performance.now();
@@ -236,7 +236,7 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
           );
         }
         try {
-          results.push(await recognizePage(page));
+          results.push(await recognizePage(page, recognizeOptions.upright === true));
         } catch (cause) {
           if (cause instanceof InferenceError) throw cause;
           throw new InferenceError('FOLIO_OCR_FAILED', `${where}: paddle OCR failed (${cause instanceof Error ? cause.message : String(cause)})`, {

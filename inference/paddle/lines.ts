@@ -41,6 +41,8 @@ export interface FindLinesOptions {
   readonly verify?: (image: Rgb, boxes: readonly RotatedBox[]) => Promise<number>;
   /** Vote shares between these two are unclear and asked of `verify`. @default [0.25, 0.8] */
   readonly unclear?: readonly [number, number];
+  /** The image is known not to be upside down: no classifier vote (sideways is still checked). @default false */
+  readonly upright?: boolean;
 }
 
 export interface UprightLine {
@@ -79,7 +81,7 @@ export async function findUprightLines(
   given: Rgb,
   options: Readonly<FindLinesOptions> = {},
 ): Promise<UprightLines> {
-  const { maxSide = 960, sample = 16, times, verify, unclear = [0.25, 0.8] } = options;
+  const { maxSide = 960, sample = 16, times, verify, unclear = [0.25, 0.8], upright: knownUpright = false } = options;
   const { det, cls } = sessions;
   let upright: Rgb = given;
   let rotation: 0 | 90 | 180 | 270 = 0;
@@ -92,12 +94,14 @@ export async function findUprightLines(
     lines = await detectLines(det, upright, { maxSide, times });
   }
   let t = performance.now();
-  let p180 = await voteUpsideDown(
-    cls,
-    upright,
-    lines.map((l) => l.box),
-    sample,
-  );
+  let p180 = knownUpright
+    ? lines.map(() => 0)
+    : await voteUpsideDown(
+        cls,
+        upright,
+        lines.map((l) => l.box),
+        sample,
+      );
   t = lap(times, 'cls', t);
   const share = upsideDownShare(
     lines.map((l) => l.box),

@@ -12,8 +12,9 @@ import type { FormulaReader } from '../formula/index.ts';
 import type { TextLayerRegion } from '../text-layer/index.ts';
 import type { TaggedBlock } from './blocks.ts';
 import { insertInOrder, joinBlocks, moveTags, regionRows, splitBlocks, toGrid } from './blocks.ts';
-import { cropRegion } from './crop.ts';
 import { addsWords } from './words.ts';
+
+type Box = readonly [number, number, number, number];
 
 export interface RegionReaders {
   /** Reads image regions (words drawn as pixels); left out, images are not read. */
@@ -25,8 +26,11 @@ export interface RegionReaders {
    * every page is read once.
    */
   readonly cache?: Map<string, OcrPageResult>;
-  /** The page rendered at `dpi`. */
-  readonly render: (dpi: number) => Promise<PageImage>;
+  /**
+   * The rectangle `box` (points) of the page rendered at `dpi`, carrying the rectangle actually
+   * drawn (clipped to the page) as its `box`: only the region is rasterised, not the page.
+   */
+  readonly render: (dpi: number, box: Box) => Promise<PageImage & { readonly box: Box }>;
   readonly signal?: AbortSignal;
 }
 
@@ -65,12 +69,11 @@ const MIN_STRIP_ASPECT = 3;
 /** The margin zone at the top and bottom of a page, as a share of its height. */
 const FURNITURE_ZONE = 0.14;
 
-type Box = readonly [number, number, number, number];
 const MIN_TEXT_SHARE = 0.45;
 
 /**
  * @example
- * const { markdown, details } = await readRegions(layerPage, { ocr, formula, render: (dpi) => renderPdfPage(page, { …, dpi }) });
+ * const { markdown, details } = await readRegions(layerPage, { ocr, formula, render: (dpi, box) => renderPdfPage(page, { …, dpi, box }) });
  */
 export async function readRegions(page: RegionPage, readers: Readonly<RegionReaders>): Promise<RegionResult> {
   let blocks = splitBlocks(page.markdown);
@@ -82,12 +85,12 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
 
   if (images.length > 0 && readers.ocr !== undefined) {
     details.imageRegions = images.length;
-    const rendered = await readers.render(IMAGE_DPI);
     const engine = await readers.ocr();
     let kept = 0;
     let labelled = 0;
     let engineName = engine.name;
-    const crops = images.map((region) => cropRegion(rendered, region.box, page.width, page.height, 2));
+    // 2 pt of paper around each image, so glyphs touching its edge stay whole.
+    const crops = await Promise.all(images.map((region) => readers.render(IMAGE_DPI, padded(region.box, 2))));
     const results = await readAll(engine, crops, readers);
     for (let i = 0; i < images.length; i++) {
       const region = images[i] as TextLayerRegion & { kind: 'image' };
@@ -145,16 +148,13 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
 
   if (formulas.length > 0 && readers.formula !== undefined) {
     details.formulaRegions = formulas.length;
-    const rendered = await readers.render(FORMULA_DPI);
     const reader = await readers.formula();
     const regions = formulas as (TextLayerRegion & { kind: 'formula' })[];
-    const readings = await reader.read(
-      regions.map((r) => {
-        // A little paper around the glyph boxes, as around the training formulas.
-        const pad = Math.max(1, 0.15 * (r.box[3] - r.box[1]));
-        return { image: cropRegion(rendered, r.box, page.width, page.height, pad), display: r.display, fallback: '' };
-      }),
+    const images = await Promise.all(
+      // A little paper around the glyph boxes, as around the training formulas.
+      regions.map((r) => readers.render(FORMULA_DPI, padded(r.box, Math.max(1, 0.15 * (r.box[3] - r.box[1]))))),
     );
+    const readings = await reader.read(regions.map((r, i) => ({ image: images[i]!, display: r.display, fallback: '' })));
     let kept = 0;
     readings.forEach((reading, i) => {
       const region = regions[i]!;
@@ -190,13 +190,14 @@ async function readAll(engine: OcrEngine, crops: readonly PageImage[], readers: 
   const first = missing.map((key) => crops[keys.indexOf(key)]!);
   let read: (OcrPageResult | Error)[];
   try {
-    read = first.length === 0 ? [] : await engine.recognize(first, { signal: readers.signal });
+    // Crops of a born-digital page read the way its text layer does: no upside-down check.
+    read = first.length === 0 ? [] : await engine.recognize(first, { signal: readers.signal, upright: true });
   } catch {
     readers.signal?.throwIfAborted();
     read = [];
     for (const crop of first) {
       try {
-        const [one] = await engine.recognize([crop], { signal: readers.signal });
+        const [one] = await engine.recognize([crop], { signal: readers.signal, upright: true });
         read.push(one ?? new Error('the OCR engine returned no result'));
       } catch (error) {
         readers.signal?.throwIfAborted();
@@ -232,6 +233,10 @@ function inkShare(blocks: readonly TaggedBlock[], region: readonly [number, numb
   let covered = 0;
   for (const b of blocks) if (b.box !== undefined) covered += Math.max(0, b.box[2] - b.box[0]) * Math.max(0, b.box[3] - b.box[1]);
   return covered / area;
+}
+
+function padded(box: Box, pad: number): Box {
+  return [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad];
 }
 
 function tag(label: string, box: readonly [number, number, number, number]): string {

@@ -39,6 +39,13 @@ export interface RenderPdfPageOptions {
    * @default 100_000_000
    */
   readonly maxPixels?: number;
+  /**
+   * Only this rectangle of the page, in points (x0, y0, x1, y1 from the top left), is drawn:
+   * PDFium skips the objects outside it, so reading one figure does not pay for rasterising and
+   * copying the whole page. The image is the rectangle's pixels at the page's scale, and carries
+   * the rectangle actually drawn (clipped to the page, whole pixels) as `box`.
+   */
+  readonly box?: readonly [number, number, number, number];
 }
 
 /**
@@ -49,8 +56,11 @@ export interface RenderPdfPageOptions {
  * @example
  * const image = await renderPdfPage(await pdf.page(1), { source: 'a.pdf', docId, pageNumber: 1 });
  */
-export async function renderPdfPage(page: PdfPage, options: Readonly<RenderPdfPageOptions>): Promise<PageImage> {
-  const { source, docId, pageNumber, dpi, maxPixels = DEFAULT_MAX_PIXELS } = options ?? ({} as RenderPdfPageOptions);
+export async function renderPdfPage(
+  page: PdfPage,
+  options: Readonly<RenderPdfPageOptions>,
+): Promise<PageImage & { readonly box?: readonly [number, number, number, number] }> {
+  const { source, docId, pageNumber, dpi, maxPixels = DEFAULT_MAX_PIXELS, box } = options ?? ({} as RenderPdfPageOptions);
   if (dpi !== undefined && (typeof dpi !== 'number' || !(dpi >= 18 && dpi <= 1200))) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`dpi\` to be a number from 18 to 1200, got \`${String(dpi)}\` (${typeof dpi})`);
   }
@@ -67,28 +77,54 @@ export async function renderPdfPage(page: PdfPage, options: Readonly<RenderPdfPa
   if (pixels > maxPixels) scale *= Math.sqrt(maxPixels / pixels);
   const width = Math.max(1, Math.floor(page.width * scale));
   const height = Math.max(1, Math.floor(page.height * scale));
+  const clip = box === undefined ? { x: 0, y: 0, width, height } : clipOf(box, scale, width, height);
   let data: Uint8Array | undefined;
   try {
-    data = page.read((loaded) => draw(loaded, width, height));
+    data = page.read((loaded) => draw(loaded, width, height, clip));
   } catch (cause) {
     if (cause instanceof SourceError) throw cause;
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new SourceError('FOLIO_RENDER_FAILED', `${where}: cannot render the page (${reason})`, { cause, meta });
   }
   if (data === undefined)
-    throw new SourceError('FOLIO_RENDER_FAILED', `${where}: PDFium cannot allocate a ${width}×${height} bitmap`, { meta: { ...meta, width, height } });
-  return { docId, source, pageNumber, data, width, height, channels: 3 };
+    throw new SourceError('FOLIO_RENDER_FAILED', `${where}: PDFium cannot allocate a ${clip.width}×${clip.height} bitmap`, {
+      meta: { ...meta, width: clip.width, height: clip.height },
+    });
+  const image = { docId, source, pageNumber, data, width: clip.width, height: clip.height, channels: 3 as const };
+  if (box === undefined) return image;
+  return { ...image, box: [clip.x / scale, clip.y / scale, (clip.x + clip.width) / scale, (clip.y + clip.height) / scale] };
 }
 
-/** The page drawn at `width × height` as RGB, or undefined when PDFium has no memory for the bitmap. */
-function draw(page: PdfiumPage, width: number, height: number): Uint8Array | undefined {
+interface Clip {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** A rectangle in points → whole pixels of the page drawn at `scale`, inside the page, at least one pixel. */
+function clipOf(box: readonly [number, number, number, number], scale: number, width: number, height: number): Clip {
+  const x = Math.min(width - 1, Math.max(0, Math.floor(box[0] * scale)));
+  const y = Math.min(height - 1, Math.max(0, Math.floor(box[1] * scale)));
+  const x1 = Math.min(width, Math.max(x + 1, Math.ceil(box[2] * scale)));
+  const y1 = Math.min(height, Math.max(y + 1, Math.ceil(box[3] * scale)));
+  return { x, y, width: x1 - x, height: y1 - y };
+}
+
+/**
+ * The `clip` of the page drawn at `width × height`, as RGB, or undefined when PDFium has no
+ * memory for the bitmap. The bitmap is the clip's size and the page is drawn shifted by the clip's
+ * corner, so PDFium rasterises only what falls inside.
+ */
+function draw(page: PdfiumPage, pageWidth: number, pageHeight: number, clip: Clip): Uint8Array | undefined {
   const lib = page.pdfium.lib as unknown as BitmapExports;
+  const { width, height } = clip;
   // No alpha: a BGRx bitmap, 4 bytes a pixel, rows `stride` bytes apart.
   const bitmap = lib.FPDFBitmap_Create(width, height, 0);
   if (bitmap === 0) return undefined;
   try {
     lib.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xffffffff);
-    lib.FPDF_RenderPageBitmap(bitmap, page.handle, 0, 0, width, height, 0, FPDF_ANNOT);
+    lib.FPDF_RenderPageBitmap(bitmap, page.handle, -clip.x, -clip.y, pageWidth, pageHeight, 0, FPDF_ANNOT);
     const stride = lib.FPDFBitmap_GetStride(bitmap);
     const base = lib.FPDFBitmap_GetBuffer(bitmap) >>> 0;
     // Read the heap after rendering: drawing may grow the wasm memory and detach older views.

@@ -7,7 +7,7 @@
  */
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { RouteDecision, SourceDocument } from '../../core/types.ts';
-import type { OcrPageResult, PageImage } from '../../inference/engine.ts';
+import type { OcrPageResult } from '../../inference/engine.ts';
 import { openPdf } from '../pdf/index.ts';
 import { annotateElements, readRegions, sharedFormulaReader } from '../regions/index.ts';
 import { renderPdfPage } from '../render/index.ts';
@@ -101,16 +101,16 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
    */
   async function withRegions(layer: TextLayerPage, result: PageResult & { ok: true }, route: RouteDecision): Promise<PageResult> {
     const { pageNumber, width, height } = layer;
-    const rendered = new Map<number, Promise<PageImage>>();
-    const render = (at: number): Promise<PageImage> => {
-      let image = rendered.get(at);
-      if (image === undefined) {
-        image = pdf
-          .page(pageNumber)
-          .then((page) => renderPdfPage(page, { source, docId: doc.id, pageNumber, dpi: at, ...(maxPixels === undefined ? {} : { maxPixels }) }));
-        rendered.set(at, image);
-      }
-      return image;
+    const render = async (at: number, box: readonly [number, number, number, number]) => {
+      const image = await renderPdfPage(await pdf.page(pageNumber), {
+        source,
+        docId: doc.id,
+        pageNumber,
+        dpi: at,
+        box,
+        ...(maxPixels === undefined ? {} : { maxPixels }),
+      });
+      return { ...image, box: image.box ?? box };
     };
     const details = { ...route.details };
     try {

@@ -188,35 +188,44 @@ describe('pipeline regions', function () {
 
   describe('bad formula crops', () => {
     // The fixture's text layer and formula regions, read from pixels that do not show them.
+    type Box = readonly [number, number, number, number];
     let layer: TextLayerPage;
-    let page: PageImage;
+    let pdf: Awaited<ReturnType<typeof openPdf>>;
     before(async () => {
       const bytes = new Uint8Array(await readFile(new URL('../../fixtures/regions/formulas.pdf', import.meta.url)));
-      const pdf = await openPdf(bytes, { source: 'formulas.pdf' });
-      try {
-        for await (const p of extractTextLayer(pdf)) layer ??= p;
-        page = await renderPdfPage(await pdf.page(1), { source: 'formulas.pdf', docId: 'f', pageNumber: 1, dpi: 150 });
-      } finally {
-        await pdf.close();
-      }
+      pdf = await openPdf(bytes, { source: 'formulas.pdf' });
+      for await (const p of extractTextLayer(pdf)) layer ??= p;
     });
-    const pixels = (pixel: (i: number, data: Uint8Array) => number): PageImage => {
-      const data = new Uint8Array(page.data.length);
-      for (let i = 0; i < data.length; i++) data[i] = pixel(i, page.data);
-      return { ...page, data };
+    after(async () => {
+      await pdf.close();
+    });
+    const crop = async (dpi: number, box: Box) => {
+      const image = await renderPdfPage(await pdf.page(1), { source: 'formulas.pdf', docId: 'f', pageNumber: 1, dpi, box });
+      return { ...image, box: image.box ?? box };
+    };
+    const pixels = (image: PageImage, pixel: (i: number, data: Uint8Array) => number): PageImage => {
+      const data = new Uint8Array(image.data.length);
+      for (let i = 0; i < data.length; i++) data[i] = pixel(i, image.data);
+      return { ...image, data };
     };
     let seed = 1;
-    const cases: [string, () => PageImage][] = [
-      ['noise', () => pixels(() => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 23) & 0xff)],
-      ['blank', () => pixels(() => 255)],
+    const cases: [string, (image: PageImage) => PageImage][] = [
+      ['noise', (image) => pixels(image, () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 23) & 0xff)],
+      ['blank', (image) => pixels(image, () => 255)],
       // Turned half round: pixel (x, y) comes from (w - 1 - x, h - 1 - y), channel kept.
-      ['upside-down', () => pixels((i, data) => data[data.length - 1 - (i - (i % 3)) - (2 - (i % 3))]!)],
+      ['upside-down', (image) => pixels(image, (i, data) => data[data.length - 1 - (i - (i % 3)) - (2 - (i % 3))]!)],
     ];
-    for (const [name, image] of cases) {
+    for (const [name, spoil] of cases) {
       it(`should keep every formula's text when the crops show ${name}`, async () => {
         const result = await readRegions(
           { markdown: layer.markdown, width: layer.width, height: layer.height, regions: layer.regions ?? [] },
-          { formula: () => sharedFormulaReader('cpu'), render: async () => image() },
+          {
+            formula: () => sharedFormulaReader('cpu'),
+            render: async (dpi, box) => {
+              const image = await crop(dpi, box);
+              return { ...spoil(image), box: image.box };
+            },
+          },
         );
         assert.equal(result.details.formulaRegions, 3);
         assert.equal(result.details.formulaRegionsRead, 0, String(result.details.regionsRefused));
