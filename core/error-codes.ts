@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   FOLIO_EMPTY_FILE: 'the file or response body is empty',
   FOLIO_TOO_LARGE: 'the file or response body is larger than `maxBytes`',
   FOLIO_UNSUPPORTED_TYPE: 'the content is of no type Folio reads (PDF, image, Markdown, Office, OpenDocument, HTML, EPUB, e-mail, CSV)',
+  FOLIO_NESTING_TOO_DEEP: 'an attachment lies deeper inside attachments than Folio reads (ten levels); it is listed, not converted',
   FOLIO_BAD_URL: 'the URL is not valid',
   FOLIO_FETCH_FAILED: 'the URL could not be fetched',
   FOLIO_HTTP_STATUS: 'the server answered with an error status (retried when transient)',

@@ -19,8 +19,10 @@ export { sleep } from './sleep.ts';
 export type {
   BBox,
   Chunk,
+  DocumentParent,
   Element,
   ElementKind,
+  ElementLocation,
   FailureRecord,
   FormulaData,
   ListItem,

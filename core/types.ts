@@ -23,6 +23,17 @@ export interface SourceDocument {
    * ETag, size and date; an HTTP ETag or Last-Modified): a sync compares it to skip downloads.
    */
   readonly version?: string;
+  /** Set on a document found inside another (an e-mail's attachment): converted and indexed on its own, pruned with its parent. */
+  readonly parent?: DocumentParent;
+}
+
+/** Where a child document (an attachment) came from. */
+export interface DocumentParent {
+  /** The `id` of the document that holds it. */
+  readonly id: string;
+  readonly uri: string;
+  /** 1 for an attachment of a top-level document, 2 for an attachment of that attachment, … */
+  readonly depth: number;
 }
 
 /** A box in page coordinates (PDF points for PDFs, pixels for images), origin top-left. */
@@ -82,6 +93,19 @@ export interface FormulaData {
   readonly text: string;
 }
 
+/**
+ * Where an element sits in a file whose units are not pages: a sheet and its cells (XLSX, ODS,
+ * CSV), or a slide (PPTX, ODP, whose page number is the slide's too).
+ */
+export interface ElementLocation {
+  /** The sheet's name (a CSV's is its file name, as a spreadsheet application names it). */
+  readonly sheet?: string;
+  /** The cells, A1-style with the sheet: `Sheet1!A1:D40`, `'Q3 sales'!B2:F9`. */
+  readonly range?: string;
+  /** 1-based slide number. */
+  readonly slide?: number;
+}
+
 /** A typed block of a page. */
 export interface Element {
   readonly kind: ElementKind;
@@ -111,6 +135,8 @@ export interface Element {
   readonly engine?: string;
   /** That engine's confidence: paddle's mean line confidence (0–1), folio-ocr-math's smallest logit gap. */
   readonly confidence?: number;
+  /** Sheet and cells, or slide, for spreadsheets and presentations. */
+  readonly location?: ElementLocation;
 }
 
 export interface ListItem {
@@ -139,6 +165,8 @@ export interface Chunk {
   /** Deterministic: hash of the document id and the chunk's position. */
   readonly id: string;
   readonly docId: string;
+  /** The document this chunk's document was attached to (see `SourceDocument.parent`). */
+  readonly parentId?: string;
   readonly source: string;
   readonly title?: string;
   /** Starts with the heading path, then the content. */
@@ -155,6 +183,8 @@ export interface Chunk {
   readonly quality?: { readonly score: number; readonly passed: boolean; readonly reasons: readonly string[] };
   readonly contentHash: string;
   readonly engine: string;
+  /** Sheets and cell ranges, or slides, of the chunk's elements, in order (spreadsheets and presentations). */
+  readonly locations?: readonly ElementLocation[];
   /** Line range of the chunk in the document's Markdown, 1-based inclusive (LangChain's `loc.lines`). */
   readonly lines?: { readonly from: number; readonly to: number };
   readonly vector?: readonly number[];

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../../core/errors.ts';
 import { stableId } from '../../core/hash.ts';
-import type { BBox, Chunk, Element, ElementKind, QualityReport } from '../../core/types.ts';
+import type { BBox, Chunk, Element, ElementKind, ElementLocation, QualityReport } from '../../core/types.ts';
 import { assignHeadingPaths } from '../markdown/headings.ts';
 import { renderWithLines } from '../markdown/render.ts';
 import { countTokens as approximateTokens } from './tokens.ts';
@@ -148,6 +148,9 @@ export function chunkDocument(elements: readonly Element[], options: Readonly<Ch
     const elementsOf = [...new Set(all)];
     const pages = [...new Set(elementsOf.flatMap((element) => element.pages))].sort((a, b) => a - b);
     const table = draft.units.find((unit) => unit.table)?.table;
+    const locations = distinctLocations(
+      draft.units.flatMap((unit) => (unit.location === undefined ? unit.elements.flatMap((e) => e.location ?? []) : [unit.location])),
+    );
     const formulas = elementsOf.flatMap((element) => element.formulas ?? []).map((formula) => ({ latex: formula.latex, valid: formula.valid }));
     const ranges = elementsOf.flatMap((element) => {
       const range = lines.get(element);
@@ -173,11 +176,26 @@ export function chunkDocument(elements: readonly Element[], options: Readonly<Ch
     if (title !== undefined) chunk['title'] = title;
     if (table) chunk['table'] = table;
     if (formulas.length > 0) chunk['formulas'] = formulas;
+    if (locations.length > 0) chunk['locations'] = locations;
     const report = qualityOf(pages, quality);
     if (report) chunk['quality'] = report;
     if (ranges.length > 0) chunk['lines'] = { from: Math.min(...ranges.map((r) => r.from)), to: Math.max(...ranges.map((r) => r.to)) };
     return chunk as unknown as Chunk;
   });
+}
+
+/** Each location once, in order: a chunk of a sheet's notes and table names the sheet once per range. */
+function distinctLocations(locations: readonly ElementLocation[]): ElementLocation[] {
+  const seen = new Set<string>();
+  const out: ElementLocation[] = [];
+  for (const location of locations) {
+    const key = `${location.sheet ?? ''}\u0000${location.range ?? ''}\u0000${location.slide ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(location);
+  }
+  // A sheet named alone adds nothing once one of its ranges is there.
+  return out.filter((l) => l.range !== undefined || l.slide !== undefined || !out.some((o) => o.sheet === l.sheet && o.range !== undefined));
 }
 
 function chunkText(draft: Draft): string {

@@ -1,4 +1,5 @@
-import type { Element } from '../../core/types.ts';
+import type { Element, ElementLocation } from '../../core/types.ts';
+import { rowsOf } from '../formats/cell-range.ts';
 import { columnHeaders, escapeHtml } from '../markdown/table.ts';
 
 /** A piece of content the packer places whole: an element, or a part of one too big for a chunk. */
@@ -12,6 +13,8 @@ export interface Unit {
   readonly table?: { readonly html: string; readonly rowsText: readonly string[]; readonly header: readonly string[] };
   /** Overlap is taken from text units only, never from tables or formulas. */
   readonly prose: boolean;
+  /** For a part of a sheet's table: the rows it holds (else the elements' own locations apply). */
+  readonly location?: ElementLocation;
 }
 
 export interface UnitOptions {
@@ -92,7 +95,15 @@ function tableUnits(element: Element, caption: Unit | undefined, limit: number, 
   const partLead = captionTokens <= limit / 4 ? lead : headerLine;
   const leadTokens = countTokens(partLead);
   // rowsText skips empty rows; rows are indexed by their position among the non-empty ones.
-  const nonEmpty = table.cells.slice(table.headerRows).filter((row) => row.some((cell) => cell !== ''));
+  const body = table.cells.slice(table.headerRows);
+  const bodyRow = body.flatMap((row, i) => (row.some((cell) => cell !== '') ? [i] : []));
+  const nonEmpty = bodyRow.map((i) => body[i]!);
+  // A sheet's table has one row per sheet row: a part names the sheet rows it holds.
+  const partLocation = (first: number, last: number): ElementLocation | undefined => {
+    const range = element.location?.range;
+    const rows = range === undefined ? undefined : rowsOf(range, table.headerRows + first, table.headerRows + last);
+    return rows === undefined ? undefined : { ...element.location, range: rows };
+  };
   const units: Unit[] = [];
   let rows: number[] = [];
   let tokens = leadTokens;
@@ -104,7 +115,16 @@ function tableUnits(element: Element, caption: Unit | undefined, limit: number, 
       rows.map((k) => nonEmpty[k] ?? []),
     );
     const text = [units.length === 0 ? lead : partLead, ...rowsText].filter((line) => line !== '').join('\n');
-    units.push({ text, tokens: countTokens(text), elements, headingPath: element.headingPath, table: { html, rowsText, header: named }, prose: false });
+    const location = partLocation(bodyRow[rows[0]!]!, bodyRow[rows.at(-1)!]!);
+    units.push({
+      text,
+      tokens: countTokens(text),
+      elements,
+      headingPath: element.headingPath,
+      table: { html, rowsText, header: named },
+      prose: false,
+      ...(location === undefined ? {} : { location }),
+    });
     rows = [];
     tokens = leadTokens;
   };

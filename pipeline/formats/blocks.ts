@@ -37,13 +37,15 @@ export interface ListItem {
 
 export type Block =
   | { readonly kind: 'heading'; readonly level: number; readonly spans: readonly Span[] }
-  | { readonly kind: 'paragraph'; readonly spans: readonly Span[] }
+  /** `range`: the cells it was read from, A1-style without the sheet (`B2`, `A1:D40`), in a spreadsheet. */
+  | { readonly kind: 'paragraph'; readonly spans: readonly Span[]; readonly range?: string }
   | { readonly kind: 'list'; readonly items: readonly ListItem[] }
-  | { readonly kind: 'table'; readonly rows: readonly (readonly TableCell[])[] }
+  | { readonly kind: 'table'; readonly rows: readonly (readonly TableCell[])[]; readonly range?: string }
   | { readonly kind: 'code'; readonly text: string; readonly language?: string }
   | { readonly kind: 'formula'; readonly latex: string }
   | { readonly kind: 'quote'; readonly spans: readonly Span[] }
-  | { readonly kind: 'figure'; readonly alt: string };
+  /** `src`: the picture's part inside the package (`word/media/image1.png`), for {@link FormatDocument.media}. */
+  | { readonly kind: 'figure'; readonly alt: string; readonly src?: string };
 
 /** Plain text of spans. */
 export function spansText(spans: readonly Span[]): string {

@@ -4,6 +4,7 @@
  */
 import { SourceError } from '../../core/errors.ts';
 import type { TableCell } from './blocks.ts';
+import { cellRange } from './cell-range.ts';
 import type { FormatDocument } from './types.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'] as const;
@@ -101,5 +102,7 @@ export function readCsv(bytes: Uint8Array, options: Readonly<CsvOptions> = {}): 
     throw new SourceError('FOLIO_FORMAT_TOO_LARGE', `the table has ${rows.length} rows of ${width} columns, more than ${maxCells} cells`);
   }
   const table: TableCell[][] = rows.map((row, r) => Array.from({ length: width }, (_, c) => ({ text: (row[c] ?? '').trim(), header: r === 0 })));
-  return { format: 'csv', pages: [{ blocks: table.length === 0 ? [] : [{ kind: 'table', rows: table }] }] };
+  // The cells as a spreadsheet opening the file shows them (blank lines dropped above).
+  const range = cellRange(0, 0, Math.max(0, table.length - 1), Math.max(0, width - 1));
+  return { format: 'csv', pages: [{ blocks: table.length === 0 ? [] : [{ kind: 'table', rows: table, range }] }] };
 }

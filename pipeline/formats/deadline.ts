@@ -8,7 +8,7 @@ import { SourceError } from '../../core/errors.ts';
 let deadline = Number.POSITIVE_INFINITY;
 let limitMs = 0;
 
-/** Run `read` with a time limit; nested reads (attachments) share the outer limit. */
+/** Run `read` with a time limit; a read started inside another shares the outer limit. */
 export async function withDeadline<T>(ms: number, read: () => Promise<T>): Promise<T> {
   if (deadline !== Number.POSITIVE_INFINITY) return read();
   deadline = performance.now() + ms;

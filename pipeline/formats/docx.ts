@@ -12,7 +12,7 @@ import { ommlToLatex } from './omml.ts';
 import { mainPart, type Relationship, readPart, relatedPart, relationships } from './ooxml.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, find, findAll, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
-import { openZip } from './zip.ts';
+import { openZip, packageMedia } from './zip.ts';
 
 interface Format {
   readonly bold: boolean;
@@ -251,9 +251,12 @@ class WordReader {
   #drawing(node: XmlElement, extras: Block[]): void {
     const boxes = findAll(node, 'txbxContent');
     for (const box of boxes) this.walk(box, extras);
-    if (boxes.length === 0 && (find(node, 'blip') || find(node, 'imagedata'))) {
+    const blip = find(node, 'blip');
+    const imagedata = find(node, 'imagedata');
+    if (boxes.length === 0 && (blip || imagedata)) {
       const docPr = find(node, 'docPr');
-      extras.push({ kind: 'figure', alt: attr(docPr, 'descr') ?? attr(docPr, 'title') ?? '' });
+      const rel = this.rels.get((blip ? attr(blip, 'embed') : relId(imagedata)) ?? '');
+      extras.push({ kind: 'figure', alt: attr(docPr, 'descr') ?? attr(docPr, 'title') ?? '', ...(rel && !rel.external ? { src: rel.target } : {}) });
     }
   }
 
@@ -330,5 +333,5 @@ export function readDocx(bytes: Uint8Array, options: Readonly<DocxOptions> = {})
   const starts = [0, ...new Set(reader.pageStarts.filter((i) => i > 0 && i < blocks.length))].sort((a, b) => a - b);
   const pages: FormatPage[] = starts.map((start, i) => ({ blocks: blocks.slice(start, starts[i + 1] ?? blocks.length), headers, footers }));
   pages[pages.length - 1] = { ...pages[pages.length - 1]!, footnotes: [...footnotes, ...reader.cited] };
-  return { format: 'docx', pages };
+  return { format: 'docx', pages, media: packageMedia(zip) };
 }

@@ -1,17 +1,13 @@
 /**
  * E-mail (EML): the subject as the title, sender, recipients and date as metadata lines, the body
- * (HTML through the HTML reader, else the plain text), then each attachment a format reader reads
- * (Office, HTML, CSV, text, a forwarded message), its pages after the body's under its name.
- * Attachments no declarative reader reads (PDF, images) are listed for the caller to route.
+ * (HTML through the HTML reader, else the plain text) and the attachments' names. The attachments
+ * themselves (a forwarded message too) are handed to the caller, which converts each as a child
+ * document of its own (`pipeline/run/attachment-children.ts`), nesting bounded there.
  */
-import { sniffMime } from '../../connector/sniff.ts';
 import type { Block } from './blocks.ts';
 import { htmlBlocks } from './html.ts';
 import { decodeWords, type MimePart, parseMime, partText } from './mime-message.ts';
 import type { FormatAttachment, FormatDocument, FormatPage } from './types.ts';
-
-/** How deep attachments inside attachments are read (a message forwarded ten times). */
-const MAX_NESTING = 10;
 
 const HEADERS = ['from', 'to', 'cc', 'date'] as const;
 
@@ -48,30 +44,20 @@ export function messageBlocks(headers: ReadonlyMap<string, string>, bodies: read
   return blocks;
 }
 
-/**
- * Pages of an attachment read by a format reader, under a heading naming it; undefined when no
- * declarative reader reads it.
- */
-export async function attachmentPages(attachment: FormatAttachment, depth: number): Promise<FormatPage[] | undefined> {
-  const mime = sniffMime(attachment.bytes, attachment.name);
-  const title: Block = { kind: 'heading', level: 2, spans: [{ text: `Attachment: ${attachment.name}` }] };
-  if (mime === 'text/markdown' || /\.(txt|text|log)$/i.test(attachment.name)) {
-    return [{ blocks: [title, ...textBlocks(new TextDecoder().decode(attachment.bytes))], label: attachment.name }];
-  }
-  const { isFormatMime, readFormatNested } = await import('./read.ts');
-  if (!isFormatMime(mime) || depth >= MAX_NESTING) return undefined;
-  const read = await readFormatNested(attachment.bytes, mime, depth + 1);
-  return read.pages.map((page, i) => ({ ...page, blocks: i === 0 ? [title, ...page.blocks] : page.blocks, label: attachment.name }));
+/** The names of a message's attachments, a line on its page: the parent is found by them too. */
+export function attachmentList(attachments: readonly FormatAttachment[]): Block[] {
+  if (attachments.length === 0) return [];
+  return [{ kind: 'paragraph', spans: [{ text: 'Attachments: ', bold: true }, { text: attachments.map((a) => a.name).join(', ') }] }];
 }
 
 /**
  * Read an RFC 822 message.
  *
  * @example
- * const doc = await readEml(bytes);
+ * const doc = readEml(bytes);
  * doc.metadata?.subject
  */
-export async function readEml(bytes: Uint8Array, depth = 0): Promise<FormatDocument> {
+export function readEml(bytes: Uint8Array): FormatDocument {
   const message = parseMime(bytes);
   const bodies: { type: string; text: string }[] = [];
   const attachments: FormatAttachment[] = [];
@@ -80,13 +66,7 @@ export async function readEml(bytes: Uint8Array, depth = 0): Promise<FormatDocum
       bodies.push({ type: leaf.type, text: partText(leaf) });
     else if (leaf.attachment || leaf.type === 'message/rfc822') attachments.push({ name: leaf.filename ?? 'message.eml', bytes: leaf.body });
   }
-  const pages: FormatPage[] = [{ blocks: messageBlocks(message.headers, bodies), label: 'message' }];
-  const unread: FormatAttachment[] = [];
-  for (const attachment of attachments) {
-    const read = await attachmentPages(attachment, depth);
-    if (read) pages.push(...read);
-    else unread.push(attachment);
-  }
+  const pages: FormatPage[] = [{ blocks: [...messageBlocks(message.headers, bodies), ...attachmentList(attachments)], label: 'message' }];
   const metadata = Object.fromEntries(['subject', ...HEADERS].flatMap((h) => (message.headers.has(h) ? [[h, decodeWords(message.headers.get(h)!)]] : [])));
-  return { format: 'eml', pages, metadata, ...(unread.length === 0 ? {} : { attachments: unread }) };
+  return { format: 'eml', pages, metadata, ...(attachments.length === 0 ? {} : { attachments }) };
 }

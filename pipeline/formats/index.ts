@@ -1,5 +1,6 @@
 export type { Block, ListItem, Span, TableCell } from './blocks.ts';
 export { blocksToMarkdown, escapeMarkdown, tableHtml } from './blocks.ts';
+export { cellRange, columnName, rowsOf, sheetRange } from './cell-range.ts';
 export { parseRows, sniffDelimiter } from './csv.ts';
 export { htmlBlocks } from './html.ts';
 export * from './mime.ts';

@@ -1,10 +1,11 @@
 /**
  * Outlook MSG (an OLE compound file of MAPI properties): subject, sender, recipients, the HTML or
- * plain body, and attachments (files and embedded messages) read like an EML's.
+ * plain body; attached files are handed to the caller as child documents like an EML's, embedded
+ * messages (storages inside the file, not files) follow as pages.
  */
 import type { Block } from './blocks.ts';
 import { CompoundFile } from './cfb.ts';
-import { attachmentPages, messageBlocks } from './email.ts';
+import { attachmentList, messageBlocks } from './email.ts';
 import type { FormatAttachment, FormatDocument, FormatPage } from './types.ts';
 
 /** A MAPI property of a storage: UTF-16 (`001F`), 8-bit (`001E`) or binary (`0102`). */
@@ -44,28 +45,25 @@ function messagePages(cfb: CompoundFile, prefix: string): { blocks: Block[]; att
     if (data) attachments.push({ name: name.replace(/\0/g, ''), bytes: data });
     else if (cfb.entries().some((e) => e.path === `${at}__substg1.0_3701000D`)) nested.push(`${at}__substg1.0_3701000D/`);
   }
-  return { blocks: messageBlocks(headers, bodies), attachments, nested };
+  return { blocks: [...messageBlocks(headers, bodies), ...attachmentList(attachments)], attachments, nested };
 }
 
 /**
  * @example
- * const doc = await readMsg(bytes);
+ * const doc = readMsg(bytes);
  * doc.pages[0].blocks[0] // the subject, as a heading
  */
-export async function readMsg(bytes: Uint8Array, depth = 0): Promise<FormatDocument> {
+export function readMsg(bytes: Uint8Array): FormatDocument {
   const cfb = new CompoundFile(bytes);
   const pages: FormatPage[] = [];
-  const unread: FormatAttachment[] = [];
-  const visit = async (prefix: string, level: number): Promise<void> => {
+  const all: FormatAttachment[] = [];
+  const visit = (prefix: string, level: number): void => {
     const { blocks, attachments, nested } = messagePages(cfb, prefix);
     pages.push({ blocks, label: prefix === '' ? 'message' : 'embedded message' });
-    for (const attachment of attachments) {
-      const read = await attachmentPages(attachment, depth + level);
-      if (read) pages.push(...read);
-      else unread.push(attachment);
-    }
-    if (level < 10) for (const inner of nested) await visit(inner, level + 1);
+    all.push(...attachments);
+    // Embedded messages nest in one file, whose size bounds them; the depth bound is for loops.
+    if (level < 10) for (const inner of nested) visit(inner, level + 1);
   };
-  await visit('', 0);
-  return { format: 'msg', pages, ...(unread.length === 0 ? {} : { attachments: unread }) };
+  visit('', 0);
+  return { format: 'msg', pages, ...(all.length === 0 ? {} : { attachments: all }) };
 }

@@ -10,7 +10,7 @@ import { readPart } from './ooxml.ts';
 import { type SheetCell, sheetBlocks } from './sheet-tables.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, find, kid, kids, textOf, type XmlElement } from './xml.ts';
-import { openZip } from './zip.ts';
+import { openZip, packageMedia } from './zip.ts';
 
 /** Inline content of a paragraph or heading: spans, links, spaces, tabs and breaks. */
 /** Footnotes and endnotes met while reading spans: cited as `[^id]` where they stand. */
@@ -136,7 +136,9 @@ function textBlocks(container: XmlElement, out: Block[] = [], depth = 0, notes?:
         break;
       case 'image': {
         const alt = textOf(kid(node, 'desc') ?? kid(node, 'title')).trim();
-        out.push({ kind: 'figure', alt });
+        // A linked picture (a URL, a file beside the document) is never fetched: only one inside the package.
+        const href = attr(node, 'href');
+        out.push({ kind: 'figure', alt, ...(href !== undefined && !/^[a-z][\w+.-]*:|^\.\.|^\//i.test(href) ? { src: href.replace(/^\.\//, '') } : {}) });
         break;
       }
       default:
@@ -192,13 +194,33 @@ function sheets(spreadsheet: XmlElement, maxCells: number): FormatPage[] {
       }
       row += repeat;
     }
-    pages.push({ blocks: [{ kind: 'heading', level: 2, spans: [{ text: name }] }, ...sheetBlocks(cells, merges)], label: name });
+    pages.push({ blocks: [{ kind: 'heading', level: 2, spans: [{ text: name }] }, ...sheetBlocks(cells, merges)], label: name, sheet: name });
   }
   return pages;
 }
 
+/** A slide's speaker notes: the text boxes of its `presentation:notes` (the slide thumbnail there has none). */
+function slideNotes(page: XmlElement): string[] {
+  const notes = kid(page, 'notes');
+  if (!notes) return [];
+  return kids(notes)
+    .flatMap((frame) => (frame.local === 'frame' ? kids(frame, 'text-box') : []))
+    .map((box) =>
+      kids(box, 'p')
+        .map((p) =>
+          spans(p)
+            .map((s) => s.text)
+            .join('')
+            .trim(),
+        )
+        .filter((t) => t !== '')
+        .join(' '),
+    )
+    .filter((text) => text !== '');
+}
+
 function slides(presentation: XmlElement): FormatPage[] {
-  return kids(presentation, 'page').map((page) => {
+  return kids(presentation, 'page').map((page, i) => {
     const blocks: Block[] = [];
     for (const frame of kids(page)) {
       const cls = attr(frame, 'class');
@@ -213,7 +235,8 @@ function slides(presentation: XmlElement): FormatPage[] {
         textBlocks({ ...box, children: kids(box).filter((k) => k.local !== 'list') }, blocks);
       } else if (frame.local === 'frame' || frame.local === 'custom-shape' || frame.local === 'g') textBlocks(frame, blocks);
     }
-    return { blocks, ...(attr(page, 'name') === undefined ? {} : { label: attr(page, 'name')! }) };
+    const notes = slideNotes(page);
+    return { blocks, slide: i + 1, ...(notes.length > 0 ? { notes } : {}), ...(attr(page, 'name') === undefined ? {} : { label: attr(page, 'name')! }) };
   });
 }
 
@@ -232,11 +255,11 @@ export function readOdf(bytes: Uint8Array): FormatDocument {
   if (text) {
     const footnotes: Notes = [];
     const blocks = textBlocks(text, [], 0, footnotes);
-    return { format: 'odt', pages: [{ blocks, footnotes }] };
+    return { format: 'odt', pages: [{ blocks, footnotes }], media: packageMedia(zip) };
   }
   const spreadsheet = kid(body, 'spreadsheet');
   if (spreadsheet) return { format: 'ods', pages: sheets(spreadsheet, 500_000) };
   const presentation = kid(body, 'presentation');
-  if (presentation) return { format: 'odp', pages: slides(presentation) };
+  if (presentation) return { format: 'odp', pages: slides(presentation), media: packageMedia(zip) };
   throw new SourceError('FOLIO_FORMAT_CORRUPT', 'the OpenDocument body is neither text, spreadsheet nor presentation');
 }

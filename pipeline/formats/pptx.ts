@@ -11,7 +11,7 @@ import { chartBlocks, drawingCharts } from './chart.ts';
 import { mainPart, type Relationship, readPart, relationships } from './ooxml.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, find, findAll, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
-import { openZip, type ZipArchive } from './zip.ts';
+import { openZip, packageMedia, type ZipArchive } from './zip.ts';
 
 export interface PptxOptions {
   /**
@@ -116,7 +116,8 @@ function shapeBlocks(shape: XmlElement, rels: ReadonlyMap<string, Relationship>,
       break;
     case 'pic': {
       const cNvPr = find(shape, 'cNvPr');
-      out.push({ kind: 'figure', alt: attr(cNvPr, 'descr') ?? '' });
+      const rel = rels.get(attr(find(shape, 'blip'), 'embed') ?? '');
+      out.push({ kind: 'figure', alt: attr(cNvPr, 'descr') ?? '', ...(rel && !rel.external ? { src: rel.target } : {}) });
       break;
     }
     case 'AlternateContent':
@@ -175,7 +176,7 @@ export function readPptx(bytes: Uint8Array, options: Readonly<PptxOptions> = {})
   const ids = kids(kid(readPart(zip, main), 'sldIdLst'), 'sldId');
   if (ids.length > maxSlides) throw new SourceError('FOLIO_FORMAT_TOO_LARGE', `the deck has ${ids.length} slides, more than ${maxSlides}`);
   const pages: FormatPage[] = [];
-  for (const id of ids) {
+  for (const [i, id] of ids.entries()) {
     const rel = rels.get(relId(id) ?? '');
     if (!rel || rel.external) continue;
     const slideRels = relationships(zip, rel.target);
@@ -183,7 +184,12 @@ export function readPptx(bytes: Uint8Array, options: Readonly<PptxOptions> = {})
     shapes(find(readPart(zip, rel.target), 'spTree'), slideRels, blocks, 0, zip);
     const title = blocks.find((b) => b.kind === 'heading');
     const notes = notesOf(zip, slideRels);
-    pages.push({ blocks, ...(notes.length > 0 ? { notes } : {}), ...(title?.kind === 'heading' ? { label: title.spans.map((s) => s.text).join('') } : {}) });
+    pages.push({
+      blocks,
+      slide: i + 1,
+      ...(notes.length > 0 ? { notes } : {}),
+      ...(title?.kind === 'heading' ? { label: title.spans.map((s) => s.text).join('') } : {}),
+    });
   }
-  return { format: 'pptx', pages };
+  return { format: 'pptx', pages, media: packageMedia(zip) };
 }

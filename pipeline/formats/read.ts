@@ -10,11 +10,16 @@ import { readHtml } from './html.ts';
 import { FORMAT_OF } from './mime.ts';
 import type { FormatDocument } from './types.ts';
 
-type Reader = (bytes: Uint8Array, depth: number, mime: string, options: Readonly<ReadFormatOptions>) => FormatDocument | Promise<FormatDocument>;
+type Reader = (bytes: Uint8Array, mime: string, options: Readonly<ReadFormatOptions>) => FormatDocument | Promise<FormatDocument>;
+
+async function odf(): Promise<Reader> {
+  const { readOdf } = await import('./odf.ts');
+  return (bytes) => readOdf(bytes);
+}
 
 const READERS: Readonly<Record<string, () => Promise<Reader>>> = {
-  docx: async () => (bytes, _depth, _mime, options) => readDocx(bytes, { revisions: options.revisions ?? 'accept' }),
-  html: async () => readHtml,
+  docx: async () => (bytes, _mime, options) => readDocx(bytes, { revisions: options.revisions ?? 'accept' }),
+  html: async () => (bytes) => readHtml(bytes),
   csv: async () => (bytes) => readCsv(bytes),
   xlsx: async () => {
     const { readXlsx } = await import('./xlsx.ts');
@@ -24,15 +29,24 @@ const READERS: Readonly<Record<string, () => Promise<Reader>>> = {
     const { readPptx } = await import('./pptx.ts');
     return (bytes) => readPptx(bytes);
   },
-  odt: async () => (await import('./odf.ts')).readOdf,
-  ods: async () => (await import('./odf.ts')).readOdf,
-  odp: async () => (await import('./odf.ts')).readOdf,
-  epub: async () => (await import('./epub.ts')).readEpub,
-  eml: async () => (await import('./email.ts')).readEml,
-  msg: async () => (await import('./msg.ts')).readMsg,
+  odt: async () => odf(),
+  ods: async () => odf(),
+  odp: async () => odf(),
+  epub: async () => {
+    const { readEpub } = await import('./epub.ts');
+    return (bytes) => readEpub(bytes);
+  },
+  eml: async () => {
+    const { readEml } = await import('./email.ts');
+    return (bytes) => readEml(bytes);
+  },
+  msg: async () => {
+    const { readMsg } = await import('./msg.ts');
+    return (bytes) => readMsg(bytes);
+  },
   legacy: async () => {
     const { readLegacy } = await import('./legacy.ts');
-    return (bytes, _depth, mime) => readLegacy(bytes, mime);
+    return (bytes, mime) => readLegacy(bytes, mime);
   },
   xml: async () => {
     const { readXmlDocument } = await import('./xml-doc.ts');
@@ -49,7 +63,7 @@ const READERS: Readonly<Record<string, () => Promise<Reader>>> = {
 
 export interface ReadFormatOptions {
   /**
-   * Time limit for reading one document (attachments included); past it the document fails with
+   * Time limit for reading one document (each attachment, a document of its own, has its own); past it the document fails with
    * `FOLIO_FORMAT_TIMEOUT`.
    * @default 120000
    */
@@ -78,17 +92,16 @@ export async function readFormat(bytes: Uint8Array, mime: string, options: Reado
   if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`timeoutMs\` to be a number above 0, got \`${String(timeoutMs)}\` (${typeof timeoutMs})`);
   }
-  return withDeadline(timeoutMs, () => readFormatNested(bytes, mime, 0, options));
+  return withDeadline(timeoutMs, () => readWith(bytes, mime, options));
 }
 
-/** {@link readFormat} for a document inside another (an attachment), `depth` levels down. */
-export async function readFormatNested(bytes: Uint8Array, mime: string, depth: number, options: Readonly<ReadFormatOptions> = {}): Promise<FormatDocument> {
+async function readWith(bytes: Uint8Array, mime: string, options: Readonly<ReadFormatOptions>): Promise<FormatDocument> {
   const format = FORMAT_OF[mime];
   const load = format === undefined ? undefined : READERS[format];
   if (!load) throw new SourceError('FOLIO_UNSUPPORTED_TYPE', `no reader for ${mime}`);
   const reader = await load();
   try {
-    return await reader(bytes, depth, mime, options);
+    return await reader(bytes, mime, options);
   } catch (error) {
     if (error instanceof FolioError) throw error;
     // A reader bug or a structure no reader expected: the document fails, the run goes on.

@@ -1,9 +1,11 @@
 /**
  * A sheet's cells as blocks: the tables found in it (blocks of filled cells that touch, merged
  * ranges counted as filled), ordered top to bottom then left to right; a block of one cell is a
- * title or note, read as a paragraph. Merged ranges become rowspan/colspan.
+ * title or note, read as a paragraph. Merged ranges become rowspan/colspan. Each block names the
+ * cells it was read from (`range`), one table row per sheet row.
  */
 import type { Block, TableCell } from './blocks.ts';
+import { cellRange } from './cell-range.ts';
 import { checkDeadline } from './deadline.ts';
 
 export interface SheetCell {
@@ -78,12 +80,12 @@ export function sheetBlocks(cells: readonly SheetCell[], merges: readonly SheetM
     while (box.top < box.bottom && box.left < box.right && filledIn(box.top, box) === 1 && filledIn(box.top + 1, box) >= 2) {
       for (let c = box.left; c <= box.right; c++) {
         const title = text.get(key(box.top, c));
-        if (title !== undefined) blocks.push({ kind: 'paragraph', spans: [{ text: title }] });
+        if (title !== undefined) blocks.push({ kind: 'paragraph', spans: [{ text: title }], range: cellRange(box.top, c, box.top, c) });
       }
       box.top++;
     }
     if (box.top === box.bottom && box.left === box.right) {
-      blocks.push({ kind: 'paragraph', spans: [{ text: text.get(key(box.top, box.left)) ?? '' }] });
+      blocks.push({ kind: 'paragraph', spans: [{ text: text.get(key(box.top, box.left)) ?? '' }], range: cellRange(box.top, box.left, box.top, box.left) });
       continue;
     }
     const rows: TableCell[][] = [];
@@ -99,7 +101,7 @@ export function sheetBlocks(cells: readonly SheetCell[], merges: readonly SheetM
       }
       rows.push(row);
     }
-    blocks.push({ kind: 'table', rows });
+    blocks.push({ kind: 'table', rows, range: cellRange(box.top, box.left, box.bottom, box.right) });
   }
   return blocks;
 }

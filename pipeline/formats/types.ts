@@ -12,6 +12,10 @@ export interface FormatPage {
   readonly notes?: readonly string[];
   /** Slide title or sheet name, for provenance. */
   readonly label?: string;
+  /** The sheet this page is (XLSX, ODS): its elements' locations name it. */
+  readonly sheet?: string;
+  /** The slide this page is, 1-based (PPTX, ODP; hidden slides left out still count). */
+  readonly slide?: number;
 }
 
 /** A child document inside this one (an e-mail attachment). */
@@ -27,4 +31,9 @@ export interface FormatDocument {
   /** Document properties (e-mail headers, title). */
   readonly metadata?: Readonly<Record<string, string>>;
   readonly attachments?: readonly FormatAttachment[];
+  /**
+   * The bytes of a picture named by a figure's `src`, read on demand (only OCR wants them);
+   * undefined when the package lacks it or it is past the zip's size bounds.
+   */
+  readonly media?: (src: string) => Uint8Array | undefined;
 }

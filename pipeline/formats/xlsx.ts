@@ -122,7 +122,7 @@ export function readXlsx(bytes: Uint8Array, options: Readonly<XlsxOptions> = {})
     if (!rel || rel.external) continue;
     const name = attr(sheet, 'name') ?? rel.target;
     if (rel.type.endsWith('/chartsheet')) {
-      pages.push({ blocks: [{ kind: 'heading', level: 2, spans: [{ text: name }] }, ...sheetCharts(zip, rel.target)], label: name });
+      pages.push({ blocks: [{ kind: 'heading', level: 2, spans: [{ text: name }] }, ...sheetCharts(zip, rel.target)], label: name, sheet: name });
       continue;
     }
     if (!rel.type.endsWith('/worksheet')) continue;
@@ -149,7 +149,7 @@ export function readXlsx(bytes: Uint8Array, options: Readonly<XlsxOptions> = {})
       .map((m) => rangeOf(attr(m, 'ref') ?? ''))
       .filter((m): m is SheetMerge => m !== undefined);
     const blocks: Block[] = [{ kind: 'heading', level: 2, spans: [{ text: name }] }, ...sheetBlocks(cells, merges), ...sheetCharts(zip, rel.target)];
-    pages.push({ blocks, label: name });
+    pages.push({ blocks, label: name, sheet: name });
   }
   return { format: 'xlsx', pages };
 }

@@ -181,3 +181,20 @@ export function centralDirectory(bytes: Uint8Array, maxEntries = 20000): ZipEntr
   }
   return out;
 }
+
+/**
+ * A package's pictures, read on demand under the archive's bounds: an entry past them, or missing,
+ * is undefined (the figure stays a figure), never an error of the document.
+ *
+ * @example
+ * readDocx(bytes).media?.('word/media/image1.png')
+ */
+export function packageMedia(zip: ZipArchive): (src: string) => Uint8Array | undefined {
+  return (src) => {
+    try {
+      return zip.read(src);
+    } catch {
+      return undefined;
+    }
+  };
+}

@@ -13,6 +13,12 @@ export const REGION_DETAIL_KEYS = [
   'regionsRefused',
   'regionsDropped',
   'regionsFailed',
+  // Pictures inside office files (`pipeline/run/format-pictures.ts`), read by the same reader.
+  'picturesRead',
+  'picturesLabelled',
+  'picturesSkipped',
+  'picturesRefused',
+  'picturesRefusedWhy',
 ] as const;
 
 /**

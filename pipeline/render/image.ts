@@ -88,6 +88,23 @@ export async function loadImagePages(bytes: Uint8Array, options: Readonly<LoadIm
   return pages;
 }
 
+/**
+ * The size an image declares in its header, nothing decoded; undefined when libvips cannot read
+ * it (an EMF or WMF picture, a broken file).
+ *
+ * @example
+ * await imageSize(png) // { width: 640, height: 120 }
+ */
+export async function imageSize(bytes: Uint8Array): Promise<{ width: number; height: number } | undefined> {
+  const sharp = await loadSharp();
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    return meta.width === undefined || meta.height === undefined ? undefined : { width: meta.width, height: meta.height };
+  } catch {
+    return undefined;
+  }
+}
+
 interface PageContext {
   readonly source: string;
   readonly docId: string;

@@ -16,13 +16,15 @@ export const DEAD_LETTER_SCORE = 0.3;
 /**
  * The chunking step of {@link processDocument}: cut a read document's elements into chunks. Every
  * input it needs (kept pages, their quality, the engine) is in the result itself, so it can run
- * on another thread than the one that read the document.
+ * on another thread than the one that read the document. Child documents (attachments) are
+ * chunked too, their chunks naming their parent.
  */
 export function chunkProcessed(
   result: ProcessedDocument,
   options: Readonly<Pick<ProcessOptions, 'maxTokens' | 'overlapTokens' | 'countTokens'>> = {},
 ): ProcessedDocument {
-  if (!result.ok) return result;
+  const children = result.children?.map((child) => chunkProcessed(child, options));
+  if (!result.ok) return children === undefined ? result : { ...result, children };
   const { doc, elements } = result;
   const quality = new Map<number, QualityReport>();
   let engine = 'text';
@@ -43,7 +45,12 @@ export function chunkProcessed(
     overlapTokens: options.overlapTokens,
     countTokens: options.countTokens,
   });
-  return { ...result, chunks };
+  const parentId = doc.parent?.id;
+  return {
+    ...result,
+    chunks: parentId === undefined ? chunks : chunks.map((chunk) => ({ ...chunk, parentId })),
+    ...(children === undefined ? {} : { children }),
+  };
 }
 
 /** Pages that fail the gate badly are dead-lettered; the rest are indexed (see DEAD_LETTER_SCORE). */

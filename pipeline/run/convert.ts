@@ -1,6 +1,8 @@
 /**
  * `folio convert`: each input becomes `DIR/<path relative to the inputs' common root>.md` (clean
  * Markdown, pages in order) and a `.json` beside it with the elements, page routes and failures.
+ * An e-mail's attachments are written as documents of their own, under the message's name
+ * (`mail.eml/report.md` beside `mail.md`).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -25,11 +27,21 @@ export function outputName(relativePath: string, extension: string): string {
 export function convertDetail(result: ProcessedDocument): {
   source: string;
   contentHash: string;
+  parent?: string;
+  children?: string[];
   pages: ProcessedDocument['pages'];
   elements: ProcessedDocument['elements'];
   failures: ProcessedDocument['failures'];
 } {
-  return { source: result.doc.uri, contentHash: result.doc.contentHash, pages: result.pages, elements: result.elements, failures: result.failures };
+  return {
+    source: result.doc.uri,
+    contentHash: result.doc.contentHash,
+    ...(result.doc.parent === undefined ? {} : { parent: result.doc.parent.uri }),
+    ...(result.children === undefined ? {} : { children: result.children.map((child) => child.doc.uri) }),
+    pages: result.pages,
+    elements: result.elements,
+    failures: result.failures,
+  };
 }
 
 export async function convert(sources: AsyncIterable<SourceItem>, options: Readonly<ConvertOptions>): Promise<RunSummary> {
@@ -41,15 +53,22 @@ export async function convert(sources: AsyncIterable<SourceItem>, options: Reado
       summary.sourceFailed(result.failure);
       continue;
     }
-    const { doc } = result;
     summary.document(result);
-    summary.chunks(result.chunks.length, 0);
     onDocument?.(result);
-    if (!result.ok) continue;
+    await writeConverted(result, outDir, summary);
+  }
+  return summary.build();
+}
+
+/** The files of one document and of its attachments, recursively. */
+async function writeConverted(result: ProcessedDocument, outDir: string, summary: SummaryBuilder): Promise<void> {
+  const { doc } = result;
+  summary.chunks(result.chunks.length, 0);
+  if (result.ok) {
     const markdownPath = join(outDir, outputName(doc.relativePath, '.md'));
     await mkdir(dirname(markdownPath), { recursive: true });
     await writeFile(markdownPath, result.markdown);
     await writeFile(join(outDir, outputName(doc.relativePath, '.json')), JSON.stringify(convertDetail(result), null, 1));
   }
-  return summary.build();
+  for (const child of result.children ?? []) await writeConverted(child, outDir, summary);
 }

@@ -2,22 +2,45 @@
  * Declarative formats (Word, Excel, PowerPoint, OpenDocument, HTML, EPUB, e-mail, CSV): the reader
  * builds each page's Markdown directly (a slide or sheet is a page; a flowing document is one),
  * which then goes through the same parse and quality gate as every other page. Headers and footers
- * come back as furniture elements, left out of the clean Markdown like a PDF's.
+ * come back as furniture elements, left out of the clean Markdown like a PDF's. Attachments (an
+ * e-mail's) are handed back through `attachments`, for the caller to read as child documents.
  */
-import type { Element, SourceDocument } from '../../core/types.ts';
-import { escapeMarkdown, pageMarkdown, readFormat } from '../formats/index.ts';
-import { attachmentPages } from './attachment-pages.ts';
+import { basename } from 'node:path';
+import type { Element, OcrPageResult, SourceDocument } from '../../core/types.ts';
+import { escapeMarkdown, type FormatAttachment, pageMarkdown, readFormat } from '../formats/index.ts';
+import { locateElements } from './format-locations.ts';
+import { pictureCounts, readPictures } from './format-pictures.ts';
 import type { ProcessOptions } from './options.ts';
 import { analysePage, type PageResult } from './page-result.ts';
 
 /** Declarative pages have no size: the grid Markdown inputs use. */
 const GRID = 999;
 
-export async function* formatPages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
+/**
+ * @example
+ * const attachments: FormatAttachment[] = [];
+ * for await (const page of formatPages(mail, { engine: 'text' }, attachments)) pages.push(page);
+ */
+export async function* formatPages(doc: SourceDocument, options: Readonly<ProcessOptions>, attachments: FormatAttachment[] = []): AsyncIterable<PageResult> {
   const read = await readFormat(doc.bytes, doc.mime, { revisions: options.revisions ?? 'accept' });
-  for (const [i, page] of read.pages.entries()) {
+  attachments.push(...(read.attachments ?? []));
+  // A CSV's one sheet is named after its file, as a spreadsheet application names it.
+  const fileSheet = basename(doc.relativePath).replace(/\.[^.]+$/, '');
+  // Pictures are read under `auto` or a named engine, never under `text` (then `ocr` is absent too).
+  const ocr = options.engine === 'text' ? undefined : options.ocr;
+  const pictures = pictureCounts();
+  const cache = new Map<string, OcrPageResult>();
+  for (const [i, original] of read.pages.entries()) {
     options.signal?.throwIfAborted();
     const pageNumber = i + 1;
+    const before = { ...pictures, reasons: pictures.reasons.length };
+    const page = ocr === undefined || read.media === undefined ? original : await readPictures(doc, original, read.media, ocr, pictures, cache, options);
+    const pictureDetails: Record<string, number | string> = Object.fromEntries(
+      (['read', 'labelled', 'skipped', 'refused'] as const)
+        .filter((key) => pictures[key] > before[key])
+        .map((key) => [`pictures${key[0]!.toUpperCase()}${key.slice(1)}`, pictures[key] - before[key]]),
+    );
+    if (pictures.reasons.length > before.reasons) pictureDetails['picturesRefusedWhy'] = pictures.reasons.slice(before.reasons).join('; ');
     options.onPage?.({ source: doc.uri, pageNumber, engine: read.format });
     const markdown = pageMarkdown(page);
     const result = analysePage(
@@ -27,7 +50,7 @@ export async function* formatPages(doc: SourceDocument, options: Readonly<Proces
         width: GRID,
         height: GRID,
         markdown,
-        route: { engine: read.format, reason: 'declarative', ...(page.label === undefined ? {} : { details: { label: page.label } }) },
+        route: { engine: read.format, reason: 'declarative', ...routeDetails(page.label, pictureDetails) },
       },
       markdown.trim().length > 0,
       // Repetition in a file is the author's (a table of alike rows), not a decoding loop to cut.
@@ -45,13 +68,13 @@ export async function* formatPages(doc: SourceDocument, options: Readonly<Proces
       pageNumber,
       pages: [pageNumber],
     }));
-    yield { ...result, elements: [...furniture('pageHeader', page.headers), ...result.elements, ...notes, ...furniture('pageFooter', page.footers)] };
+    const elements = [...furniture('pageHeader', page.headers), ...result.elements, ...notes, ...furniture('pageFooter', page.footers)];
+    yield { ...result, elements: locateElements(elements, page, fileSheet) };
   }
-  let next = read.pages.length + 1;
-  for (const attachment of read.attachments ?? []) {
-    for await (const result of attachmentPages(doc, attachment, next, options)) {
-      next = (result.ok ? result.page.pageNumber : result.pageNumber) + 1;
-      yield result;
-    }
-  }
+}
+
+/** The page's label (slide title, sheet name) and what became of its pictures; nothing when neither. */
+function routeDetails(label: string | undefined, pictures: Readonly<Record<string, number | string>>): { details?: Record<string, number | string> } {
+  const details = { ...(label === undefined ? {} : { label }), ...pictures };
+  return Object.keys(details).length === 0 ? {} : { details };
 }

@@ -113,8 +113,13 @@ export async function ingest(sources: AsyncIterable<SourceItem>, options: Readon
       chunks: chunks.length,
       status: usable ? 'indexed' : 'failed',
       reason: usable ? undefined : result.failures.map((f) => f.reason).join('; '),
+      ...(doc.parent === undefined ? {} : { parentId: doc.parent.id }),
+      // Children an earlier version had and this one has not are removed by the sink.
+      ...(result.children === undefined ? {} : { children: result.children.map((child) => child.doc.id) }),
     });
     summary.chunks(chunks.length, 0);
+    // After the parent's record: a sink that lost the run between the two re-reads the whole message next time.
+    for (const child of result.children ?? []) await write(child);
   }
 
   // Unchanged documents are skipped before they reach a worker.

@@ -2,12 +2,14 @@
  * One document through the whole pipeline: pages (text layer or OCR) → elements → quality gate →
  * continued tables merged → chunks, plus the clean Markdown `convert` writes. A bad document or
  * page never throws: it comes back as a failure record naming the document, page and reason.
+ * An e-mail's attachments come back as child documents, read the same way (`attachment-children.ts`).
  */
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { Chunk, Element, FailureRecord, QualityReport, SourceDocument } from '../../core/types.ts';
-import { isFormatMime, READABLE_TYPES } from '../formats/index.ts';
+import { type FormatAttachment, isFormatMime, READABLE_TYPES } from '../formats/index.ts';
 import { mergeContinuedTables, renderMarkdown } from '../markdown/index.ts';
 import { regionSummary } from '../regions/index.ts';
+import { readChildren } from './attachment-children.ts';
 import { chunkProcessed, isKept } from './chunk-processed.ts';
 import { formatPages } from './format-pages.ts';
 import { imagePages } from './image-pages.ts';
@@ -45,13 +47,15 @@ export interface ProcessedDocument {
   /** Clean Markdown of the whole document, pages in order, without page headers and footers. */
   readonly markdown: string;
   readonly failures: readonly FailureRecord[];
+  /** Its attachments, each a document of its own (`doc.parent` names this one); absent when none was read. */
+  readonly children?: readonly ProcessedDocument[];
 }
 
-function pagesOf(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> | undefined {
+function pagesOf(doc: SourceDocument, options: Readonly<ProcessOptions>, attachments: FormatAttachment[]): AsyncIterable<PageResult> | undefined {
   if (doc.mime === 'application/pdf') return pdfPages(doc, options);
   if (doc.mime.startsWith('image/')) return imagePages(doc, options);
   if (doc.mime === 'text/markdown' || doc.mime === 'text/plain') return markdownPages(doc, options);
-  if (isFormatMime(doc.mime)) return formatPages(doc, options);
+  if (isFormatMime(doc.mime)) return formatPages(doc, options, attachments);
   return undefined;
 }
 
@@ -76,7 +80,8 @@ export async function processDocument(doc: SourceDocument, options: Readonly<Pro
 export async function readDocument(doc: SourceDocument, options: Readonly<ProcessOptions> = {}): Promise<ProcessedDocument> {
   validateProcessOptions(options);
   const failed = (failure: FailureRecord): ProcessedDocument => ({ doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [failure] });
-  const pages = pagesOf(doc, options);
+  const attachments: FormatAttachment[] = [];
+  const pages = pagesOf(doc, options, attachments);
   if (!pages) {
     return failed(
       pageFailure(
@@ -146,7 +151,10 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
   // Not one page read (every page failed, or failed the quality gate): the document failed, with
   // its pages' reasons; a document of blank pages is still read.
   const ok = pageElements.length > 0 || failures.length === 0;
-  return { doc, ok, pages: summaries, elements, chunks: [], markdown: renderMarkdown(elements), failures };
+  const read = { doc, ok, pages: summaries, elements, chunks: [], markdown: renderMarkdown(elements), failures };
+  if (attachments.length === 0) return read;
+  const { children, failures: notRead } = await readChildren(doc, attachments, options, readDocument);
+  return { ...read, failures: [...failures, ...notRead], ...(children.length === 0 ? {} : { children }) };
 }
 
 /** A page that yielded nothing to index: no element with text, no figure. */

@@ -71,6 +71,8 @@ export class SummaryBuilder {
       if (page.engine !== 'none') this.#pagesByEngine[page.engine] = (this.#pagesByEngine[page.engine] ?? 0) + 1;
     }
     this.#failures.push(...result.failures);
+    // An attachment is a document of its own in the index, so it is counted as one.
+    for (const child of result.children ?? []) this.document(child);
   }
 
   chunks(indexed: number, failed: number): void {

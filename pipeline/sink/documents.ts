@@ -10,6 +10,8 @@ import type { DocumentMark } from './types.ts';
 export interface ChunkDocument {
   readonly id: string;
   readonly doc_id: string;
+  /** The document this chunk's document is an attachment of. */
+  readonly parent_id?: string;
   readonly source: string;
   readonly title?: string;
   readonly text: string;
@@ -21,6 +23,8 @@ export interface ChunkDocument {
   readonly formulas?: readonly { readonly latex: string; readonly valid: boolean }[];
   readonly bboxes: readonly { readonly page: number; readonly bbox: readonly number[] }[];
   readonly lines?: { readonly from: number; readonly to: number };
+  /** Sheets and cell ranges, or slides, of a spreadsheet's or presentation's chunk. */
+  readonly locations?: readonly { readonly sheet?: string; readonly range?: string; readonly slide?: number }[];
   readonly content_hash: string;
   readonly ingested_at: string;
   readonly engine: string;
@@ -41,6 +45,7 @@ export function chunkToDocument(chunk: Chunk, options: Readonly<{ ingestedAt?: s
   return {
     id: chunk.id,
     doc_id: chunk.docId,
+    ...(chunk.parentId === undefined ? {} : { parent_id: chunk.parentId }),
     source: chunk.source,
     ...(chunk.title === undefined ? {} : { title: chunk.title }),
     text: chunk.text,
@@ -54,6 +59,7 @@ export function chunkToDocument(chunk: Chunk, options: Readonly<{ ingestedAt?: s
     ...(chunk.formulas === undefined ? {} : { formulas: chunk.formulas.map(({ latex, valid }) => ({ latex, valid })) }),
     bboxes: chunk.bboxes.map(({ page, bbox }) => ({ page, bbox: [...bbox] })),
     ...(chunk.lines === undefined ? {} : { lines: { from: chunk.lines.from, to: chunk.lines.to } }),
+    ...(chunk.locations === undefined ? {} : { locations: chunk.locations }),
     content_hash: chunk.contentHash,
     ingested_at: ingestedAt,
     engine: chunk.engine,
@@ -81,6 +87,10 @@ export interface DocumentRecord {
   /** The source's version of the document (S3 ETag, size and date; HTTP validators), when it has one. */
   readonly source_version?: string;
   readonly page_hashes?: readonly string[];
+  /** The document this one is an attachment of. */
+  readonly parent_id?: string;
+  /** Its attachments, child documents of their own. */
+  readonly children?: readonly string[];
   readonly status: 'indexed' | 'failed';
   readonly reason?: string;
   readonly pages: number;
@@ -100,6 +110,8 @@ export function documentRecord(mark: DocumentMark, options: Readonly<{ index: st
     content_hash: mark.contentHash,
     ...(mark.version === undefined ? {} : { source_version: mark.version }),
     ...(mark.pageHashes === undefined ? {} : { page_hashes: mark.pageHashes }),
+    ...(mark.parentId === undefined ? {} : { parent_id: mark.parentId }),
+    ...(mark.children === undefined ? {} : { children: mark.children }),
     status: failedChunks > 0 ? 'failed' : mark.status,
     ...(reason === undefined ? {} : { reason }),
     pages: mark.pages,

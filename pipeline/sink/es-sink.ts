@@ -18,7 +18,7 @@ import { SinkIndices } from './es-indices.ts';
 import type { EsSinkOptions } from './es-options.ts';
 import { validateEsSinkOptions } from './es-options.ts';
 import { appendFailures } from './fallback.ts';
-import { clearResolvedFailures, pruneGone } from './prune.ts';
+import { clearResolvedFailures, pruneGone, removeOrphans } from './prune.ts';
 import { errorKind } from './retry.ts';
 import { deleteStaleChunks } from './stale.ts';
 import { SinkState } from './state.ts';
@@ -110,6 +110,10 @@ class EsSink implements Sink {
   readonly #previousChunks = new Map<string, number | null>();
   /** Documents whose chunks from a longer earlier version must go: docId → new chunk count. */
   #stale = new Map<string, number>();
+  /** Attachments of each document's previous record, from `isUnchanged` (null: none). */
+  readonly #previousChildren = new Map<string, readonly string[] | null>();
+  /** Documents whose earlier version may have had attachments this one lacks: docId → its children now. */
+  #orphans = new Map<string, readonly string[]>();
   /** Documents indexed by this run: dead letters of earlier runs about them are cleared on close. */
   readonly #succeeded = new Set<string>();
   /** When this sink started: dead letters older than this are from earlier runs. */
@@ -212,6 +216,7 @@ class EsSink implements Sink {
     if (this.#indices.freshDocuments) {
       // A documents index created by this run holds nothing from an earlier one.
       this.#previousChunks.set(docId, null);
+      this.#previousChildren.set(docId, null);
       return undefined;
     }
     try {
@@ -221,6 +226,7 @@ class EsSink implements Sink {
       );
       const record = found.found ? found._source : undefined;
       this.#previousChunks.set(docId, record?.chunks ?? null);
+      this.#previousChildren.set(docId, record?.children ?? null);
       return record;
     } catch (error) {
       // Still unreachable after the retries: the cluster is gone, and the run should stop feeding it.
@@ -266,6 +272,7 @@ class EsSink implements Sink {
     await this.#flush();
     await this.#state.drained();
     if (this.#state.lost === undefined) await this.#deleteStale();
+    if (this.#state.lost === undefined) await this.#deleteOrphans();
     // The chunk index is final now: make it searchable while the document and failure records
     // (other indices) are sent, rather than after them.
     await Promise.all([this.#flushMeta().then(() => this.#state.drained()), this.#finishChunks()]);
@@ -369,6 +376,10 @@ class EsSink implements Sink {
     if (record.status === 'indexed' && (previous === undefined || (previous !== null && previous > mark.chunks))) {
       this.#stale.set(mark.docId, mark.chunks);
     }
+    // Attachments are known by the previous record, or (a child document, never asked about) looked up on close.
+    const children = mark.children ?? [];
+    const before = this.#previousChildren.get(mark.docId);
+    if (before === undefined || before?.some((id) => !children.includes(id))) this.#orphans.set(mark.docId, children);
   }
 
   /** Send failure and document records; what the cluster will not take goes to the fallback file. */
@@ -414,6 +425,15 @@ class EsSink implements Sink {
       await this.#state.fallback(appendFailures(this.#fallbackFile, lost), this.#fallbackFile, lost.length);
       for (const record of lost) this.#state.stored(this.#fallbackFile, record.code);
     });
+  }
+
+  /** Remove attachments that new versions of documents no longer have; a failure is recorded, not thrown. */
+  async #deleteOrphans(): Promise<void> {
+    const entries = [...this.#orphans];
+    this.#orphans = new Map();
+    if (entries.length === 0) return;
+    const names = { index: this.#index, documentsIndex: this.#documentsIndex, failuresIndex: this.#failuresIndex };
+    for (const record of await removeOrphans(this.#client, names, entries, this.#send)) this.#queueFailure(record);
   }
 
   /** Delete chunks that shorter new versions of documents no longer have; a failure is recorded, not thrown. */

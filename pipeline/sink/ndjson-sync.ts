@@ -2,7 +2,9 @@
  * A sync over NDJSON files, with the semantics of the Elasticsearch index: the previous run's
  * `documents.jsonl` says what the folder holds, so a rerun skips unchanged documents (by content
  * hash, or by source version before any download); at the end every earlier document this run
- * did not write again is carried forward, except those pruned as gone from their source. A run
+ * did not write again is carried forward, except those pruned as gone from their source and the
+ * attachments (child documents) of documents gone or written again (which wrote their current
+ * attachments themselves). A run
  * stopped half-way (a source lost) thus loses nothing it did not replace. The new files are
  * written beside the old ones (`*.partial`) and renamed over them at the end, so a run that dies
  * outright leaves the old set intact.
@@ -20,6 +22,8 @@ interface PreviousRecord {
   readonly contentHash: string;
   readonly version?: string;
   readonly status: string;
+  /** Set on an attachment: the document it belongs to. */
+  readonly parentId?: string;
 }
 
 /** Suffix of the files a sync run writes before they replace the old ones. */
@@ -86,17 +90,39 @@ export class NdjsonPrevious {
   prune(scope: Readonly<PruneScope>): PruneResult {
     const gone: string[] = [];
     for (const record of this.#records.values()) {
-      if (this.#touched.has(record.docId) || this.#gone.has(record.docId)) continue;
+      // An attachment is in no listing: it goes with its parent.
+      if (record.parentId !== undefined || this.#touched.has(record.docId) || this.#gone.has(record.docId)) continue;
       if (scope.prefixes.some((prefix) => record.source.startsWith(prefix)) && scope.isGone(record.source)) {
         this.#gone.add(record.docId);
         gone.push(record.source);
       }
     }
+    for (const record of this.#records.values()) {
+      if (record.parentId === undefined || this.#touched.has(record.docId) || this.#gone.has(record.docId) || this.#kept(record.parentId)) continue;
+      this.#gone.add(record.docId);
+      gone.push(record.source);
+    }
     return { removed: gone.length, sources: gone.slice(0, 100) };
   }
 
   #carried(docId: string): boolean {
-    return this.#records.has(docId) && !this.#touched.has(docId) && !this.#gone.has(docId);
+    if (!this.#records.has(docId) || this.#touched.has(docId) || this.#gone.has(docId)) return false;
+    const parentId = this.#records.get(docId)?.parentId;
+    return parentId === undefined || this.#kept(parentId);
+  }
+
+  /**
+   * True when the old lines of `parentId`'s attachments may be carried: it and every document
+   * above it are carried unchanged. One written again wrote its attachments again; one gone took
+   * them with it. Bounded, so a record naming itself cannot loop.
+   */
+  #kept(parentId: string): boolean {
+    let id: string | undefined = parentId;
+    for (let level = 0; id !== undefined && level < 32; level++) {
+      if (this.#touched.has(id) || this.#gone.has(id)) return false;
+      id = this.#records.get(id)?.parentId;
+    }
+    return true;
   }
 
   /**

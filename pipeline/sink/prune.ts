@@ -1,7 +1,8 @@
 /**
- * The two clean-ups of a sync: documents that are gone from their source lose their chunks, their
- * record and their dead letters (as Elastic's connectors do in a full sync), and documents that
- * now succeed lose the dead letters of earlier runs. Search + bulk delete rather than
+ * The clean-ups of a sync: documents that are gone from their source lose their chunks, their
+ * record and their dead letters (as Elastic's connectors do in a full sync), their attachments
+ * (child documents) with them; attachments a changed document no longer has go the same way; and
+ * documents that now succeed lose the dead letters of earlier runs. Search + bulk delete rather than
  * `_delete_by_query`, which minimal servers (no reindex module) do not have.
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
@@ -22,6 +23,10 @@ export interface PruneIndices {
 const PAGE = 5000;
 /** Documents per chunk search: a document has at most a few thousand chunks, a search returns 10,000. */
 const DOCS_PER_SEARCH = 5;
+/** Parents per search for their attachments. */
+const GROUP = 100;
+/** Levels of attachments followed: past the ten the pipeline converts, so every level is found. */
+const MAX_LEVELS = 16;
 
 /**
  * Remove every document recorded for `names.index` under `scope.prefixes` that `scope.isGone`
@@ -38,37 +43,115 @@ export async function pruneGone(
   send: Readonly<SendBulkOptions>,
 ): Promise<PruneResult> {
   if (scope.prefixes.length === 0) return { removed: 0, sources: [] };
-  const gone: { id: string; docId: string; source: string }[] = [];
   const should = scope.prefixes.map((prefix) => ({ prefix: { source: prefix } }));
+  const listed = await listRecords(client, names, { bool: { should, minimum_should_match: 1 } });
+  // An attachment is in no listing: it goes with its parent, found below.
+  const gone = listed.filter((record) => record.parentId === undefined && scope.isGone(record.source));
+  const removed = [...gone, ...(await descendants(client, names, gone))];
+  await removeDocuments(client, names, removed, send);
+  return { removed: removed.length, sources: removed.slice(0, 100).map((doc) => doc.source) };
+}
+
+/**
+ * Remove the children (attachments) that parents written by this run no longer have: each entry
+ * is a parent and the children it has now. Resolves to failure records for the groups it could
+ * not clean; never rejects.
+ *
+ * @example
+ * const problems = await removeOrphans(client, names, [['mail-id', ['report-id']]], send)
+ */
+export async function removeOrphans(
+  client: Client,
+  names: Readonly<PruneIndices>,
+  parents: readonly (readonly [parentId: string, children: readonly string[]])[],
+  send: Readonly<SendBulkOptions>,
+): Promise<FailureRecord[]> {
+  const problems: FailureRecord[] = [];
+  for (let i = 0; i < parents.length; i += GROUP) {
+    const group = new Map(parents.slice(i, i + GROUP).map(([parent, children]) => [parent, new Set(children)]));
+    try {
+      const found = await listRecords(client, names, { terms: { parent_id: [...group.keys()] } });
+      const orphans = found.filter((record) => !group.get(record.parentId ?? '')?.has(record.docId));
+      await removeDocuments(client, names, [...orphans, ...(await descendants(client, names, orphans))], send);
+    } catch (error) {
+      // The old attachments stay findable, which is wrong but visible; recorded, not thrown.
+      problems.push({
+        source: names.documentsIndex,
+        stage: 'index',
+        code: 'FOLIO_ES_PRUNE',
+        reason: `could not remove the attachments ${[...group.keys()].join(', ')} no longer have from ${names.index}: ${describeError(error)}`,
+        at: new Date().toISOString(),
+      });
+    }
+  }
+  return problems;
+}
+
+/** A document's sync record, as much of it as a prune needs. */
+interface ListedRecord {
+  readonly id: string;
+  readonly docId: string;
+  readonly source: string;
+  readonly parentId?: string;
+}
+
+/** The sync records of `names.index` that `query` matches, page by page. */
+async function listRecords(client: Client, names: Readonly<PruneIndices>, query: estypes.QueryDslQueryContainer): Promise<ListedRecord[]> {
+  const out: ListedRecord[] = [];
   let after: estypes.SortResults | undefined;
   for (;;) {
     const page = await client.search<DocumentRecord>({
       index: names.documentsIndex,
       size: PAGE,
-      _source: ['doc_id', 'source'],
+      _source: ['doc_id', 'source', 'parent_id'],
       sort: [{ doc_id: 'asc' }],
       ...(after === undefined ? {} : { search_after: after }),
-      query: { bool: { filter: [{ term: { index: names.index } }, { bool: { should, minimum_should_match: 1 } }] } },
+      query: { bool: { filter: [{ term: { index: names.index } }, query] } },
     });
     for (const hit of page.hits.hits) {
       const record = hit._source;
-      if (record !== undefined && hit._id !== undefined && scope.isGone(record.source)) gone.push({ id: hit._id, docId: record.doc_id, source: record.source });
+      if (record === undefined || hit._id === undefined) continue;
+      out.push({ id: hit._id, docId: record.doc_id, source: record.source, ...(record.parent_id === undefined ? {} : { parentId: record.parent_id }) });
     }
     if (page.hits.hits.length < PAGE) break;
     after = page.hits.hits.at(-1)?.sort;
   }
-  for (let i = 0; i < gone.length; i += DOCS_PER_SEARCH) {
-    const group = gone.slice(i, i + DOCS_PER_SEARCH).map((doc) => doc.docId);
+  return out;
+}
+
+/** The attachments of `docs`, and theirs, level by level (bounded: a record naming itself cannot loop). */
+async function descendants(client: Client, names: Readonly<PruneIndices>, docs: readonly ListedRecord[]): Promise<ListedRecord[]> {
+  const out: ListedRecord[] = [];
+  const seen = new Set(docs.map((doc) => doc.docId));
+  let level = [...seen];
+  for (let depth = 0; depth < MAX_LEVELS && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (let i = 0; i < level.length; i += GROUP) {
+      for (const child of await listRecords(client, names, { terms: { parent_id: level.slice(i, i + GROUP) } })) {
+        if (seen.has(child.docId)) continue;
+        seen.add(child.docId);
+        out.push(child);
+        next.push(child.docId);
+      }
+    }
+    level = next;
+  }
+  return out;
+}
+
+/** Delete the chunks and dead letters of `docs`, then their records. */
+async function removeDocuments(client: Client, names: Readonly<PruneIndices>, docs: readonly ListedRecord[], send: Readonly<SendBulkOptions>): Promise<void> {
+  for (let i = 0; i < docs.length; i += DOCS_PER_SEARCH) {
+    const group = docs.slice(i, i + DOCS_PER_SEARCH).map((doc) => doc.docId);
     await deleteMatching(client, names.index, { terms: { doc_id: group } }, send);
     await deleteMatching(client, names.failuresIndex, { bool: { filter: [{ term: { index: names.index } }, { terms: { doc_id: group } }] } }, send);
   }
   // The records last: if anything above failed, the next run finds them and tries again.
   await deleteIds(
     client,
-    gone.map((doc) => ({ index: names.documentsIndex, id: doc.id })),
+    docs.map((doc) => ({ index: names.documentsIndex, id: doc.id })),
     send,
   );
-  return { removed: gone.length, sources: gone.slice(0, 100).map((doc) => doc.source) };
 }
 
 /**

@@ -17,6 +17,13 @@ export interface DocumentMark {
   readonly reason?: string | undefined;
   /** sha256 per page, in page order, when the orchestrator has them. */
   readonly pageHashes?: readonly string[] | undefined;
+  /** The document this one is an attachment of: it is pruned with that one. */
+  readonly parentId?: string | undefined;
+  /**
+   * Its attachments' `docId`s (child documents, marked after it). Children an earlier version
+   * of the document had and this list lacks are removed; absent means none.
+   */
+  readonly children?: readonly string[] | undefined;
 }
 
 export interface SinkStats {
@@ -44,7 +51,10 @@ export interface SinkStats {
   readonly lost?: string | undefined;
 }
 
-/** What a sync may remove: documents recorded under these URI prefixes that `isGone` says are gone. */
+/**
+ * What a sync may remove: documents recorded under these URI prefixes that `isGone` says are gone.
+ * A child document (an attachment) is never asked about: it goes when its parent goes.
+ */
 export interface PruneScope {
   /** `file://` folder prefixes, or exact URIs, under which gone documents can be recorded. */
   readonly prefixes: readonly string[];
@@ -53,7 +63,7 @@ export interface PruneScope {
 
 /** What a prune removed. */
 export interface PruneResult {
-  /** Documents whose chunks, record and dead letters were removed. */
+  /** Documents whose chunks, record and dead letters were removed (their attachments included). */
   readonly removed: number;
   /** Sources of the removed documents, first 100. */
   readonly sources: readonly string[];

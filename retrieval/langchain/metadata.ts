@@ -4,7 +4,7 @@
  * everything Folio adds sits under one `folio` key.
  */
 import { Document } from '@langchain/core/documents';
-import type { BBox, Chunk } from '../../core/types.ts';
+import type { BBox, Chunk, ElementLocation } from '../../core/types.ts';
 import type { SearchHit } from '../types.ts';
 
 /** What Folio adds to a Document's metadata. */
@@ -23,6 +23,10 @@ export interface FolioMetadata {
   readonly qualityPassed?: boolean;
   readonly engine?: string;
   readonly tokens?: number;
+  /** Sheets and cell ranges, or slides (spreadsheets and presentations); the first is also in `loc`. */
+  readonly locations?: readonly ElementLocation[];
+  /** The document this one is an attachment of. */
+  readonly parentId?: string;
   /** Retriever only: fused score and per-list ranks. */
   readonly score?: number;
   readonly ranks?: SearchHit['ranks'];
@@ -30,7 +34,14 @@ export interface FolioMetadata {
 
 export interface FolioDocumentMetadata {
   readonly source: string;
-  readonly loc: { readonly pageNumber: number; readonly lines?: { readonly from: number; readonly to: number } };
+  readonly loc: {
+    readonly pageNumber: number;
+    readonly lines?: { readonly from: number; readonly to: number };
+    /** A spreadsheet's sheet and cells (`Sheet1!A1:D40`), or a presentation's slide. */
+    readonly sheet?: string;
+    readonly range?: string;
+    readonly slide?: number;
+  };
   readonly folio: FolioMetadata;
   [key: string]: unknown;
 }
@@ -42,9 +53,15 @@ export function chunkToDocument(chunk: Chunk): Document<FolioDocumentMetadata> {
     id: chunk.id,
     metadata: {
       source: chunk.source,
-      loc: { pageNumber: chunk.pages[0] ?? 1, ...(chunk.lines ? { lines: { from: chunk.lines.from, to: chunk.lines.to } } : {}) },
+      loc: {
+        pageNumber: chunk.pages[0] ?? 1,
+        ...(chunk.lines ? { lines: { from: chunk.lines.from, to: chunk.lines.to } } : {}),
+        ...chunk.locations?.[0],
+      },
       folio: {
         docId: chunk.docId,
+        ...(chunk.parentId === undefined ? {} : { parentId: chunk.parentId }),
+        ...(chunk.locations === undefined ? {} : { locations: chunk.locations }),
         id: chunk.id,
         chunkIndex: chunk.index,
         ...(chunk.title !== undefined ? { title: chunk.title } : {}),

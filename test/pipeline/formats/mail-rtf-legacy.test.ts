@@ -20,18 +20,26 @@ function source(bytes: Uint8Array, name: string): SourceDocument {
 const read = async (bytes: Uint8Array, name: string) => processDocument(source(bytes, name), { engine: 'text' });
 
 describe('readFormat (e-mail, RTF, legacy Office)', () => {
-  it('should read an EML with its headers and its attachment as a following page', async () => {
+  it('should read an EML with its headers, and its attachment as a child document', async () => {
     const result = await read(new Uint8Array(await readFile(join(DATA, 'eml_with_attachment.eml'))), 'mail.eml');
     assert.equal(result.ok, true, JSON.stringify(result.failures));
     assert.equal(result.elements[0]?.kind, 'heading');
     assert.equal(result.elements[0]?.text, 'Email with Attachment');
     assert.ok(result.elements.some((e) => e.text === 'From: Alice Example <alice@example.com>'));
-    const attachment = result.elements.find((e) => e.text === 'Attachment: test.txt');
-    assert.equal(attachment?.pageNumber, 2);
-    assert.match(result.markdown, /This is a test attachment file\./);
+    assert.ok(result.elements.some((e) => e.text === 'Attachments: test.txt'));
+    assert.doesNotMatch(result.markdown, /This is a test attachment file\./, 'the attachment is a document of its own');
+    const [child, ...more] = result.children ?? [];
+    assert.equal(more.length, 0);
+    assert.deepEqual(child?.doc.parent, { id: result.doc.id, uri: result.doc.uri, depth: 1 });
+    assert.equal(child?.doc.uri, 'file:///test/mail.eml#attachment=test.txt');
+    assert.notEqual(child?.doc.id, result.doc.id);
+    assert.match(child?.markdown ?? '', /This is a test attachment file\./);
+    assert.ok((child?.chunks.length ?? 0) > 0);
+    assert.ok(child?.chunks.every((c) => c.parentId === result.doc.id && c.docId === child.doc.id));
+    assert.ok(result.chunks.every((c) => c.parentId === undefined));
   });
 
-  it('should read a PDF attached to an EML through the text layer, its pages after the message', async () => {
+  it('should read a PDF attached to an EML through the text layer, as a child document of its own pages', async () => {
     const pdf = await readFile('examples/docs/folio-handbook.pdf');
     const wrapped = pdf.toString('base64').replace(/.{76}/g, '$&\n');
     const message = `From: a@example.org\nSubject: Handbook\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="x"\n\n--x\nContent-Type: text/plain\n\nSee attached.\n--x\nContent-Type: application/pdf; name="handbook.pdf"\nContent-Disposition: attachment; filename="handbook.pdf"\nContent-Transfer-Encoding: base64\n\n${wrapped}\n--x--\n`;
@@ -39,29 +47,42 @@ describe('readFormat (e-mail, RTF, legacy Office)', () => {
     assert.equal(result.ok, true, JSON.stringify(result.failures));
     assert.deepEqual(
       result.pages.map((p) => [p.pageNumber, p.engine]),
+      [[1, 'eml']],
+    );
+    const child = result.children?.[0];
+    assert.equal(child?.doc.mime, 'application/pdf');
+    assert.deepEqual(
+      child?.pages.map((p) => [p.pageNumber, p.engine]),
       [
-        [1, 'eml'],
+        [1, 'text'],
         [2, 'text'],
         [3, 'text'],
-        [4, 'text'],
       ],
     );
-    const heading = result.elements.find((e) => e.text === 'Attachment: handbook.pdf');
-    assert.equal(heading?.pageNumber, 2);
-    assert.ok(result.elements.some((e) => e.pageNumber === 2 && e.text.includes('Folio Handbook')));
-    assert.ok(result.chunks.some((c) => c.pages.includes(3)));
+    assert.ok(child?.elements.some((e) => e.pageNumber === 1 && e.text.includes('Folio Handbook')));
+    assert.ok(child?.chunks.some((c) => c.pages.includes(2) && c.parentId === result.doc.id));
   });
 
-  it('should read an Outlook MSG (OLE) with its attachment', async () => {
+  it('should read an Outlook MSG (OLE) with its attachment as a child document', async () => {
     const bytes = new Uint8Array(await readFile(join(DATA, 'msg_with_attachment.msg')));
     assert.equal(sniffMime(bytes, 'x'), MSG_MIME);
     const result = await read(bytes, 'mail.msg');
     assert.equal(result.ok, true, JSON.stringify(result.failures));
     assert.equal(result.elements[0]?.text, 'Email with Attachment');
-    assert.match(result.markdown, /## Attachment: test\.txt\n\nThis is a test attachment file\./);
+    assert.ok(result.elements.some((e) => e.text === 'Attachments: test.txt, report.pdf'));
+    assert.deepEqual(
+      result.children?.map((child) => [child.doc.uri, child.ok]),
+      [
+        ['file:///test/mail.msg#attachment=test.txt', true],
+        // The fixture's PDF is a stub (`%PDF-1.4 fake report bytes`): that child fails, alone.
+        ['file:///test/mail.msg#attachment=report.pdf', false],
+      ],
+    );
+    assert.equal(result.children?.[1]?.failures[0]?.docId, result.children?.[1]?.doc.id);
+    assert.match(result.children?.[0]?.markdown ?? '', /This is a test attachment file\./);
   });
 
-  it('should read a message nested twelve deep within the nesting bound', async () => {
+  it('should read a message nested twelve deep down to the nesting bound, and say where it stopped', async () => {
     let message = 'Subject: innermost\n\nThe bottom.';
     for (let i = 0; i < 12; i++) {
       message = `Subject: level ${i}\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="b${i}"\n\n--b${i}\nContent-Type: text/plain\n\nBody ${i}\n--b${i}\nContent-Type: message/rfc822\nContent-Disposition: attachment; filename="m${i}.eml"\n\n${message}\n--b${i}--\n`;
@@ -69,7 +90,19 @@ describe('readFormat (e-mail, RTF, legacy Office)', () => {
     const result = await read(new TextEncoder().encode(message), 'deep.eml');
     assert.equal(result.ok, true, JSON.stringify(result.failures));
     assert.match(result.markdown, /# level 11/);
-    assert.doesNotMatch(result.markdown, /The bottom/, 'nesting past the bound is not read');
+    const chain = [result];
+    while (chain.at(-1)?.children?.[0] !== undefined) chain.push(chain.at(-1)!.children![0]!);
+    assert.equal(chain.length, 11, 'the message and ten levels of attachments');
+    assert.match(chain[10]!.markdown, /# level 1\b/);
+    assert.equal(chain[10]!.doc.parent?.depth, 10);
+    assert.deepEqual(
+      chain[10]!.failures.map((f) => f.code),
+      ['FOLIO_NESTING_TOO_DEEP'],
+    );
+    assert.ok(
+      chain.every((doc) => !/The bottom/.test(doc.markdown)),
+      'nesting past the bound is not read',
+    );
   });
 
   it('should read RTF paragraphs, headings from the style sheet, emphasis and tables', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { sniffMime } from '../../../connector/index.ts';
 import { sha256 } from '../../../core/hash.ts';
 import type { SourceDocument } from '../../../core/types.ts';
-import { ODS_MIME, ODT_MIME } from '../../../pipeline/formats/index.ts';
+import { ODP_MIME, ODS_MIME, ODT_MIME } from '../../../pipeline/formats/index.ts';
 import { processDocument } from '../../../pipeline/run/index.ts';
 import { makeZip } from './zip-writer.ts';
 
@@ -89,6 +89,37 @@ describe('readFormat (spreadsheets and slides)', () => {
     ]);
     assert.match(table.table.html, /<td rowspan="2">Both days<\/td>/);
     assert.deepEqual(table.headingPath, ['Budget']);
+    assert.deepEqual(title?.location, { sheet: 'Budget', range: 'Budget!A1' });
+    assert.deepEqual(table.location, { sheet: 'Budget', range: 'Budget!A3:C5' });
+    assert.deepEqual(result.chunks[0]?.locations, [
+      { sheet: 'Budget', range: 'Budget!A1' },
+      { sheet: 'Budget', range: 'Budget!A3:C5' },
+    ]);
+  });
+
+  it('should name the sheet rows of each part of a table split across chunks, and a CSV sheet after its file', async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => `item ${i},${i * 7},note number ${i} about the item`);
+    const bytes = new TextEncoder().encode(`Name,Amount,Note\n${rows.join('\n')}\n`);
+    const result = await processDocument(source(bytes, 'ledger.csv'), { engine: 'text', maxTokens: 128 });
+    assert.equal(result.ok, true, JSON.stringify(result.failures));
+    assert.deepEqual(result.elements.find((e) => e.kind === 'table')?.location, { sheet: 'ledger', range: 'ledger!A1:C121' });
+    const ranges = result.chunks.map((chunk) => chunk.locations?.map((l) => l.range).join(' '));
+    assert.ok(ranges.length > 3, `split into several chunks: ${ranges.join(', ')}`);
+    assert.match(ranges[0] ?? '', /^ledger!A2:C\d+$/);
+    assert.match(ranges.at(-1) ?? '', /^ledger!A\d+:C121$/);
+    // The parts follow each other without a gap or an overlap.
+    const bounds = ranges.map(
+      (r) =>
+        (r ?? '')
+          .match(/A(\d+):C(\d+)/)!
+          .slice(1)
+          .map(Number) as [number, number],
+    );
+    bounds.slice(1).forEach(([from], i) => assert.equal(from, bounds[i]![1] + 1, ranges.join(', ')));
+    const part = result.chunks[1]!;
+    const [first, last] = bounds[1]!;
+    assert.match(part.text, new RegExp(`item ${first - 2}\\b`));
+    assert.match(part.text, new RegExp(`item ${last - 2}\\b`));
   });
 
   it('should read a PPTX deck slide by slide in presentation order, title first, bullets nested', async () => {
@@ -107,6 +138,33 @@ describe('readFormat (spreadsheets and slides)', () => {
     ]);
     assert.equal(result.elements.find((e) => e.kind === 'footnote')?.label, 'speaker_notes');
     assert.deepEqual(byPage(2), [['heading', 'Closing']]);
+    assert.ok(result.elements.filter((e) => e.pageNumber === 1).every((e) => e.location?.slide === 1));
+    assert.deepEqual(
+      result.chunks.map((chunk) => chunk.locations),
+      result.chunks.map((chunk) => chunk.pages.map((slide) => ({ slide }))),
+    );
+  });
+
+  it('should read ODP slides with their numbers and speaker notes as their own elements', async () => {
+    const content = `<office:document-content xmlns:office="o" xmlns:draw="d" xmlns:presentation="p" xmlns:text="x"><office:body><office:presentation>
+<draw:page draw:name="page1"><draw:frame presentation:class="title"><draw:text-box><text:p>Welcome</text:p></draw:text-box></draw:frame>
+<presentation:notes><draw:page-thumbnail draw:page-number="1"/><draw:frame presentation:class="notes"><draw:text-box><text:p>Greet the room.</text:p><text:p>Then start.</text:p></draw:text-box></draw:frame></presentation:notes></draw:page>
+<draw:page draw:name="page2"><draw:frame presentation:class="title"><draw:text-box><text:p>Plan</text:p></draw:text-box></draw:frame></draw:page>
+</office:presentation></office:body></office:document-content>`;
+    const bytes = makeZip([
+      { name: 'mimetype', data: ODP_MIME, deflate: false },
+      { name: 'content.xml', data: content },
+    ]);
+    const result = await processDocument(source(bytes, 'talk.odp'), { engine: 'text' });
+    assert.equal(result.ok, true, JSON.stringify(result.failures));
+    assert.deepEqual(
+      result.elements.map((e) => [e.kind, e.text, e.label, e.location?.slide]),
+      [
+        ['heading', 'Welcome', undefined, 1],
+        ['footnote', 'Greet the room. Then start.', 'speaker_notes', 1],
+        ['heading', 'Plan', undefined, 2],
+      ],
+    );
   });
 
   it('should read an ODS sheet through its mimetype and repeated cells', async () => {
@@ -127,6 +185,7 @@ describe('readFormat (spreadsheets and slides)', () => {
       ['Duck', '3'],
       ['Duck', '3'],
     ]);
+    assert.deepEqual(table?.location, { sheet: 'Birds', range: 'Birds!A1:B3' });
   });
 
   it('should read an ODT with its outline levels, a list, a spanning table and a footnote', async () => {
