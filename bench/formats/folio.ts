@@ -11,10 +11,7 @@ import { processDocument } from '../../pipeline/run/process-document.ts';
 export interface FolioOutput {
   /** What `folio convert` writes: tables as HTML, spans kept. */
   readonly markdown: string;
-  /**
-   * The same with tables as pipe tables (a spanning cell repeated) and without slides' speaker
-   * notes, the reference's own conventions (docling's Markdown of a PPTX or ODP has no notes).
-   */
+  /** The same with tables as pipe tables (a spanning cell repeated), the reference's own convention. */
   readonly pipeMarkdown: string;
   readonly pages: number;
   readonly seconds: number;
@@ -38,10 +35,7 @@ export async function folioMarkdown(path: string): Promise<FolioOutput> {
   const failure = result.failures[0];
   return {
     markdown: result.markdown,
-    pipeMarkdown: renderMarkdown(
-      result.elements.filter((element) => element.label !== 'speaker_notes'),
-      { tables: 'markdown' },
-    ),
+    pipeMarkdown: renderMarkdown(result.elements, { tables: 'markdown' }),
     pages: Math.max(1, result.pages.length),
     seconds,
     mime,

@@ -9,7 +9,7 @@ export function formatsReport(result: FormatsResult, command: string): string {
   const lines = [
     '# Office, web and text formats against docling',
     '',
-    `\`${command}\` on \`${result.data}\`: ${result.files.length} files with docling's Markdown beside them. Similarity is 1 − the normalised edit distance of the plain texts (the docling suite's measure, \`bench/groundtruth/compare.ts\`); a file a tool fails on or cannot read scores 0. Folio's Markdown is compared with tables as pipe tables (\`renderMarkdown(…, { tables: 'markdown' })\`, a spanning cell repeated), and without slides' speaker notes (\`footnote\` elements labelled \`speaker_notes\`), the reference's own conventions; \`folio convert\` writes tables as HTML with the spans and the notes as \`> **Notes:**\` quotes.`,
+    `\`${command}\` on \`${result.data}\`: ${result.files.length} files with docling's Markdown beside them. Similarity is 1 − the normalised edit distance of the plain texts (the docling suite's measure, \`bench/groundtruth/compare.ts\`); a file a tool fails on or cannot read scores 0. Folio's Markdown is compared with tables as pipe tables (\`renderMarkdown(…, { tables: 'markdown' })\`, a spanning cell repeated), the reference's own convention; \`folio convert\` writes them as HTML with the spans.`,
     '',
     `Versions: ${tools.map((t) => `${t}: ${result.versions[t] ?? '?'}`).join('; ')}.${
       Object.keys(result.skipped).length > 0

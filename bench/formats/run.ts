@@ -81,7 +81,7 @@ export async function runFormatsSet(options: Readonly<FormatsBenchOptions> = {})
   const { data = '../shared/data/formats-dev', baselines = true, log = (line: string) => console.error(line) } = options;
   const items = await pairs(data);
   const tools = ['folio', ...(baselines ? [markitdown.name, pandoc.name] : [])];
-  const versions: Record<string, string> = { folio: 'folio (this checkout), tables as pipe tables, speaker notes left out' };
+  const versions: Record<string, string> = { folio: 'folio (this checkout), tables as pipe tables' };
   const skipped: Record<string, string> = {};
   const outputs = new Map<string, Awaited<ReturnType<Baseline['convert']>>>();
   for (const baseline of baselines ? [markitdown, pandoc] : []) {

@@ -110,7 +110,8 @@ async function readPicture(
             height: image.height,
             regions: [{ kind: 'image', box: [0, 0, image.width, image.height], overlaid: figure.alt }],
           },
-          { ocr, cache, signal, render: async () => image },
+          // The picture is the whole "page": every region's rectangle is the picture itself.
+          { ocr, cache, signal, render: async () => ({ ...image, box: [0, 0, image.width, image.height] as const }) },
         );
       })(),
       signal,
