@@ -22,6 +22,7 @@ export const EXTERNAL_SUITES = [
   'sources',
   'formats',
   'lines',
+  'speed',
 ] as const;
 export type ExternalSuite = (typeof EXTERNAL_SUITES)[number];
 

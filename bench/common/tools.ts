@@ -148,3 +148,19 @@ export async function runChild({
     });
   });
 }
+
+/**
+ * The CPU seconds summed and the largest peak RSS over several measured runs (one engine's
+ * processes), each left out when no run measured it.
+ *
+ * @example
+ * return { wallMs, failures, ...measured(runs) } // { cpuSeconds: 3.2, peakRssMiB: 41.5 }
+ */
+export function measured(runs: readonly ChildRun[]): { cpuSeconds?: number; peakRssMiB?: number } {
+  const cpu = runs.flatMap((r) => (r.cpuSeconds === undefined ? [] : [r.cpuSeconds]));
+  const rss = runs.flatMap((r) => (r.peakRssMiB === undefined ? [] : [r.peakRssMiB]));
+  return {
+    ...(cpu.length > 0 ? { cpuSeconds: Math.round(cpu.reduce((a, b) => a + b, 0) * 100) / 100 } : {}),
+    ...(rss.length > 0 ? { peakRssMiB: Math.max(...rss) } : {}),
+  };
+}

@@ -44,6 +44,10 @@ export interface QualitySet {
 /** The outcome of one engine converting one set. */
 export interface ConvertRun {
   readonly wallMs: number;
+  /** CPU seconds (user + system) of the engine's processes, all threads, when `/usr/bin/time` measured them. */
+  readonly cpuSeconds?: number;
+  /** Largest peak RSS of the engine's processes, MiB, when `/usr/bin/time` measured them. */
+  readonly peakRssMiB?: number;
   /** `name: reason` per document that failed. */
   readonly failures: readonly string[];
 }

@@ -17,6 +17,8 @@ const FOLIO = fileURLToPath(new URL('../../bin/folio.ts', import.meta.url));
 export interface IngestSample {
   readonly ms: number;
   readonly pages: number;
+  /** Chunks written (the summary's `chunks:` line). */
+  readonly chunks?: number;
   readonly failures: number;
   readonly rss?: number;
   /** CPU seconds of the folio process, all threads. */
@@ -33,15 +35,18 @@ export interface IngestOnceOptions {
   readonly timeoutMs: number;
   /** `--engine`. @default 'text' */
   readonly engine?: string;
+  /** `--embed`: `none`, or `local` for the default embedding model. @default 'none' */
+  readonly embed?: string;
 }
 
 /** What the run's summary (stderr) says: pages read and failure records by code. */
-export function parseSummary(stderr: string): { pages: number; failures: number } | undefined {
+export function parseSummary(stderr: string): { pages: number; failures: number; chunks?: number } | undefined {
   const pages = /^pages:\s+(\d+)/m.exec(stderr);
   if (!pages) return undefined;
   const codes = /^failures:\s+(.*)$/m.exec(stderr)?.[1] ?? '';
   const failures = [...codes.matchAll(/\b[A-Z_]+ (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
-  return { pages: Number(pages[1]), failures };
+  const chunks = /^chunks:\s+(\d+)/m.exec(stderr);
+  return { pages: Number(pages[1]), failures, ...(chunks ? { chunks: Number(chunks[1]) } : {}) };
 }
 
 /**
@@ -51,7 +56,7 @@ export function parseSummary(stderr: string): { pages: number; failures: number 
  * const sample = await ingestOnce(['a.pdf'], { es: 'http://127.0.0.1:9200', timeoutMs: 600_000 })
  */
 export async function ingestOnce(files: readonly string[], options: Readonly<IngestOnceOptions>): Promise<IngestSample> {
-  const { es, workers, timeoutMs, engine = 'text' } = options;
+  const { es, workers, timeoutMs, engine = 'text', embed = 'none' } = options;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-bench-ingest-'));
   const index = `folio-bench-${process.pid}-${Date.now()}`;
   // With --es, --out only holds the fallback file for failure records the cluster refuses.
@@ -59,17 +64,7 @@ export async function ingestOnce(files: readonly string[], options: Readonly<Ing
   const meter = es ? await elasticsearchMeter(es) : undefined;
   const esBefore = await meter?.cpuSeconds();
   try {
-    const args = [
-      FOLIO,
-      'ingest',
-      ...files,
-      '--engine',
-      engine,
-      '--embed',
-      'none',
-      ...(workers === undefined ? [] : ['--workers', String(workers)]),
-      ...target,
-    ];
+    const args = [FOLIO, 'ingest', ...files, '--engine', engine, '--embed', embed, ...(workers === undefined ? [] : ['--workers', String(workers)]), ...target];
     // An empty ELASTICSEARCH_URL keeps the NDJSON run from indexing into the bench's own cluster.
     const run = await runChild({ command: process.execPath, args, measureMemory: true, timeoutMs, captureStdout: false, env: { ELASTICSEARCH_URL: es ?? '' } });
     const esAfter = await meter?.cpuSeconds();

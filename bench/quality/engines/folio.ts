@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runChild } from '../../common/tools.ts';
+import { measured, runChild } from '../../common/tools.ts';
 import { commonRoot } from '../../olmocr/runner.ts';
 import type { QualityDocument, QualityEngine } from '../types.ts';
 
@@ -30,9 +30,10 @@ export function folioEngine(engine = 'auto'): QualityEngine {
       const run = await runChild({
         command: process.execPath,
         args: [CLI, 'convert', ...documents.map((d) => d.pdf), '--out-dir', target, '--engine', engine, '--quiet'],
+        measureMemory: true,
       });
       const failures = run.code === 0 ? [] : [`folio convert exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`];
-      return { wallMs: run.wallMs, failures };
+      return { wallMs: run.wallMs, failures, ...measured([run]) };
     },
   };
 }

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { hasTool, runChild } from '../../common/tools.ts';
+import { hasTool, measured, runChild } from '../../common/tools.ts';
 import type { QualityDocument, QualityEngine } from '../types.ts';
 import { CACHE_DIR } from './cache.ts';
 
@@ -64,12 +64,12 @@ export const pymupdf4llmEngine: QualityEngine = {
     }
     const list = path.join(out, '.inputs.json');
     await writeFile(list, JSON.stringify(pairs));
-    const run = await runChild({ command: PYTHON, args: ['-c', DRIVER, list], timeoutMs: 1_800_000, env: { OMP_THREAD_LIMIT: '1' } });
+    const run = await runChild({ command: PYTHON, args: ['-c', DRIVER, list], timeoutMs: 1_800_000, env: { OMP_THREAD_LIMIT: '1' }, measureMemory: true });
     const failures = run.stderr
       .split('\n')
       .filter((l) => l.startsWith('FAILED\t'))
       .map((l) => l.split('\t').slice(1).join(': '));
     if (run.code !== 0) failures.push(`python exited ${run.code}: ${run.stderr.trim().split('\n').slice(-2).join(' | ')}`);
-    return { wallMs: run.wallMs, failures };
+    return { wallMs: run.wallMs, failures, ...measured([run]) };
   },
 };

@@ -5,7 +5,8 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { hasTool, runChild, TESSERACT_ENV } from '../../common/tools.ts';
+import type { ChildRun } from '../../common/tools.ts';
+import { hasTool, measured, runChild, TESSERACT_ENV } from '../../common/tools.ts';
 import type { QualityDocument, QualityEngine } from '../types.ts';
 
 export const tesseractEngine: QualityEngine = {
@@ -22,11 +23,18 @@ export const tesseractEngine: QualityEngine = {
   },
   async convert(documents: readonly QualityDocument[], out: string) {
     const failures: string[] = [];
+    const runs: ChildRun[] = [];
     const start = performance.now();
     for (const doc of documents) {
       const dir = await mkdtemp(path.join(tmpdir(), 'folio-tess-'));
       try {
-        const render = await runChild({ command: 'pdftoppm', args: ['-r', '300', '-gray', '-png', doc.pdf, path.join(dir, 'p')], timeoutMs: 300_000 });
+        const render = await runChild({
+          command: 'pdftoppm',
+          args: ['-r', '300', '-gray', '-png', doc.pdf, path.join(dir, 'p')],
+          timeoutMs: 300_000,
+          measureMemory: true,
+        });
+        runs.push(render);
         if (render.code !== 0) throw new Error(`pdftoppm: ${render.stderr.trim()}`);
         const pages = (await readdir(dir)).filter((f) => f.endsWith('.png')).sort();
         const texts: string[] = [];
@@ -36,7 +44,9 @@ export const tesseractEngine: QualityEngine = {
             args: [path.join(dir, page), 'stdout', '-l', 'eng', '--psm', '1'],
             env: TESSERACT_ENV,
             timeoutMs: 300_000,
+            measureMemory: true,
           });
+          runs.push(run);
           texts.push(run.stdout.trim());
         }
         const target = path.join(out, `${doc.name}.md`);
@@ -48,6 +58,6 @@ export const tesseractEngine: QualityEngine = {
         await rm(dir, { recursive: true, force: true });
       }
     }
-    return { wallMs: performance.now() - start, failures };
+    return { wallMs: performance.now() - start, failures, ...measured(runs) };
   },
 };
