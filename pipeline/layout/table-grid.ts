@@ -31,6 +31,9 @@ export function gridOf(rows: readonly Line[], horizontal: readonly Rule[] = [], 
   if (rows.length < MIN_ROWS) return undefined;
   let most = 0;
   for (const row of rows) most = Math.max(most, row.fragments.length);
+  // The fullest row's fragments sit side by side, each in a column of its own: past MAX_COLUMNS
+  // the grid below would give up anyway, after the work (a map's row of labels).
+  if (most > MAX_COLUMNS) return undefined;
   // The checks that need no columns go first: most candidate row runs fail one of them.
   const multi = rows.filter((r) => r.fragments.length >= 2 && r.fragments.length >= 0.75 * most);
   if (multi.length < MIN_ROWS) return undefined;

@@ -62,6 +62,9 @@ function tabular(row: Line): boolean {
   return mean <= 30;
 }
 
+/** Rows handed to grid building per page pass, beyond four per row of the page (see `scanPage`). */
+const GRID_ROW_BUDGET = 1500;
+
 /**
  * Tables across the whole page, found before reading order so a column gutter inside a table
  * cannot split it (XY-cut would read it column by column). A run of at least three rows of
@@ -91,8 +94,12 @@ function scanPage(
   const taken = new Set<Fragment>();
   const tables: Fragment[] = [];
   const close = (upper: Line, lower: Line): boolean => lower.top - upper.bottom <= 3 * Math.max(upper.size, lower.size);
+  // A failed run is tried again from its next row, so a page of many short rows that make no
+  // table (a map's labels, a newspaper's columns) costs rows² in grid building; past this many rows
+  // tried the page is not a page of tables, and the rest of it is read as text.
+  let budget = GRID_ROW_BUDGET + 4 * rows.length;
   let i = 0;
-  while (i < rows.length) {
+  while (i < rows.length && budget > 0) {
     if (!isRow(rows[i] as Line)) {
       i++;
       continue;
@@ -127,7 +134,9 @@ function scanPage(
       count = rows.slice(i, last + 1).filter((r) => isRow(r)).length;
     }
     const slice = rows.slice(start, last + 1);
-    const cells = count >= 3 && accept(rows.slice(i, last + 1)) ? gridOf(slice, rules?.horizontal, ofWords) : undefined;
+    const tried = count >= 3 && accept(rows.slice(i, last + 1));
+    if (tried) budget -= slice.length;
+    const cells = tried ? gridOf(slice, rules?.horizontal, ofWords) : undefined;
     if (cells === undefined) {
       i++;
       continue;
