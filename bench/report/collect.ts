@@ -57,7 +57,22 @@ export async function collectResults({ resultsDir = 'bench/results' }: Readonly<
   }
   const textlayer = await readJson<TextLayerBenchResult>(path.join(resultsDir, 'textlayer.json'));
   const suites: Record<string, unknown> = {};
-  for (const suite of ['parse', 'ocr', 'decode', 'math', 'serve', 'retrieval', 'embeddings', 'plugin', 'scans', 'quality', 'furniture', 'sources', 'formats']) {
+  for (const suite of [
+    'parse',
+    'ocr',
+    'decode',
+    'math',
+    'serve',
+    'retrieval',
+    'embeddings',
+    'plugin',
+    'scans',
+    'quality',
+    'furniture',
+    'sources',
+    'formats',
+    'speed',
+  ]) {
     const r = await readJson<unknown>(path.join(resultsDir, `${suite}.json`));
     if (r !== undefined) suites[suite] = r;
   }

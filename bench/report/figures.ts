@@ -96,6 +96,49 @@ export function headlineFigures(results: CollectedResults): Figure[] {
   figures.push(...furnitureFigures(results.suites['furniture']));
   figures.push(...sourcesFigures(results.suites['sources']));
   figures.push(...formatsFigures(results.suites['formats']));
+  figures.push(...speedFigures(results.suites['speed']));
+  return figures;
+}
+
+/** `speed.json` (`folio bench speed`): per set, auto and the text route beside pdftotext, Tesseract, memory over length. */
+export function speedFigures(speed: unknown): Figure[] {
+  const rows = ((speed as Json)?.['rows'] as Record<string, unknown>[] | undefined) ?? [];
+  const live = rows.filter((r) => r['skipped'] === undefined);
+  const get = (phase: string): Json | undefined => live.find((r) => r['phase'] === phase);
+  const sets = [...new Set(live.map((r) => String(r['set'])))];
+  const figures: Figure[] = [];
+  const runs = num((speed as Json)?.['runs']) ?? 1;
+  for (const set of sets) {
+    const at = (engine: string): string => {
+      const r = get(`${set}/${engine}`);
+      if (r === undefined) return '';
+      const quality = num(r['quality']);
+      return `${engine} ${num(r['pagesPerSecond'])} pages/s, ${num(r['peakRssMiB'])} MiB${quality === undefined ? '' : `, quality ${quality}`}`;
+    };
+    const parts = ['pdftotext', 'folio-text', 'folio-auto', 'pymupdf4llm', 'tesseract'].map(at).filter((p) => p !== '');
+    if (parts.length < 2) continue;
+    figures.push({
+      figure: `Speed on ${set}, whole processes side by side (medians of ${runs})`,
+      value: parts.join('; '),
+      command: `npx folio bench speed --sets ${set}`,
+    });
+  }
+  const long = live.filter((r) => /\/long-\d+$/.test(String(r['phase'])));
+  if (long.length === 2) {
+    const [short, big] = [...long].sort((a, b) => (num(a['pages']) ?? 0) - (num(b['pages']) ?? 0));
+    figures.push({
+      figure: `Peak RSS over a document's length (\`convert --engine text\`, ${String(short!['set'])} joined)`,
+      value: `${num(big!['pages'])} pages ${num(big!['peakRssMiB'])} MiB vs ${num(short!['pages'])} pages ${num(short!['peakRssMiB'])} MiB`,
+      command: 'npx folio bench speed',
+    });
+  }
+  const embed = live.find((r) => num(r['chunksPerSecond']) !== undefined && /ingest-ndjson-embed$/.test(String(r['phase'])));
+  if (embed !== undefined)
+    figures.push({
+      figure: `\`folio ingest\` with the default embeddings into NDJSON (${String(embed['set'])})`,
+      value: `${num(embed['pagesPerSecond'])} pages/s, ${num(embed['chunksPerSecond'])} chunks/s, ${num(embed['peakRssMiB'])} MiB`,
+      command: 'npx folio bench speed',
+    });
   return figures;
 }
 
