@@ -8,7 +8,7 @@ import { SourceError } from '../../core/errors.ts';
 import type { Block, ListItem, Span, TableCell } from './blocks.ts';
 import { isBlank } from './blocks.ts';
 import { chartBlocks, drawingCharts } from './chart.ts';
-import { mainPart, type Relationship, readPart, relationships } from './ooxml.ts';
+import { mainPart, packageTitle, type Relationship, readPart, relationships } from './ooxml.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, find, findAll, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
 import { openZip, type ZipArchive } from './zip.ts';
@@ -185,5 +185,5 @@ export function readPptx(bytes: Uint8Array, options: Readonly<PptxOptions> = {})
     const notes = notesOf(zip, slideRels);
     pages.push({ blocks, ...(notes.length > 0 ? { notes } : {}), ...(title?.kind === 'heading' ? { label: title.spans.map((s) => s.text).join('') } : {}) });
   }
-  return { format: 'pptx', pages };
+  return { format: 'pptx', pages, ...packageTitle(zip) };
 }

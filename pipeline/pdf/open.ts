@@ -48,6 +48,11 @@ export interface PdfHandle {
    * `FOLIO_PDF_CORRUPT`) naming the document and page.
    */
   page(pageNumber: number): Promise<PdfPage>;
+  /**
+   * The document's Info entry `tag` (`Title`, `Author`, `Subject`, …) as text, undefined when
+   * absent or empty. It is what the producer wrote: `Microsoft Word - x.doc` and `untitled` too.
+   */
+  metaText(tag: string): string | undefined;
   /** Frees PDFium's document; safe to call twice. */
   close(): Promise<void>;
 }
@@ -90,6 +95,7 @@ export async function openPdf(bytes: Uint8Array, options: Readonly<OpenPdfOption
       const { width, height, view } = readPage(pageNumber, (page) => ({ width: page.width, height: page.height, view: page.view }));
       return { source, pageNumber, width, height, view, read: (read) => readPage(pageNumber, read) };
     },
+    metaText: (tag) => doc.metaText(tag),
     async close(): Promise<void> {
       doc.close();
     },

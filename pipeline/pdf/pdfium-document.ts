@@ -34,6 +34,8 @@ export interface PdfiumDocument {
    * (`FOLIO_PDF_CORRUPT`) naming the document and page when PDFium cannot load it.
    */
   withPage<T>(pageNumber: number, read: (page: PdfiumPage) => T): T;
+  /** The Info dictionary's text entry `tag` (`Title`, `Author`, …), undefined when absent or empty. */
+  metaText(tag: string): string | undefined;
   /** Frees the document and its bytes; safe to call twice. */
   close(): void;
 }
@@ -115,6 +117,26 @@ export async function openPdfiumDocument(bytes: Uint8Array, options: Readonly<Op
           if (text !== 0) lib.FPDFText_ClosePage(text);
           lib.FPDF_ClosePage(handle);
         }
+      }
+    },
+    metaText(tag: string): string | undefined {
+      if (!open || pdfium.broken) return undefined;
+      const key = cString(pdfium, tag);
+      try {
+        const needed = lib.FPDF_GetMetaText(doc, key, 0, 0);
+        // Two bytes are the UTF-16 NUL alone: the entry is absent or empty.
+        if (needed <= 2) return undefined;
+        const buffer = lib.malloc(needed);
+        if (buffer === 0) return undefined;
+        try {
+          lib.FPDF_GetMetaText(doc, key, buffer, needed);
+          const start = buffer >>> 0;
+          return new TextDecoder('utf-16le').decode(pdfium.heap.u8.slice(start, start + needed - 2));
+        } finally {
+          lib.free(buffer);
+        }
+      } finally {
+        lib.free(key);
       }
     },
     close(): void {

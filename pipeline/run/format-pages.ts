@@ -13,8 +13,10 @@ import { analysePage, type PageResult } from './page-result.ts';
 /** Declarative pages have no size: the grid Markdown inputs use. */
 const GRID = 999;
 
-export async function* formatPages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
+/** `declared` receives the titles the file declares (its title property, an e-mail's subject). */
+export async function* formatPages(doc: SourceDocument, options: Readonly<ProcessOptions>, declared: (string | undefined)[] = []): AsyncIterable<PageResult> {
   const read = await readFormat(doc.bytes, doc.mime, { revisions: options.revisions ?? 'accept' });
+  declared.push(read.metadata?.['title'], read.metadata?.['subject']);
   for (const [i, page] of read.pages.entries()) {
     options.signal?.throwIfAborted();
     const pageNumber = i + 1;
