@@ -34,6 +34,8 @@ export interface PdfiumDocument {
    * (`FOLIO_PDF_CORRUPT`) naming the document and page when PDFium cannot load it.
    */
   withPage<T>(pageNumber: number, read: (page: PdfiumPage) => T): T;
+  /** A 1-based page's displayed size in points, read without loading its content; undefined when PDFium cannot tell. */
+  pageSize(pageNumber: number): { width: number; height: number } | undefined;
   /** The Info dictionary's text entry `tag` (`Title`, `Author`, …), undefined when absent or empty. */
   metaText(tag: string): string | undefined;
   /** Frees the document and its bytes; safe to call twice. */
@@ -118,6 +120,14 @@ export async function openPdfiumDocument(bytes: Uint8Array, options: Readonly<Op
           lib.FPDF_ClosePage(handle);
         }
       }
+    },
+    pageSize(pageNumber: number): { width: number; height: number } | undefined {
+      if (!open || pdfium.broken || !(pageNumber >= 1 && pageNumber <= numPages)) return undefined;
+      if (!lib.FPDF_GetPageSizeByIndexF(doc, pageNumber - 1, pdfium.scratch)) return undefined;
+      const f32 = pdfium.heap.f32;
+      const at = pdfium.scratch >>> 2;
+      const [width, height] = [f32[at] as number, f32[at + 1] as number];
+      return width > 0 && height > 0 ? { width, height } : undefined;
     },
     metaText(tag: string): string | undefined {
       if (!open || pdfium.broken) return undefined;

@@ -18,11 +18,13 @@ export interface AnalyseOptions {
   readonly signal?: AbortSignal;
   /** The largest page image, as the server's `--max-pixels`. @default 100_000_000 */
   readonly maxPixels?: number;
+  /** Pages per OCR call (see `ProcessOptions.ocrBatchSize`). @default 4 */
+  readonly ocrBatchSize?: number;
 }
 
 /** Runs one document through the pipeline; a document that cannot be read comes back with `ok: false` and its failures. */
 export async function analyse(doc: SourceDocument, options: Readonly<AnalyseOptions>): Promise<ProcessedDocument> {
-  const { engine, onPage, onPageRead, signal, maxPixels } = options;
+  const { engine, onPage, onPageRead, signal, maxPixels, ocrBatchSize } = options;
   async function* one(): AsyncGenerator<SourceDocument> {
     yield doc;
   }
@@ -33,6 +35,7 @@ export async function analyse(doc: SourceDocument, options: Readonly<AnalyseOpti
     onPageRead,
     signal,
     ...(maxPixels === undefined ? {} : { maxPixels }),
+    ...(ocrBatchSize === undefined ? {} : { ocrBatchSize }),
   })) {
     if (isUnreadSource(item)) return { doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [item.failure] };
     return item;

@@ -28,6 +28,9 @@ export class LiveAnalysis {
     const { engine, maxPixels } = options;
     this.result = analyse(doc, {
       engine,
+      // A scanned page is read as soon as it is reached, not when three more have joined its
+      // batch: the viewer waits for pages in order (the embedded engine reads one page at a time anyway).
+      ocrBatchSize: 1,
       ...(maxPixels === undefined ? {} : { maxPixels }),
       onPageRead: (result: PageResult) => {
         const view = readPageView(result);
