@@ -26,7 +26,7 @@ export { globToRegExp, SourceListing } from './listing.ts';
 export type { RobotsRules } from './robots.ts';
 export { parseRobots } from './robots.ts';
 export type { S3SourceOptions } from './s3.ts';
-export { s3Source, s3Version } from './s3.ts';
+export { readS3Object, s3Source, s3Version } from './s3.ts';
 export type { S3Address } from './s3-address.ts';
 export { isS3Input, parseS3Address, s3Uri } from './s3-address.ts';
 export type { S3ConnectionOptions } from './s3-client.ts';

@@ -150,6 +150,65 @@ export async function* s3Source(inputs: readonly string[], options: Readonly<S3S
   }
 }
 
+/**
+ * The one object `s3://bucket/key` names (no listing, no glob), as a document, or a
+ * {@link SourceFailure} saying why not (missing, empty, too large, unsupported). Wrong
+ * credentials reject with a ConfigurationError, an unreachable server with one too.
+ *
+ * @example
+ * const item = await readS3Object('s3://docs/reports/q3.pdf', { endpoint: 'http://127.0.0.1:9000' });
+ */
+export async function readS3Object(
+  input: string,
+  options: Readonly<Pick<S3SourceOptions, 'endpoint' | 'region' | 'forcePathStyle' | 'timeoutMs' | 'maxBytes' | 'retries' | 'retryDelayMs' | 'signal'>> = {},
+): Promise<SourceItem> {
+  const { maxBytes = 200 * 1024 * 1024, retries = 2, retryDelayMs = 500, signal } = options;
+  const address = parseS3Address(input);
+  if (address === undefined || address.pattern !== undefined || address.prefix === '' || address.prefix.endsWith('/'))
+    return sourceFailure(input, 'FOLIO_BAD_URL', `${input}: not the s3://bucket/key address of one object`);
+  const uri = s3Uri(address.bucket, address.prefix);
+  const kit = await openS3(options);
+  const session = new Session(kit, { retries, retryDelayMs, signal });
+  try {
+    const { client, GetObjectCommand } = kit;
+    let got: { bytes: Uint8Array; etag: string; modified: Date | undefined };
+    try {
+      got = await session.call(`reading ${uri}`, async () => {
+        const response = await client.send(new GetObjectCommand({ Bucket: address.bucket, Key: address.prefix }), { abortSignal: signal });
+        if ((response.ContentLength ?? 0) > maxBytes) {
+          (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
+          throw new TooLarge(`${uri}: ${response.ContentLength} bytes is more than \`maxBytes\` (${maxBytes})`);
+        }
+        const bytes = await readBounded(response.Body as AsyncIterable<Uint8Array> | undefined, maxBytes, uri);
+        return { bytes, etag: response.ETag ?? '', modified: response.LastModified };
+      });
+    } catch (error) {
+      if (error instanceof ConfigurationError || error instanceof SourceError) throw error;
+      const status = (error as { status?: number }).status;
+      const code = error instanceof TooLarge ? 'FOLIO_TOO_LARGE' : status === 404 ? 'FOLIO_NOT_FOUND' : 'FOLIO_FETCH_FAILED';
+      const message = error instanceof Error ? error.message : String(error);
+      return sourceFailure(uri, code, message.includes(uri) ? message : `${uri}: ${message}`);
+    }
+    const { bytes, etag, modified } = got;
+    if (bytes.byteLength === 0) return sourceFailure(uri, 'FOLIO_EMPTY_FILE', `${uri}: the object is empty (0 bytes)`);
+    const relativePath = address.prefix.slice(address.base.length);
+    const mime = sniffMime(bytes, relativePath);
+    if (!SUPPORTED_MIME_TYPES.has(mime)) return sourceFailure(uri, 'FOLIO_UNSUPPORTED_TYPE', `${uri}: unsupported content (sniffed as ${mime})`);
+    return {
+      id: stableId(uri),
+      uri,
+      relativePath,
+      mime,
+      bytes,
+      contentHash: sha256(bytes),
+      version: s3Version(etag, bytes.byteLength, modified),
+      ...(modified === undefined ? {} : { modifiedAt: modified }),
+    };
+  } finally {
+    kit.client.destroy();
+  }
+}
+
 /** The objects under `address`, one listing page at a time; folder markers and keys outside the glob left out. */
 async function* listPages(session: Session, address: S3Address, pageSize: number): AsyncGenerator<Listed[]> {
   const { client, ListObjectsV2Command } = session.kit;

@@ -12,6 +12,8 @@ export interface ConvertResponse {
   readonly doc_id: string;
   readonly content_hash: string;
   readonly mime: string;
+  /** The document's title (declared by the file unless junk, else its title page's); every chunk carries it too. */
+  readonly title?: string;
   /** False when the document could not be read at all (`failures` says why). */
   readonly ok: boolean;
   readonly markdown: string;
@@ -69,6 +71,7 @@ export function convertResponse(result: ProcessedDocument, options: Readonly<{ c
     doc_id: doc.id,
     content_hash: doc.contentHash,
     mime: doc.mime,
+    ...(result.title === undefined ? {} : { title: result.title }),
     ok: result.ok,
     markdown: result.markdown,
     pages: result.pages.map((p) => ({

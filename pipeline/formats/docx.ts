@@ -9,7 +9,7 @@ import { blockText, isBlank, spansText } from './blocks.ts';
 import { cellsOf, choice, notes, pageBreaks, partTexts, rowsOf, settleLevels } from './docx-parts.ts';
 import { isOn, WordNumbering, WordStyles } from './docx-styles.ts';
 import { ommlToLatex } from './omml.ts';
-import { mainPart, type Relationship, readPart, relatedPart, relationships } from './ooxml.ts';
+import { mainPart, packageTitle, type Relationship, readPart, relatedPart, relationships } from './ooxml.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, find, findAll, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
 import { openZip, packageMedia } from './zip.ts';
@@ -333,5 +333,5 @@ export function readDocx(bytes: Uint8Array, options: Readonly<DocxOptions> = {})
   const starts = [0, ...new Set(reader.pageStarts.filter((i) => i > 0 && i < blocks.length))].sort((a, b) => a - b);
   const pages: FormatPage[] = starts.map((start, i) => ({ blocks: blocks.slice(start, starts[i + 1] ?? blocks.length), headers, footers }));
   pages[pages.length - 1] = { ...pages[pages.length - 1]!, footnotes: [...footnotes, ...reader.cited] };
-  return { format: 'docx', pages, media: packageMedia(zip) };
+  return { format: 'docx', pages, media: packageMedia(zip), ...packageTitle(zip) };
 }

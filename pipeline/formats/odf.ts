@@ -6,7 +6,7 @@
 import { SourceError } from '../../core/errors.ts';
 import type { Block, ListItem, Span, TableCell } from './blocks.ts';
 import { blockText, isBlank } from './blocks.ts';
-import { readPart } from './ooxml.ts';
+import { packageTitle, readPart } from './ooxml.ts';
 import { type SheetCell, sheetBlocks } from './sheet-tables.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, find, kid, kids, textOf, type XmlElement } from './xml.ts';
@@ -255,11 +255,11 @@ export function readOdf(bytes: Uint8Array): FormatDocument {
   if (text) {
     const footnotes: Notes = [];
     const blocks = textBlocks(text, [], 0, footnotes);
-    return { format: 'odt', pages: [{ blocks, footnotes }], media: packageMedia(zip) };
+    return { format: 'odt', pages: [{ blocks, footnotes }], media: packageMedia(zip), ...packageTitle(zip) };
   }
   const spreadsheet = kid(body, 'spreadsheet');
-  if (spreadsheet) return { format: 'ods', pages: sheets(spreadsheet, 500_000) };
+  if (spreadsheet) return { format: 'ods', pages: sheets(spreadsheet, 500_000), ...packageTitle(zip) };
   const presentation = kid(body, 'presentation');
-  if (presentation) return { format: 'odp', pages: slides(presentation), media: packageMedia(zip) };
+  if (presentation) return { format: 'odp', pages: slides(presentation), media: packageMedia(zip), ...packageTitle(zip) };
   throw new SourceError('FOLIO_FORMAT_CORRUPT', 'the OpenDocument body is neither text, spreadsheet nor presentation');
 }

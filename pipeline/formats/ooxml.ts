@@ -3,7 +3,7 @@
  * them, and the check that turns an encrypted or damaged package into a clear error.
  */
 import { SourceError } from '../../core/errors.ts';
-import { parseXml, type XmlElement } from './xml.ts';
+import { find, parseXml, textOf, type XmlElement } from './xml.ts';
 import type { ZipArchive } from './zip.ts';
 
 export interface Relationship {
@@ -70,4 +70,16 @@ export function mainPart(zip: ZipArchive, fallback: string): string {
 export function relatedPart(rels: ReadonlyMap<string, Relationship>, typeSuffix: string): string | undefined {
   for (const rel of rels.values()) if (!rel.external && rel.type.endsWith(typeSuffix)) return rel.target;
   return undefined;
+}
+
+/**
+ * The package's declared title as format metadata: `dc:title` of the Office core properties
+ * (`docProps/core.xml`) or of an OpenDocument's `meta.xml`; `{}` when there is none.
+ */
+export function packageTitle(zip: ZipArchive): { metadata?: { title: string } } {
+  for (const part of ['docProps/core.xml', 'meta.xml']) {
+    const title = textOf(find(readPart(zip, part), 'title')).trim();
+    if (title !== '') return { metadata: { title } };
+  }
+  return {};
 }

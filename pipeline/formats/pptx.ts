@@ -8,7 +8,7 @@ import { SourceError } from '../../core/errors.ts';
 import type { Block, ListItem, Span, TableCell } from './blocks.ts';
 import { isBlank } from './blocks.ts';
 import { chartBlocks, drawingCharts } from './chart.ts';
-import { mainPart, type Relationship, readPart, relationships } from './ooxml.ts';
+import { mainPart, packageTitle, type Relationship, readPart, relationships } from './ooxml.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, find, findAll, kid, kids, relId, textOf, type XmlElement } from './xml.ts';
 import { openZip, packageMedia, type ZipArchive } from './zip.ts';
@@ -191,5 +191,5 @@ export function readPptx(bytes: Uint8Array, options: Readonly<PptxOptions> = {})
       ...(title?.kind === 'heading' ? { label: title.spans.map((s) => s.text).join('') } : {}),
     });
   }
-  return { format: 'pptx', pages, media: packageMedia(zip) };
+  return { format: 'pptx', pages, media: packageMedia(zip), ...packageTitle(zip) };
 }

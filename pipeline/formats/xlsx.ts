@@ -6,7 +6,7 @@
 import { SourceError } from '../../core/errors.ts';
 import type { Block } from './blocks.ts';
 import { chartBlocks, drawingCharts } from './chart.ts';
-import { mainPart, readPart, relatedPart, relationships } from './ooxml.ts';
+import { mainPart, packageTitle, readPart, relatedPart, relationships } from './ooxml.ts';
 import { type SheetCell, type SheetMerge, sheetBlocks } from './sheet-tables.ts';
 import type { FormatDocument, FormatPage } from './types.ts';
 import { attr, kid, kids, parseXml, relId, textOf, type XmlElement } from './xml.ts';
@@ -151,5 +151,5 @@ export function readXlsx(bytes: Uint8Array, options: Readonly<XlsxOptions> = {})
     const blocks: Block[] = [{ kind: 'heading', level: 2, spans: [{ text: name }] }, ...sheetBlocks(cells, merges), ...sheetCharts(zip, rel.target)];
     pages.push({ blocks, label: name, sheet: name });
   }
-  return { format: 'xlsx', pages };
+  return { format: 'xlsx', pages, ...packageTitle(zip) };
 }

@@ -48,6 +48,16 @@ export interface PdfHandle {
    * `FOLIO_PDF_CORRUPT`) naming the document and page.
    */
   page(pageNumber: number): Promise<PdfPage>;
+  /**
+   * A page's displayed size in points (crop box, rotation applied) without loading the page: for
+   * outlining a long document before reading it. Undefined for a page PDFium cannot size.
+   */
+  pageSize(pageNumber: number): { readonly width: number; readonly height: number } | undefined;
+  /**
+   * The document's Info entry `tag` (`Title`, `Author`, `Subject`, …) as text, undefined when
+   * absent or empty. It is what the producer wrote: `Microsoft Word - x.doc` and `untitled` too.
+   */
+  metaText(tag: string): string | undefined;
   /** Frees PDFium's document; safe to call twice. */
   close(): Promise<void>;
 }
@@ -90,6 +100,8 @@ export async function openPdf(bytes: Uint8Array, options: Readonly<OpenPdfOption
       const { width, height, view } = readPage(pageNumber, (page) => ({ width: page.width, height: page.height, view: page.view }));
       return { source, pageNumber, width, height, view, read: (read) => readPage(pageNumber, read) };
     },
+    pageSize: (pageNumber) => doc.pageSize(pageNumber),
+    metaText: (tag) => doc.metaText(tag),
     async close(): Promise<void> {
       doc.close();
     },

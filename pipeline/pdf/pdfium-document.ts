@@ -34,6 +34,10 @@ export interface PdfiumDocument {
    * (`FOLIO_PDF_CORRUPT`) naming the document and page when PDFium cannot load it.
    */
   withPage<T>(pageNumber: number, read: (page: PdfiumPage) => T): T;
+  /** A 1-based page's displayed size in points, read without loading its content; undefined when PDFium cannot tell. */
+  pageSize(pageNumber: number): { width: number; height: number } | undefined;
+  /** The Info dictionary's text entry `tag` (`Title`, `Author`, …), undefined when absent or empty. */
+  metaText(tag: string): string | undefined;
   /** Frees the document and its bytes; safe to call twice. */
   close(): void;
 }
@@ -115,6 +119,34 @@ export async function openPdfiumDocument(bytes: Uint8Array, options: Readonly<Op
           if (text !== 0) lib.FPDFText_ClosePage(text);
           lib.FPDF_ClosePage(handle);
         }
+      }
+    },
+    pageSize(pageNumber: number): { width: number; height: number } | undefined {
+      if (!open || pdfium.broken || !(pageNumber >= 1 && pageNumber <= numPages)) return undefined;
+      if (!lib.FPDF_GetPageSizeByIndexF(doc, pageNumber - 1, pdfium.scratch)) return undefined;
+      const f32 = pdfium.heap.f32;
+      const at = pdfium.scratch >>> 2;
+      const [width, height] = [f32[at] as number, f32[at + 1] as number];
+      return width > 0 && height > 0 ? { width, height } : undefined;
+    },
+    metaText(tag: string): string | undefined {
+      if (!open || pdfium.broken) return undefined;
+      const key = cString(pdfium, tag);
+      try {
+        const needed = lib.FPDF_GetMetaText(doc, key, 0, 0);
+        // Two bytes are the UTF-16 NUL alone: the entry is absent or empty.
+        if (needed <= 2) return undefined;
+        const buffer = lib.malloc(needed);
+        if (buffer === 0) return undefined;
+        try {
+          lib.FPDF_GetMetaText(doc, key, buffer, needed);
+          const start = buffer >>> 0;
+          return new TextDecoder('utf-16le').decode(pdfium.heap.u8.slice(start, start + needed - 2));
+        } finally {
+          lib.free(buffer);
+        }
+      } finally {
+        lib.free(key);
       }
     },
     close(): void {

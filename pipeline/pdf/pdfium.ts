@@ -34,7 +34,11 @@ export interface PdfiumExports {
   FPDF_GetLastError(): number;
   FPDF_GetPageCount(doc: Ptr): number;
   FPDF_CloseDocument(doc: Ptr): void;
+  /** The Info dictionary's entry `tag` (NUL-terminated UTF-8) as UTF-16LE plus a NUL; returns the bytes it needs. */
+  FPDF_GetMetaText(doc: Ptr, tag: Ptr, buffer: Ptr, length: number): number;
   FPDF_LoadPage(doc: Ptr, index: number): Ptr;
+  /** `FS_SIZEF` out (width, height floats, rotation applied) without loading the page's content. */
+  FPDF_GetPageSizeByIndexF(doc: Ptr, index: number, size: Ptr): number;
   FPDF_ClosePage(page: Ptr): void;
   FPDF_GetPageWidthF(page: Ptr): number;
   FPDF_GetPageHeightF(page: Ptr): number;

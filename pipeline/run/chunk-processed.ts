@@ -33,11 +33,11 @@ export function chunkProcessed(
     if (page.engine !== 'text') engine = page.engine;
     quality.set(page.pageNumber, page.quality);
   }
-  const title = elements.find((e) => e.kind === 'heading')?.text;
+  // The document's title on every chunk (each chunk's own place is its heading path).
   const chunks = chunkDocument(elements, {
     docId: doc.id,
     source: doc.uri,
-    title,
+    title: result.title,
     contentHash: doc.contentHash,
     engine,
     quality,

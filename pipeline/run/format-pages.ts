@@ -17,13 +17,22 @@ import { analysePage, type PageResult } from './page-result.ts';
 const GRID = 999;
 
 /**
+ * `attachments` receives the files an e-mail carries; `declared` the titles the file declares (its
+ * title property, an e-mail's subject).
+ *
  * @example
  * const attachments: FormatAttachment[] = [];
  * for await (const page of formatPages(mail, { engine: 'text' }, attachments)) pages.push(page);
  */
-export async function* formatPages(doc: SourceDocument, options: Readonly<ProcessOptions>, attachments: FormatAttachment[] = []): AsyncIterable<PageResult> {
+export async function* formatPages(
+  doc: SourceDocument,
+  options: Readonly<ProcessOptions>,
+  attachments: FormatAttachment[] = [],
+  declared: (string | undefined)[] = [],
+): AsyncIterable<PageResult> {
   const read = await readFormat(doc.bytes, doc.mime, { revisions: options.revisions ?? 'accept' });
   attachments.push(...(read.attachments ?? []));
+  declared.push(read.metadata?.['title'], read.metadata?.['subject']);
   // A CSV's one sheet is named after its file, as a spreadsheet application names it.
   const fileSheet = basename(doc.relativePath).replace(/\.[^.]+$/, '');
   // Pictures are read under `auto` or a named engine, never under `text` (then `ocr` is absent too).

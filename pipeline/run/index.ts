@@ -4,6 +4,7 @@ export type { ChunkEmbedder, ChunkSink, IngestOptions, RunListing } from './inge
 export { ingest } from './ingest.ts';
 export { BLANK_INK_SHARE, hasInk, inkShare } from './ink.ts';
 export type { EngineChoice, ProcessOptions } from './options.ts';
+export type { PageResult } from './page-result.ts';
 export type { PageSummary, ProcessedDocument } from './process-document.ts';
 export { chunkProcessed, DEAD_LETTER_SCORE, processDocument, readDocument } from './process-document.ts';
 export type { ProcessSourcesOptions } from './process-sources.ts';

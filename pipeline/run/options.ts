@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../../core/errors.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
 import type { Device } from '../../inference/runtime/ort.ts';
+import type { PageResult } from './page-result.ts';
 
 /** How pages are turned into Markdown. */
 export type EngineChoice = 'auto' | 'text' | string;
@@ -61,6 +62,14 @@ export interface ProcessOptions {
   readonly signal?: AbortSignal;
   /** Called after each page, for progress bars. */
   readonly onPage?: (event: { readonly source: string; readonly pageNumber: number; readonly engine: string }) => void;
+  /**
+   * Called with each page as soon as it is read: its own elements and quality, before the steps
+   * that look across pages (furniture by repetition, tables continued over a page break) revise
+   * them. For viewers that paint pages as they come (the web app's document view). Functions do
+   * not cross to worker threads: it is not called when documents are read by workers.
+   * @default undefined
+   */
+  readonly onPageRead?: (page: PageResult) => void;
 }
 
 export function validateProcessOptions(options: Readonly<ProcessOptions>): void {

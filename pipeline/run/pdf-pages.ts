@@ -8,7 +8,7 @@
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { RouteDecision, SourceDocument } from '../../core/types.ts';
 import type { OcrPageResult } from '../../inference/engine.ts';
-import { openPdf } from '../pdf/index.ts';
+import { openPdf, xmpTitle } from '../pdf/index.ts';
 import { annotateElements, readRegions, sharedFormulaReader } from '../regions/index.ts';
 import { renderPdfPage } from '../render/index.ts';
 import { routePage } from '../route/index.ts';
@@ -18,7 +18,8 @@ import { OcrQueue } from './ocr-queue.ts';
 import type { ProcessOptions } from './options.ts';
 import { analysePage, type PageResult, pageFailure } from './page-result.ts';
 
-export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOptions>): AsyncIterable<PageResult> {
+/** `declared` receives the titles the file declares (Info, then XMP) once it is open. */
+export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOptions>, declared: (string | undefined)[] = []): AsyncIterable<PageResult> {
   const {
     engine = 'auto',
     ocr,
@@ -34,6 +35,7 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
   } = options;
   // `openPdf` copies the bytes into PDFium; the caller's stay intact.
   const pdf = await openPdf(doc.bytes, { password, source: doc.uri });
+  declared.push(pdf.metaText('Title'), xmpTitle(doc.bytes));
   // Under auto, display formulas on the pages sent to OCR are read by folio-ocr-math too.
   const scanFormulas = engine === 'auto' && formulaRegions ? () => sharedFormulaReader(formulaDevice) : undefined;
   const queue = new OcrQueue(ocr, ocrBatchSize, signal, scanFormulas);

@@ -11,6 +11,7 @@ import { mergeContinuedTables, renderMarkdown } from '../markdown/index.ts';
 import { regionSummary } from '../regions/index.ts';
 import { readChildren } from './attachment-children.ts';
 import { chunkProcessed, isKept } from './chunk-processed.ts';
+import { documentTitle } from './document-title.ts';
 import { formatPages } from './format-pages.ts';
 import { imagePages } from './image-pages.ts';
 import { markdownPages } from './markdown-pages.ts';
@@ -41,6 +42,12 @@ export interface ProcessedDocument {
   readonly doc: SourceDocument;
   /** False when the document as a whole could not be read (then `failures` says why). */
   readonly ok: boolean;
+  /**
+   * The document's title: the one its file declares (PDF Info or XMP, Office properties, HTML
+   * `<title>`, e-mail subject) unless it is junk (`untitled`, `Microsoft Word - x.doc`, a file
+   * name), else its title page's largest heading; absent when it has neither.
+   */
+  readonly title?: string;
   readonly pages: readonly PageSummary[];
   readonly elements: readonly Element[];
   readonly chunks: readonly Chunk[];
@@ -51,11 +58,17 @@ export interface ProcessedDocument {
   readonly children?: readonly ProcessedDocument[];
 }
 
-function pagesOf(doc: SourceDocument, options: Readonly<ProcessOptions>, attachments: FormatAttachment[]): AsyncIterable<PageResult> | undefined {
-  if (doc.mime === 'application/pdf') return pdfPages(doc, options);
+/** The titles a file declares, best first, which its page reader adds as it opens the file; its attachments likewise. */
+function pagesOf(
+  doc: SourceDocument,
+  options: Readonly<ProcessOptions>,
+  attachments: FormatAttachment[],
+  declared: (string | undefined)[],
+): AsyncIterable<PageResult> | undefined {
+  if (doc.mime === 'application/pdf') return pdfPages(doc, options, declared);
   if (doc.mime.startsWith('image/')) return imagePages(doc, options);
   if (doc.mime === 'text/markdown' || doc.mime === 'text/plain') return markdownPages(doc, options);
-  if (isFormatMime(doc.mime)) return formatPages(doc, options, attachments);
+  if (isFormatMime(doc.mime)) return formatPages(doc, options, attachments, declared);
   return undefined;
 }
 
@@ -81,7 +94,8 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
   validateProcessOptions(options);
   const failed = (failure: FailureRecord): ProcessedDocument => ({ doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [failure] });
   const attachments: FormatAttachment[] = [];
-  const pages = pagesOf(doc, options, attachments);
+  const declared: (string | undefined)[] = [];
+  const pages = pagesOf(doc, options, attachments, declared);
   if (!pages) {
     return failed(
       pageFailure(
@@ -97,7 +111,15 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
 
   const results: PageResult[] = [];
   try {
-    for await (const result of pages) results.push(result);
+    for await (const result of pages) {
+      results.push(result);
+      if (options.onPageRead) {
+        options.onPageRead(result);
+        // A viewer shows this page while the next is read: let its requests in between pages
+        // (reading a text layer awaits nothing that leaves the thread).
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
   } catch (error) {
     options.signal?.throwIfAborted();
     const reason = namedReason(doc, error);
@@ -151,7 +173,8 @@ export async function readDocument(doc: SourceDocument, options: Readonly<Proces
   // Not one page read (every page failed, or failed the quality gate): the document failed, with
   // its pages' reasons; a document of blank pages is still read.
   const ok = pageElements.length > 0 || failures.length === 0;
-  const read = { doc, ok, pages: summaries, elements, chunks: [], markdown: renderMarkdown(elements), failures };
+  const title = documentTitle({ declared, elements, fileName: doc.relativePath });
+  const read = { doc, ok, ...(title === undefined ? {} : { title }), pages: summaries, elements, chunks: [], markdown: renderMarkdown(elements), failures };
   if (attachments.length === 0) return read;
   const { children, failures: notRead } = await readChildren(doc, attachments, options, readDocument);
   return { ...read, failures: [...failures, ...notRead], ...(children.length === 0 ? {} : { children }) };

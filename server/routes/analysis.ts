@@ -5,7 +5,7 @@
  */
 import type { Element, SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
-import { isUnreadSource, type ProcessedDocument, processSources } from '../../pipeline/run/index.ts';
+import { isUnreadSource, type PageResult, type ProcessedDocument, processSources } from '../../pipeline/run/index.ts';
 import type { Box, ChunkView, ElementView, FailureView, PageView } from './api-types.ts';
 
 export interface AnalyseOptions {
@@ -13,14 +13,18 @@ export interface AnalyseOptions {
   readonly engine: OcrEngine;
   /** Called after each page (for progress). @default undefined */
   readonly onPage?: (event: { readonly pageNumber: number; readonly engine: string }) => void;
+  /** Called with each page and its own elements as soon as it is read (see `ProcessOptions.onPageRead`). @default undefined */
+  readonly onPageRead?: (page: PageResult) => void;
   readonly signal?: AbortSignal;
   /** The largest page image, as the server's `--max-pixels`. @default 100_000_000 */
   readonly maxPixels?: number;
+  /** Pages per OCR call (see `ProcessOptions.ocrBatchSize`). @default 4 */
+  readonly ocrBatchSize?: number;
 }
 
 /** Runs one document through the pipeline; a document that cannot be read comes back with `ok: false` and its failures. */
 export async function analyse(doc: SourceDocument, options: Readonly<AnalyseOptions>): Promise<ProcessedDocument> {
-  const { engine, onPage, signal, maxPixels } = options;
+  const { engine, onPage, onPageRead, signal, maxPixels, ocrBatchSize } = options;
   async function* one(): AsyncGenerator<SourceDocument> {
     yield doc;
   }
@@ -28,8 +32,10 @@ export async function analyse(doc: SourceDocument, options: Readonly<AnalyseOpti
     engine: 'auto',
     ocr: async () => engine,
     onPage,
+    onPageRead,
     signal,
     ...(maxPixels === undefined ? {} : { maxPixels }),
+    ...(ocrBatchSize === undefined ? {} : { ocrBatchSize }),
   })) {
     if (isUnreadSource(item)) return { doc, ok: false, pages: [], elements: [], chunks: [], markdown: '', failures: [item.failure] };
     return item;
@@ -42,6 +48,36 @@ function boxesOn(element: Element, page: number): Box[] {
   return element.bbox && element.pageNumber === page ? [[...element.bbox] as unknown as Box] : [];
 }
 
+function elementView(element: Element, index: number, boxes: readonly Box[]): ElementView {
+  return {
+    index,
+    kind: element.kind,
+    ...(element.level !== undefined ? { level: element.level } : {}),
+    text: element.text,
+    markdown: element.markdown ?? element.text,
+    headingPath: element.headingPath,
+    boxes,
+  };
+}
+
+/**
+ * One page as the pipeline hands it over while the document is still being read: its own
+ * elements (numbered on the page) before the steps that look across pages revise them.
+ */
+export function readPageView(result: PageResult): PageView {
+  if (!result.ok) return { pageNumber: result.pageNumber, engine: 'none', reason: result.failure.code, failed: result.failure.reason, elements: [] };
+  const { page, elements, quality } = result;
+  return {
+    pageNumber: page.pageNumber,
+    width: page.width,
+    height: page.height,
+    engine: page.route.engine,
+    reason: page.route.reason,
+    quality: { score: quality.score, passed: quality.passed, reasons: quality.reasons },
+    elements: elements.map((element, index) => elementView(element, index, boxesOn(element, page.pageNumber))),
+  };
+}
+
 /** Each page's summary with the elements that lie on it. */
 export function pageViews(result: ProcessedDocument): PageView[] {
   return result.pages.map((page) => {
@@ -49,15 +85,7 @@ export function pageViews(result: ProcessedDocument): PageView[] {
     result.elements.forEach((element, index) => {
       const boxes = boxesOn(element, page.pageNumber);
       if (element.pageNumber !== page.pageNumber && boxes.length === 0) return;
-      elements.push({
-        index,
-        kind: element.kind,
-        ...(element.level !== undefined ? { level: element.level } : {}),
-        text: element.text,
-        markdown: element.markdown ?? element.text,
-        headingPath: element.headingPath,
-        boxes,
-      });
+      elements.push(elementView(element, index, boxes));
     });
     return {
       pageNumber: page.pageNumber,

@@ -26,6 +26,8 @@ export interface AppInfo {
   /** Ask answers with an LLM (else it shows the retrieved passages only). */
   readonly llm: boolean;
   readonly engine: string;
+  /** The convert view may name `s3://bucket/key` objects: the server's environment configures S3. */
+  readonly s3: boolean;
 }
 
 export interface HitView {
@@ -120,6 +122,17 @@ export interface DocumentView {
   /** Download links of a conversion (`.md` and `.json`). */
   readonly downloads?: { readonly markdown: string; readonly json: string };
 }
+
+/**
+ * One line of the `GET /api/documents/{id}/events` answer (newline-delimited JSON): the outline
+ * (every page sized, route `pending`, no elements yet), each page as it is read (its own
+ * elements, numbered on the page, before the steps across pages revise them), then the whole view.
+ */
+export type DocumentEvent =
+  | { readonly type: 'outline'; readonly document: DocumentView }
+  | { readonly type: 'page'; readonly page: PageView }
+  | { readonly type: 'done'; readonly document: DocumentView }
+  | { readonly type: 'failed'; readonly reason: string };
 
 /** One line of the `POST /api/convert` answer (newline-delimited JSON). */
 export type ConvertEvent =

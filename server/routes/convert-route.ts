@@ -1,12 +1,13 @@
 /**
- * `POST /api/convert?name=FILE`: the body is a document; the answer streams one JSON line per
+ * `POST /api/convert?name=FILE`: the body is a document (or `?source=s3://bucket/key`, read by
+ * the server when its environment configures S3: see s3-input.ts); the answer streams one JSON line per
  * event (started, each page as it is done, then the result), so the app shows progress per page.
  * The result stays in memory for viewing and for the Markdown and JSON downloads.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
-import { SUPPORTED_MIME_TYPES, sniffMime } from '../../connector/index.ts';
+import { type S3ConnectionOptions, SUPPORTED_MIME_TYPES, sniffMime } from '../../connector/index.ts';
 import { describeError } from '../../core/errors.ts';
 import { sha256, stableId } from '../../core/hash.ts';
 import type { SourceDocument } from '../../core/types.ts';
@@ -19,6 +20,7 @@ import { analyse } from './analysis.ts';
 import type { ConvertEvent } from './api-types.ts';
 import { conversionView, type DocumentStore } from './documents.ts';
 import { readBytes } from './http.ts';
+import { readS3Input } from './s3-input.ts';
 
 export interface ConvertRouteOptions {
   readonly engine: OcrEngine;
@@ -29,30 +31,42 @@ export interface ConvertRouteOptions {
   readonly concurrency?: number;
   /** The largest page image (the server's `--max-pixels`). @default 100_000_000 */
   readonly maxPixels?: number;
+  /** How `s3://` sources are read; undefined refuses them (403, saying why). @default undefined */
+  readonly s3?: S3ConnectionOptions;
 }
 
 export function createConvertRoute(options: Readonly<ConvertRouteOptions>): {
   convert(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number>;
   download(res: ServerResponse, id: string, format: string): number;
 } {
-  const { engine, store, maxUploadBytes = 100 * 1024 * 1024, concurrency = 2, maxPixels } = options;
+  const { engine, store, maxUploadBytes = 100 * 1024 * 1024, concurrency = 2, maxPixels, s3 } = options;
   let running = 0;
 
-  async function convert(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> {
+  /** The document to convert: the uploaded body, or the S3 object `?source=` names. */
+  async function input(req: IncomingMessage, url: URL): Promise<{ name: string; doc: SourceDocument }> {
+    const source = url.searchParams.get('source');
+    if (source !== null && source !== '') {
+      const doc = await readS3Input(source, { s3, maxBytes: maxUploadBytes });
+      return { name: basename(doc.relativePath).slice(0, 200) || 'object', doc };
+    }
     const name = basename(url.searchParams.get('name') ?? '').slice(0, 200) || 'upload';
+    const bytes = new Uint8Array(await readBytes(req, maxUploadBytes));
+    if (bytes.byteLength === 0) throw new HttpError(400, 'invalid_request_error', `${name}: the file is empty (0 bytes)`);
+    const mime = sniffMime(bytes, name);
+    if (!SUPPORTED_MIME_TYPES.has(mime))
+      throw new HttpError(415, 'unsupported_media_type', `${name}: unsupported content (sniffed as ${mime}); Folio reads ${READABLE_TYPES}`);
+    const contentHash = sha256(bytes);
+    return { name, doc: { id: stableId('upload', name, contentHash), uri: name, relativePath: name, mime, bytes, contentHash } };
+  }
+
+  async function convert(req: IncomingMessage, res: ServerResponse, url: URL): Promise<number> {
     if (running >= concurrency)
       throw new HttpError(429, 'too_many_conversions', `${concurrency} conversions are already running; try again when one has finished`, {
         'retry-after': '2',
       });
     running++;
     try {
-      const bytes = new Uint8Array(await readBytes(req, maxUploadBytes));
-      if (bytes.byteLength === 0) throw new HttpError(400, 'invalid_request_error', `${name}: the file is empty (0 bytes)`);
-      const mime = sniffMime(bytes, name);
-      if (!SUPPORTED_MIME_TYPES.has(mime))
-        throw new HttpError(415, 'unsupported_media_type', `${name}: unsupported content (sniffed as ${mime}); Folio reads ${READABLE_TYPES}`);
-      const contentHash = sha256(bytes);
-      const doc: SourceDocument = { id: stableId('upload', name, contentHash), uri: name, relativePath: name, mime, bytes, contentHash };
+      const { name, doc } = await input(req, url);
       const id = `c${randomUUID().replaceAll('-', '').slice(0, 15)}`;
       const pages = await countPages(doc);
       const stop = new AbortController();

@@ -13,10 +13,12 @@ import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
 import type { ProcessedDocument } from '../../pipeline/run/index.ts';
 import { HttpError } from '../http-error.ts';
-import { analyse, chunkViews, failureViews, pageViews } from './analysis.ts';
+import { chunkViews, failureViews, pageViews } from './analysis.ts';
 import type { DocumentView, FailureView, PageView } from './api-types.ts';
 import { findIndexed, type IndexedDocument } from './indexed.ts';
+import { LiveAnalysis } from './live-analysis.ts';
 import { Lru } from './lru.ts';
+import { outlinePages } from './outline.ts';
 
 export interface Conversion {
   readonly id: string;
@@ -37,10 +39,27 @@ export interface DocumentStoreOptions {
 
 type Loaded = { readonly doc: SourceDocument } | { readonly problem: string };
 
+export interface OpenOptions {
+  /**
+   * Work to finish before the document's reading starts (which holds the thread between pages):
+   * the page image the viewer asks for first. Its failure is the caller's to swallow.
+   * @default undefined
+   */
+  readonly beforeReading?: (doc: SourceDocument) => Promise<unknown>;
+}
+
+/**
+ * A document as the view opens it: finished (a conversion, a source that cannot be read, an
+ * analysis already done), or being read, with its pages outlined and the analysis to follow.
+ */
+export type OpenedDocument = { readonly view: DocumentView } | { readonly outline: DocumentView; readonly live: LiveAnalysis; finish(): Promise<DocumentView> };
+
 export class DocumentStore {
   readonly #options: Readonly<DocumentStoreOptions>;
   readonly #conversions: Lru<Conversion>;
-  readonly #analyses = new Lru<Promise<ProcessedDocument>>({ maxEntries: 8 });
+  readonly #analyses = new Lru<LiveAnalysis>({ maxEntries: 8 });
+  /** Sources of the documents opened last: their page images are asked for while they are read, and need no second lookup. */
+  readonly #opened = new Lru<SourceDocument>({ maxEntries: 8 });
 
   constructor(options: Readonly<DocumentStoreOptions>) {
     this.#options = options;
@@ -62,9 +81,19 @@ export class DocumentStore {
     return found;
   }
 
+  /** The whole view of a document, once every page is read. */
   async view(id: string): Promise<DocumentView> {
+    const opened = await this.open(id);
+    return 'view' in opened ? opened.view : opened.finish();
+  }
+
+  /**
+   * The document's view if it is ready, else its outline (pages sized, none read yet) and the
+   * running analysis, whose pages can be shown as they come.
+   */
+  async open(id: string, options: Readonly<OpenOptions> = {}): Promise<OpenedDocument> {
     const conversion = this.#conversions.get(id);
-    if (conversion) return conversionView(conversion);
+    if (conversion) return { view: conversionView(conversion) };
     const indexed = await this.#indexed(id);
     const loaded = await loadSource(indexed);
     const base = {
@@ -76,24 +105,42 @@ export class DocumentStore {
       ...(indexed.status ? { status: indexed.status } : {}),
       chunks: indexed.chunks,
     };
-    if ('problem' in loaded) return { ...base, problem: loaded.problem, pages: pagesFromChunks(indexed), failures: indexed.failures };
-    const result = await this.#analyse(loaded.doc);
+    if ('problem' in loaded) {
+      this.#opened.delete(id);
+      return { view: { ...base, problem: loaded.problem, pages: pagesFromChunks(indexed), failures: indexed.failures } };
+    }
+    this.#opened.set(id, loaded.doc);
     const changed = indexed.contentHash !== undefined && indexed.contentHash !== loaded.doc.contentHash;
-    return {
+    const head = {
       ...base,
       mime: loaded.doc.mime,
       ...(changed
         ? { warning: `${base.name} changed since it was indexed (its content hash differs): the boxes of the indexed chunks may not match the page` }
         : {}),
-      pages: pageViews(result),
-      failures: mergeFailures(indexed.failures, failureViews(result)),
     };
+    // Outlined before the analysis starts: a page's reading holds the thread between pages.
+    const outline = this.#analyses.get(analysisKey(loaded.doc))?.settled
+      ? undefined
+      : await outlinePages(
+          loaded.doc,
+          indexed.chunks.flatMap((c) => c.pages),
+        );
+    if (outline !== undefined) await options.beforeReading?.(loaded.doc);
+    const live = this.#analysis(loaded.doc);
+    const finish = async (): Promise<DocumentView> => {
+      const result = await live.result;
+      return { ...head, pages: pageViews(result), failures: mergeFailures(indexed.failures, failureViews(result)) };
+    };
+    if (live.settled || outline === undefined) return { view: await finish() };
+    return { outline: { ...head, pages: outline, failures: indexed.failures }, live, finish };
   }
 
   /** The source bytes of a document, for rendering its pages; 410 when the file is gone. */
   async source(id: string): Promise<SourceDocument> {
     const conversion = this.#conversions.get(id);
     if (conversion) return conversion.result.doc;
+    const opened = this.#opened.get(id);
+    if (opened) return opened;
     const loaded = await loadSource(await this.#indexed(id));
     if ('problem' in loaded) throw new HttpError(410, 'source_unavailable', loaded.problem);
     return loaded.doc;
@@ -124,18 +171,21 @@ export class DocumentStore {
     return found;
   }
 
-  #analyse(doc: SourceDocument): Promise<ProcessedDocument> {
-    const key = `${doc.id}:${doc.contentHash}`;
+  #analysis(doc: SourceDocument): LiveAnalysis {
+    const key = analysisKey(doc);
     let analysis = this.#analyses.get(key);
     if (!analysis) {
       const { engine, maxPixels } = this.#options;
-      analysis = analyse(doc, { engine, ...(maxPixels === undefined ? {} : { maxPixels }) });
-      this.#analyses.set(key, analysis);
-      analysis.catch(() => this.#analyses.delete(key));
+      const started = new LiveAnalysis(doc, { engine, ...(maxPixels === undefined ? {} : { maxPixels }) });
+      this.#analyses.set(key, started);
+      started.result.catch(() => this.#analyses.delete(key));
+      analysis = started;
     }
     return analysis;
   }
 }
+
+const analysisKey = (doc: SourceDocument): string => `${doc.id}:${doc.contentHash}`;
 
 function nameOf(source: string): string {
   return basename(source.startsWith('file:') ? fileURLToPath(source) : source) || source;
@@ -181,8 +231,9 @@ export function conversionView(conversion: Conversion): DocumentView {
   return {
     id,
     origin: 'converted',
-    source: name,
+    source: result.doc.uri,
     name,
+    ...(result.title === undefined ? {} : { title: result.title }),
     mime: result.doc.mime,
     status: result.ok && result.failures.length === 0 ? 'converted' : result.ok ? 'converted with failures' : 'failed',
     pages: pageViews(result),

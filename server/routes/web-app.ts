@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Client } from '@elastic/elasticsearch';
+import type { S3ConnectionOptions } from '../../connector/index.ts';
 import { ConfigurationError, SourceError } from '../../core/errors.ts';
 import type { Embedder } from '../../inference/embed/index.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
@@ -13,9 +14,11 @@ import { HttpError } from '../http-error.ts';
 import type { AppInfo } from './api-types.ts';
 import { Assets } from './assets.ts';
 import { createConvertRoute } from './convert-route.ts';
+import { streamDocument } from './document-events.ts';
 import { DocumentStore } from './documents.ts';
 import { checkId, intParam, readJson, sendJson } from './http.ts';
 import { PageImages, type PageImagesOptions } from './page-image.ts';
+import { s3FromEnvironment } from './s3-input.ts';
 import { createSearchRoute } from './search-route.ts';
 
 export interface WebAppOptions {
@@ -39,6 +42,12 @@ export interface WebAppOptions {
   readonly pageImages?: PageImagesOptions;
   /** The largest page image read (the server passes its `--max-pixels`). @default 100_000_000 */
   readonly maxPixels?: number;
+  /**
+   * How the convert view's `s3://bucket/key` sources are read; `false` refuses them.
+   * @default on with the AWS SDK's own configuration when the server's environment names S3
+   *   credentials or an endpoint (AWS_ACCESS_KEY_ID, AWS_PROFILE, AWS_ENDPOINT_URL_S3, …), else off
+   */
+  readonly s3?: S3ConnectionOptions | false;
 }
 
 export interface WebApp {
@@ -66,7 +75,8 @@ export async function createWebApp(options: Readonly<WebAppOptions> & { readonly
   const store = new DocumentStore({ engine, client, index, ...(maxPixels === undefined ? {} : { maxPixels }) });
   const images = new PageImages(imageOptions);
   const search = createSearchRoute({ client, index, embedder, llm });
-  const conversions = createConvertRoute({ engine, store, maxUploadBytes, ...(maxPixels === undefined ? {} : { maxPixels }) });
+  const s3 = options.s3 === false ? undefined : (options.s3 ?? s3FromEnvironment());
+  const conversions = createConvertRoute({ engine, store, maxUploadBytes, ...(maxPixels === undefined ? {} : { maxPixels }), ...(s3 ? { s3 } : {}) });
   const assets = new Assets();
 
   /** A bad option is the caller's to fix (400); a source that cannot be read or rendered is 422, naming it. */
@@ -90,7 +100,14 @@ export async function createWebApp(options: Readonly<WebAppOptions> & { readonly
     }
     const route = `${method} ${parts[0] ?? ''}`;
     if (route === 'GET info' && parts.length === 1) {
-      const info: AppInfo = { index, search: client !== undefined, knn: embedder !== undefined, llm: llm !== undefined, engine: engine.name };
+      const info: AppInfo = {
+        index,
+        search: client !== undefined,
+        knn: embedder !== undefined,
+        llm: llm !== undefined,
+        engine: engine.name,
+        s3: s3 !== undefined,
+      };
       return sendJson(res, 200, info);
     }
     if (route === 'GET search' && parts.length === 1) {
@@ -103,6 +120,11 @@ export async function createWebApp(options: Readonly<WebAppOptions> & { readonly
     }
     if (route === 'POST convert' && parts.length === 1) return conversions.convert(req, res, url);
     if (route === 'GET documents' && parts.length === 2) return sendJson(res, 200, await store.view(checkId(parts[1]!)));
+    if (route === 'GET documents' && parts.length === 3 && parts[2] === 'events') {
+      // The page the viewer opens at is drawn before the reading starts, so its image comes first.
+      const first = intParam('page', url.searchParams.get('page'), 1, 100_000, 1);
+      return streamDocument(res, store, checkId(parts[1]!), { beforeReading: (doc) => images.png(doc, first).catch(() => undefined) });
+    }
     if (route === 'GET documents' && parts.length === 4 && parts[2] === 'pages') {
       const id = checkId(parts[1]!);
       const page = intParam('page', parts[3], 1, 100_000, 1);

@@ -66,3 +66,20 @@ export async function postJson<T>(path: string, body: unknown): Promise<T> {
 export async function blobUrl(path: string): Promise<string> {
   return URL.createObjectURL(await (await request(path)).blob());
 }
+
+/** The lines of a newline-delimited JSON answer, each as soon as it arrives. */
+export async function* ndjson<T>(response: Response): AsyncGenerator<T> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline).trim();
+      buffered = buffered.slice(newline + 1);
+      if (line) yield JSON.parse(line) as T;
+    }
+  }
+}

@@ -1,13 +1,14 @@
 /**
- * Convert: drop a file (or choose one), watch its pages come through the pipeline one by one,
- * then see the result in the document view and download its Markdown or JSON.
+ * Convert: drop a file (or choose one, or name an `s3://bucket/key` object the server reads),
+ * watch its pages come through the pipeline one by one, then see the result in the document view
+ * and download its Markdown or JSON.
  */
-import type { ConvertEvent } from '../routes/api-types.ts';
-import { ApiError, request } from './api.ts';
+import type { AppInfo, ConvertEvent } from '../routes/api-types.ts';
+import { ApiError, ndjson, request } from './api.ts';
 import { rememberDocument, renderDocument, routeLabel } from './document-view.ts';
 import { h, notice } from './dom.ts';
 
-export function renderConvert(root: HTMLElement): void {
+export function renderConvert(root: HTMLElement, info?: AppInfo): void {
   const input = h('input', { id: 'file', type: 'file', accept: '.pdf,.png,.jpg,.jpeg,.tif,.tiff,.webp,.md,.markdown,.txt' });
   const zone = h(
     'div',
@@ -18,10 +19,39 @@ export function renderConvert(root: HTMLElement): void {
   );
   const progress = h('section', { id: 'progress', 'aria-live': 'polite' });
   const result = h('section', { id: 'result' });
+  const s3Input = h('input', {
+    id: 's3-source',
+    type: 'text',
+    placeholder: 's3://bucket/prefix/key.pdf',
+    pattern: 's3://.+/.+',
+    required: true,
+    spellcheck: false,
+  });
+  const s3Form = h(
+    'form',
+    { class: 'query s3-form' },
+    h('label', { for: 's3-source' }, 'or an object in S3:'),
+    s3Input,
+    h('button', { type: 'submit' }, 'Convert'),
+    info && !info.s3 ? h('span', { class: 'muted' }, ' (this server has no S3 configuration: it will refuse)') : null,
+  );
+  s3Form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const source = s3Input.value.trim();
+    if (source)
+      void convert(
+        source.slice(source.lastIndexOf('/') + 1) || source,
+        `/api/convert?source=${encodeURIComponent(source)}`,
+        { method: 'POST' },
+        progress,
+        result,
+      );
+  });
   root.replaceChildren(
     h('h1', null, 'Convert'),
     h('p', { class: 'muted' }, 'The file goes through the same pipeline as folio convert: the text layer where it is good, OCR where it is not.'),
     zone,
+    s3Form,
     progress,
     result,
   );
@@ -45,37 +75,21 @@ export function renderConvert(root: HTMLElement): void {
   });
 }
 
-/** The answer's lines as they arrive (newline-delimited JSON). */
-async function* events(response: Response): AsyncGenerator<ConvertEvent> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffered += value;
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, newline).trim();
-      buffered = buffered.slice(newline + 1);
-      if (line) yield JSON.parse(line) as ConvertEvent;
-    }
-  }
+function convertFile(file: File, progress: HTMLElement, result: HTMLElement): Promise<void> {
+  const init = { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: file };
+  return convert(file.name, `/api/convert?name=${encodeURIComponent(file.name)}`, init, progress, result);
 }
 
-async function convertFile(file: File, progress: HTMLElement, result: HTMLElement): Promise<void> {
+async function convert(name: string, path: string, init: RequestInit, progress: HTMLElement, result: HTMLElement): Promise<void> {
   const bar = h('progress', { id: 'convert-bar', max: 1, value: 0 });
-  const status = h('p', { id: 'convert-status' }, `Uploading ${file.name}…`);
+  const status = h('p', { id: 'convert-status' }, init.body ? `Uploading ${name}…` : `Reading ${name}…`);
   const pages = h('ol', { class: 'progress-pages' });
-  progress.replaceChildren(h('h2', null, file.name), bar, status, pages);
+  progress.replaceChildren(h('h2', null, name), bar, status, pages);
   result.replaceChildren();
   let total: number | undefined;
   try {
-    const response = await request(`/api/convert?name=${encodeURIComponent(file.name)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/octet-stream' },
-      body: file,
-    });
-    for await (const event of events(response)) {
+    const response = await request(path, init);
+    for await (const event of ndjson<ConvertEvent>(response)) {
       if (event.type === 'started') {
         total = event.pages;
         if (total) bar.max = total;

@@ -3,9 +3,12 @@
  * and the hit's chunk lit; beside it the page's Markdown, element by element, each lighting its
  * box on hover; the page's route, quality and failures; the pages of the document to flip through.
  */
-import type { Box, ChunkView, DocumentView, PageView } from '../routes/api-types.ts';
-import { ApiError, blobUrl, getJson } from './api.ts';
+import type { Box, ChunkView, DocumentEvent, DocumentView, PageView } from '../routes/api-types.ts';
+import { ApiError, blobUrl, ndjson, request } from './api.ts';
 import { h, notice, pagesLabel, s } from './dom.ts';
+
+/** The route of a page the server has not read yet (see server/routes/outline.ts). */
+const PENDING = 'pending';
 
 const KIND_LABELS: Readonly<Record<string, string>> = {
   heading: 'heading',
@@ -28,24 +31,100 @@ export function rememberDocument(view: DocumentView): void {
   seen.set(view.id, view);
 }
 
+/** Where one document is shown while it is read: its pages are flipped as they come in. */
+interface Target {
+  readonly root: HTMLElement;
+  readonly pageNumber: number | undefined;
+  readonly chunkId: string | undefined;
+}
+
+/** A document being read: the view so far and every place it is shown. */
+interface Reading {
+  view?: DocumentView;
+  readonly targets: Set<Target>;
+}
+
+const reading = new Map<string, Reading>();
+
+/**
+ * Opens document `id`: at once when this session has it, else from the server's stream, which
+ * outlines the pages first (so the page image is asked for at once) and hands each page over as
+ * it is read; the finished view replaces the provisional one.
+ */
 export async function renderDocumentRoute(root: HTMLElement, id: string, params: URLSearchParams): Promise<void> {
-  let view = seen.get(id);
-  if (!view) {
-    root.replaceChildren(h('p', { class: 'muted' }, 'Reading the document…'));
-    try {
-      view = await getJson<DocumentView>(`/api/documents/${encodeURIComponent(id)}`);
-    } catch (error) {
-      root.replaceChildren(
+  const target: Target = { root, pageNumber: Number(params.get('page')) || undefined, chunkId: params.get('chunk') ?? undefined };
+  const known = seen.get(id);
+  if (known) return renderDocument(root, known, target.pageNumber, target.chunkId);
+  const running = reading.get(id);
+  if (running) {
+    running.targets.add(target);
+    if (running.view) paint(target, running.view);
+    else root.replaceChildren(h('p', { class: 'muted' }, 'Reading the document…'));
+    return;
+  }
+  const state: Reading = { targets: new Set([target]) };
+  reading.set(id, state);
+  root.replaceChildren(h('p', { class: 'muted' }, 'Reading the document…'));
+  // Views navigated away from are dropped as they are found.
+  const shown = (): Target[] => {
+    for (const t of state.targets) if (!t.root.isConnected) state.targets.delete(t);
+    return [...state.targets];
+  };
+  let finished = false;
+  try {
+    const response = await request(`/api/documents/${encodeURIComponent(id)}/events${target.pageNumber ? `?page=${target.pageNumber}` : ''}`);
+    for await (const event of ndjson<DocumentEvent>(response)) {
+      if (event.type === 'outline') {
+        state.view = event.document;
+        for (const t of shown()) paint(t, event.document);
+      } else if (event.type === 'page' && state.view) {
+        const page = event.page;
+        const view: DocumentView = {
+          ...state.view,
+          pages: state.view.pages.some((p) => p.pageNumber === page.pageNumber)
+            ? state.view.pages.map((p) => (p.pageNumber === page.pageNumber ? page : p))
+            : [...state.view.pages, page].sort((a, b) => a.pageNumber - b.pageNumber),
+        };
+        state.view = view;
+        // The page on screen is drawn again with its elements; elsewhere only its link changes.
+        for (const t of shown()) {
+          if (t.root.dataset['page'] === String(page.pageNumber) || t.root.dataset['page'] === undefined) paint(t, view);
+          else updateProgress(t.root, view, page);
+        }
+      } else if (event.type === 'done') {
+        finished = true;
+        rememberDocument(event.document);
+        for (const t of shown()) renderDocument(t.root, event.document, t.pageNumber, t.chunkId);
+      } else if (event.type === 'failed') {
+        throw new Error(event.reason);
+      }
+    }
+    if (!finished) throw new Error('the server stopped answering before the document was read; open it again');
+  } catch (error) {
+    for (const t of shown())
+      t.root.replaceChildren(
         h('h1', null, 'Document'),
-        notice('error', error instanceof ApiError ? error.message : String(error)),
+        notice('error', error instanceof ApiError ? error.message : String(error instanceof Error ? error.message : error)),
         h('p', null, h('a', { href: '#/search' }, '← back to search')),
       );
-      return;
-    }
-    rememberDocument(view);
+  } finally {
+    reading.delete(id);
   }
-  renderDocument(root, view, Number(params.get('page')) || undefined, params.get('chunk') ?? undefined);
 }
+
+function paint(target: Target, view: DocumentView): void {
+  renderDocument(target.root, view, target.pageNumber, target.chunkId, { read: view.pages.filter((p) => p.engine !== PENDING).length });
+}
+
+/** A page read elsewhere than on screen: its link and the count in the header, nothing else redrawn. */
+function updateProgress(root: HTMLElement, view: DocumentView, page: PageView): void {
+  const chunk = view.chunks.find((c) => c.id === root.dataset['chunk']);
+  root.querySelector(`.page-link[data-page="${page.pageNumber}"]`)?.replaceWith(pageLink(view, page, chunk, false));
+  const progress = root.querySelector('.doc-progress');
+  if (progress) progress.textContent = progressText(view.pages.filter((p) => p.engine !== PENDING).length, view.pages.length);
+}
+
+const progressText = (read: number, total: number): string => `Reading the document: ${read} of ${total} page${total === 1 ? '' : 's'} read…`;
 
 export function routeLabel(page: PageView): string {
   switch (page.engine) {
@@ -57,6 +136,8 @@ export function routeLabel(page: PageView): string {
       return 'failed';
     case 'unknown':
       return 'unknown (no source)';
+    case PENDING:
+      return 'reading…';
     default:
       return `OCR: ${page.engine}`;
   }
@@ -68,13 +149,20 @@ function docHref(view: DocumentView, page: number, chunk?: string): string {
 
 const near = (a: Box, b: Box): boolean => a.every((v, i) => Math.abs(v - b[i]!) < 0.5);
 
-export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber?: number, chunkId?: string): void {
+/**
+ * Draws `view` at one page. `progress` marks a view still being read: pages not read yet show
+ * their image and size only, and the header counts the pages read.
+ */
+export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber?: number, chunkId?: string, progress?: { readonly read: number }): void {
   const chunk = view.chunks.find((c) => c.id === chunkId);
   const wanted = pageNumber ?? chunk?.bboxes[0]?.page ?? chunk?.pages[0] ?? view.pages[0]?.pageNumber ?? 1;
   const page = view.pages.find((p) => p.pageNumber === wanted) ?? view.pages[0];
+  if (page) root.dataset['page'] = String(page.pageNumber);
+  else delete root.dataset['page'];
+  if (chunk) root.dataset['chunk'] = chunk.id;
   const header = h(
     'header',
-    { class: 'doc-head' },
+    { class: 'doc-head', 'data-state': progress ? 'reading' : 'read' },
     h('h1', null, view.name, view.title && view.title !== view.name ? h('span', { class: 'doc-title' }, ` ${view.title}`) : null),
     h('p', { class: 'muted source', title: view.source }, view.source),
     h(
@@ -86,9 +174,14 @@ export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber
       view.downloads ? downloadButton('Download Markdown', view.downloads.markdown, `${view.name.replace(/\.[^.]+$/, '')}.md`) : null,
       view.downloads ? downloadButton('Download JSON', view.downloads.json, `${view.name.replace(/\.[^.]+$/, '')}.json`) : null,
     ),
+    progress ? h('p', { class: 'doc-progress muted', 'aria-live': 'polite' }, progressText(progress.read, view.pages.length)) : null,
     view.problem ? notice('error', view.problem) : null,
     view.warning ? notice('warning', view.warning) : null,
   );
+  if (!page && progress) {
+    root.replaceChildren(header);
+    return;
+  }
   if (!page) {
     root.replaceChildren(header, notice('info', 'The document has no pages to show.'), failuresOf(view) ?? '');
     return;
@@ -96,19 +189,7 @@ export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber
   const pageList = h(
     'nav',
     { class: 'page-list', 'aria-label': 'pages' },
-    view.pages.map((p) =>
-      h(
-        'a',
-        {
-          href: docHref(view, p.pageNumber, chunk?.pages.includes(p.pageNumber) ? chunk.id : undefined),
-          class: `page-link${p.failed || p.quality?.passed === false ? ' bad' : ''}${chunk?.pages.includes(p.pageNumber) ? ' has-hit' : ''}`,
-          'aria-current': p.pageNumber === page.pageNumber ? 'page' : undefined,
-        },
-        h('strong', null, p.pageNumber),
-        h('span', null, routeLabel(p)),
-        p.quality ? h('span', { class: 'q' }, `q ${p.quality.score.toFixed(2)}`) : null,
-      ),
-    ),
+    view.pages.map((p) => pageLink(view, p, chunk, p.pageNumber === page.pageNumber)),
   );
   const onPage = (c: ChunkView): Box[] => c.bboxes.filter((b) => b.page === page.pageNumber).map((b) => b.bbox);
   const hitBoxes = chunk ? onPage(chunk) : [];
@@ -128,7 +209,8 @@ export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber
       ),
     ),
   );
-  if (page.elements.length === 0)
+  if (page.engine === PENDING) elements.append(h('p', { class: 'muted reading-page' }, 'Reading this page…'));
+  else if (page.elements.length === 0)
     elements.append(h('p', { class: 'muted' }, view.problem ? 'The elements cannot be read without the source.' : 'No elements on this page.'));
   linkHover(elements, overlay);
   const chunksHere = view.chunks.filter((c) => c.pages.includes(page.pageNumber));
@@ -169,6 +251,21 @@ export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber
   // Scroll the Markdown pane (not the window) to the hit's first element.
   const first = side.querySelector<HTMLElement>('.el.in-hit');
   if (first) requestAnimationFrame(() => (side.scrollTop = Math.max(0, first.offsetTop - 80)));
+}
+
+function pageLink(view: DocumentView, p: PageView, chunk: ChunkView | undefined, current: boolean): HTMLElement {
+  return h(
+    'a',
+    {
+      href: docHref(view, p.pageNumber, chunk?.pages.includes(p.pageNumber) ? chunk.id : undefined),
+      class: `page-link${p.failed || p.quality?.passed === false ? ' bad' : ''}${chunk?.pages.includes(p.pageNumber) ? ' has-hit' : ''}${p.engine === PENDING ? ' pending' : ''}`,
+      'data-page': p.pageNumber,
+      'aria-current': current ? 'page' : undefined,
+    },
+    h('strong', null, p.pageNumber),
+    h('span', null, routeLabel(p)),
+    p.quality ? h('span', { class: 'q' }, `q ${p.quality.score.toFixed(2)}`) : null,
+  );
 }
 
 function pageInfo(page: PageView, total: number): HTMLElement {
@@ -228,7 +325,7 @@ function pageFigure(view: DocumentView, page: PageView, hitBoxes: readonly Box[]
   figure.append(frame);
   if (blank) return { figure, overlay };
   img.addEventListener('load', () => (frame.dataset['state'] = 'loaded'));
-  blobUrl(`/api/documents/${encodeURIComponent(view.id)}/pages/${page.pageNumber}`).then(
+  pageImage(view.id, page.pageNumber).then(
     (url) => (img.src = url),
     (error: unknown) => {
       frame.dataset['state'] = 'error';
@@ -236,6 +333,20 @@ function pageFigure(view: DocumentView, page: PageView, hitBoxes: readonly Box[]
     },
   );
   return { figure, overlay };
+}
+
+/** Page images fetched this session, by document and page: a page drawn again (as the document is read) is not fetched again. */
+const images = new Map<string, Promise<string>>();
+
+function pageImage(id: string, pageNumber: number): Promise<string> {
+  const key = `${id}:${pageNumber}`;
+  let url = images.get(key);
+  if (!url) {
+    url = blobUrl(`/api/documents/${encodeURIComponent(id)}/pages/${pageNumber}`);
+    images.set(key, url);
+    url.catch(() => images.delete(key));
+  }
+  return url;
 }
 
 /** Hovering an element's Markdown lights its boxes, and hovering a box lights its Markdown. */

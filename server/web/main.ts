@@ -67,7 +67,7 @@ async function render(): Promise<void> {
   const target = h('div', { class: `route-${route}` });
   view.replaceChildren(target);
   if (route === 'doc' && rest[0]) await renderDocumentRoute(target, decodeURIComponent(rest[0]), params);
-  else if (route === 'convert') renderConvert(target);
+  else if (route === 'convert') renderConvert(target, info);
   else if (route === 'ask') await renderAsk(target, params, info);
   else await renderSearch(target, params, info);
   document.title = `Folio · ${route === 'doc' ? 'document' : route}`;

@@ -4,7 +4,7 @@
  * Screenshots go to test-output/web/.
  */
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +17,8 @@ import { createPaddleEngine } from '../../inference/paddle/index.ts';
 import { ingest } from '../../pipeline/run/index.ts';
 import { createEsSink } from '../../pipeline/sink/index.ts';
 import { type OcrServer, silentLogger, startOcrServer } from '../../server/index.ts';
-import type { DocumentView } from '../../server/routes/index.ts';
+import type { DocumentEvent, DocumentView, SearchResponse } from '../../server/routes/index.ts';
+import { BOOK_TITLE, bookPdf } from '../support/book-pdf.ts';
 import { deleteIndices, esUrl, type LaunchedBrowser, launchChromium, uniqueIndexName } from '../support/index.ts';
 import { dropFile, normalise, pdfTextBoxes } from './web-helpers.ts';
 
@@ -26,6 +27,8 @@ const TOKEN = 'open-sesame';
 const HANDBOOK = 'examples/docs/folio-handbook.pdf';
 const PAPER = '../shared/data/docling-dev/pdf/2305.03393v1-pg9.pdf';
 const MEMO = 'examples/docs/scanned-memo.png';
+/** 27 pages (`pdfinfo`), Info Title "How to do the Basics"; page 1 is a scan the server OCRs, the rest have a text layer. */
+const LONG = '../shared/data/gnarly/large_prompt_hint1.pdf';
 const docIdOf = (path: string): string => stableId(pathToFileURL(resolve(path)).href);
 
 type Rect = { x: number; y: number; width: number; height: number };
@@ -41,6 +44,7 @@ describe('the web app of folio serve (Chromium)', function () {
   let index = '';
   let tmp = '';
   let doomed = '';
+  let almanac = '';
   const pageErrors: string[] = [];
 
   before(async function () {
@@ -53,9 +57,12 @@ describe('the web app of folio serve (Chromium)', function () {
     tmp = await mkdtemp(join(tmpdir(), 'folio-web-'));
     doomed = join(tmp, 'formula-sheet.pdf');
     await copyFile('../shared/data/docling-dev/pdf/code_and_formula.pdf', doomed);
+    // No title declared; its first heading is the cover's "Front cover" label.
+    almanac = join(tmp, 'almanac.pdf');
+    await writeFile(almanac, await bookPdf());
     embedder = await createLocalEmbedder();
     const sink = await createEsSink({ url, index });
-    const summary = await ingest(sourcesFrom([HANDBOOK, PAPER, doomed]), { sink, embedder, engine: 'text' });
+    const summary = await ingest(sourcesFrom([HANDBOOK, PAPER, doomed, almanac, LONG]), { sink, embedder, engine: 'text' });
     await sink.close();
     assert.equal(summary.documentsFailed, 0, JSON.stringify(summary.failures));
     engine = await createPaddleEngine({});
@@ -125,6 +132,7 @@ describe('the web app of folio serve (Chromium)', function () {
   it("should open a hit with its chunk's boxes over the hit's text on the rendered page", async () => {
     await open('#/search?q=HPO+performed+in+OTSL+and+HTML+representation&mode=bm25');
     await page.locator('.hit .hit-title').first().click();
+    await page.waitForSelector('.doc-head[data-state=read]');
     await page.waitForSelector('.page-frame[data-state=loaded]');
     // The chunk's own words: its text starts with its heading path, which lies elsewhere on the page.
     const chunkId = new URL(page.url().replace('#/', '')).searchParams.get('chunk');
@@ -211,10 +219,116 @@ describe('the web app of folio serve (Chromium)', function () {
     await shot('ask');
     const chunk = await first.getAttribute('data-chunk');
     await first.locator('.cite-label').click();
+    await page.waitForSelector('.doc-head[data-state=read]');
     await page.waitForSelector('.page-frame[data-state=loaded]');
     assert.ok(page.url().includes(`chunk=${chunk}`));
     assert.ok((await page.locator('.overlay rect.hit').count()) >= 1);
     await shot('ask-cited');
+  });
+
+  it('should paint a long document page by page: the outline and first page at once, each page as it is read, then the whole', async () => {
+    const id = docIdOf(LONG);
+    // What the page painted, in order, noted by a MutationObserver from the first moment on.
+    await page.addInitScript(`(() => {
+      const seen = (window.__painted = []);
+      const note = () => {
+        const head = document.querySelector('.doc-head');
+        const frame = document.querySelector('.page-frame');
+        const state = [head?.dataset.state, document.querySelectorAll('.page-link').length, document.querySelectorAll('.page-link.pending').length, frame?.dataset.state, document.querySelectorAll('.page-pane ~ aside .el').length].join(' ');
+        if (head && seen.at(-1)?.state !== state) seen.push({ state, at: performance.now() });
+      };
+      new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true });
+    })()`);
+    // A new document (not a hash change), so the script above runs from its start.
+    await page.goto('about:blank');
+    await open(`#/doc/${id}?page=2`);
+    await page.waitForSelector('.doc-head[data-state=read]', { timeout: 90_000 });
+    await page.waitForSelector('.page-frame[data-state=loaded]');
+    const painted = (await page.evaluate('window.__painted')) as { state: string; at: number }[];
+    const states = painted.map((p) => p.state.split(' '));
+    // The outline: every page listed and pending, page 2's image asked for, before anything is read.
+    const outline = states.findIndex(([head, links, pending]) => head === 'reading' && links === '27' && pending === '27');
+    assert.ok(outline >= 0, `painted: ${painted.map((p) => p.state).join(' | ')}`);
+    const pageTwo = states.findIndex(([head, , , , elements]) => head === 'reading' && Number(elements) > 0);
+    assert.ok(pageTwo > outline, 'page 2 was drawn with its elements while the document was still being read');
+    const last = states.at(-1)!;
+    assert.deepEqual([last[0], last[1], last[2]], ['read', '27', '0']);
+    assert.ok(Number(last[4]) > 0);
+    const at = (index: number): string => `${(painted[index]!.at / 1000).toFixed(2)} s`;
+    const image = states.findIndex(([, , , frame]) => frame === 'loaded');
+    process.stderr.write(
+      `      first paint of ${LONG.split('/').pop()} (27 pages, shared machine): outline ${at(outline)}, page 2 image ${at(image)}, page 2 elements ${at(pageTwo)}, whole document ${at(painted.length - 1)} after navigation\n`,
+    );
+    assert.match((await page.locator('.page-info').textContent()) ?? '', /Page 2 of 27.*route: text layer/);
+    assert.match((await page.locator('.page-link[data-page="1"]').textContent()) ?? '', /OCR: paddle/);
+    await shot('long-document');
+  });
+
+  it('should stream a document as outline, pages, then the view that GET /api/documents/{id} answers', async () => {
+    // A second server over the same index: nothing read yet, so the stream has every step.
+    const fresh = await startOcrServer({ engine: engine!, port: 0, token: TOKEN, log: silentLogger, app: { esUrl: esUrl(), index, embedder: embedder! } });
+    try {
+      const response = await fetch(`${fresh.url}/api/documents/${docIdOf(LONG)}/events?page=3`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.match(response.headers.get('content-type') ?? '', /application\/x-ndjson/);
+      const events = (await response.text())
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as DocumentEvent);
+      const [outline, ...rest] = events;
+      assert.equal(outline?.type, 'outline');
+      const pages = (outline as { document: DocumentView }).document.pages;
+      assert.deepEqual(
+        pages.map((p) => p.pageNumber),
+        Array.from({ length: 27 }, (_, i) => i + 1),
+      );
+      assert.ok(pages.every((p) => p.engine === 'pending' && p.width! > 0 && p.height! > 0 && p.elements.length === 0));
+      const read = rest.filter((e) => e.type === 'page').map((e) => (e as { page: { pageNumber: number } }).page.pageNumber);
+      assert.deepEqual(
+        [...read].sort((a, b) => a - b),
+        Array.from({ length: 27 }, (_, i) => i + 1),
+        'each page once',
+      );
+      const done = rest.at(-1) as { type: string; document: DocumentView };
+      assert.equal(done.type, 'done');
+      const whole = (await (
+        await fetch(`${fresh.url}/api/documents/${docIdOf(LONG)}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+      ).json()) as DocumentView;
+      assert.deepEqual(done.document, whole);
+      const again = await (await fetch(`${fresh.url}/api/documents/${docIdOf(LONG)}/events`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+      assert.deepEqual(
+        again
+          .trim()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as DocumentEvent).type),
+        ['done'],
+        'a document already read is answered whole',
+      );
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("should title every hit by its document's title, not by the first heading of the text", async () => {
+    const search = (await (
+      await fetch(`${server!.url}/api/search?q=${encodeURIComponent('tides and weather the keeper trims the wick')}&mode=bm25`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      })
+    ).json()) as SearchResponse;
+    const hits = search.hits.filter((hit) => hit.docId === docIdOf(almanac));
+    assert.ok(hits.length >= 2, `${hits.length} hits of the almanac`);
+    assert.deepEqual([...new Set(hits.map((hit) => hit.title))], [BOOK_TITLE]);
+    assert.ok(
+      hits.some((hit) => hit.headingPath.includes('Chapter 2: Tides and Weather')),
+      'a hit keeps its own section path',
+    );
+    const long = (await (
+      await fetch(`${server!.url}/api/search?q=${encodeURIComponent('How to do the Basics')}&mode=bm25&k=50`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json()) as SearchResponse;
+    assert.deepEqual([...new Set(long.hits.filter((hit) => hit.docId === docIdOf(LONG)).map((hit) => hit.title))], ['How to do the Basics']);
+    await open('#/search?q=tides+and+weather+the+keeper+trims+the+wick&mode=bm25');
+    await page.waitForSelector('.hit');
+    const titles = await page.locator(`.hit[data-doc="${docIdOf(almanac)}"] .doc-title`).allTextContents();
+    assert.ok(titles.length >= 2 && titles.every((t) => t === BOOK_TITLE), `titles: ${titles.join(' | ')}`);
   });
 
   it('should say what is wrong with a Lucene query, and search its words without Lucene syntax', async () => {

@@ -81,6 +81,15 @@ describe('openPdf', () => {
         [792, 612],
         [300, 500],
       ]);
+      // Sized without loading the pages (the web app's outline of a long document), the same.
+      assert.deepEqual(
+        [1, 2, 3].map((n) => {
+          const size = pdf.pageSize(n);
+          return size && [size.width, size.height];
+        }),
+        sizes,
+      );
+      assert.equal(pdf.pageSize(4), undefined);
       // The page handed to the renderer agrees.
       const page = await pdf.page(2);
       assert.deepEqual([page.width, page.height, page.pageNumber], [792, 612, 2]);

@@ -28,7 +28,7 @@ describe('createWebApp (the API, no Elasticsearch)', function () {
 
   before(async () => {
     engine = await createPaddleEngine({});
-    server = await startOcrServer({ engine, port: 0, token: 'k', log: silentLogger, app: { maxUploadBytes: 64 * 1024 } });
+    server = await startOcrServer({ engine, port: 0, token: 'k', log: silentLogger, app: { maxUploadBytes: 64 * 1024, s3: false } });
   });
   after(async () => {
     await server.close();
@@ -76,6 +76,8 @@ describe('createWebApp (the API, no Elasticsearch)', function () {
       ['/api/search?q=nut', {}, 503, /no Elasticsearch: start folio serve with --es URL/],
       ['/api/documents/0123456789abcdef0123', {}, 404, /no Elasticsearch to look the document up in/],
       ['/api/documents/bad%20id', {}, 400, /is not a document id/],
+      ['/api/documents/0123456789abcdef0123/events', {}, 404, /no Elasticsearch to look the document up in/],
+      ['/api/convert?source=s3%3A%2F%2Fdocs%2Fa.pdf', { method: 'POST' }, 403, /refusing to read s3:\/\/docs\/a\.pdf: this server reads S3 only when/],
       ['/api/conversions/cnotthere/markdown', {}, 404, /no conversion `cnotthere`/],
       ['/api/nothing', {}, 404, /no API route for GET \/api\/nothing/],
       ['/api/documents/%E0%A4%A', {}, 400, /not valid percent-encoding/],
@@ -93,6 +95,7 @@ describe('createWebApp (the API, no Elasticsearch)', function () {
       knn: false,
       llm: false,
       engine: 'paddle',
+      s3: false,
     });
   });
 
