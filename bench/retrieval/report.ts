@@ -52,12 +52,15 @@ export function retrievalMarkdown(input: Readonly<RetrievalReportInput>): string
   out.push('## Embedding throughput', '');
   out.push(
     markdownTable(
-      ['device', 'batch', 'chunks', 'chunks/s (median of 3)', 'model load (ms)', 'note'],
+      ['device', 'batch', 'chunks', 'chunks/s (median of 3)', 'chunks/CPU-s', 'run ms/chunk', 'padding', 'model load (ms)', 'note'],
       throughput.map((t) => [
         t.device,
         t.batchSize,
         t.chunks,
         t.chunksPerSecond === undefined ? '—' : t.chunksPerSecond.toFixed(1),
+        t.chunksPerCpuSecond === undefined ? '—' : t.chunksPerCpuSecond.toFixed(1),
+        t.breakdown === undefined ? '—' : t.breakdown.runMs.toFixed(1),
+        t.breakdown === undefined ? '—' : `${(100 * t.breakdown.padding).toFixed(1)}%`,
         t.loadMs === undefined ? '—' : t.loadMs.toFixed(0),
         t.error ?? '',
       ]),

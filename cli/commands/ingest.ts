@@ -54,7 +54,8 @@ const INGEST_FLAGS = {
 async function createEmbedder(mode: string, model: string | undefined): Promise<Embedder | undefined> {
   if (mode === 'none') return undefined;
   const embed = await import('../../inference/embed/index.ts');
-  if (mode === 'local') return embed.createLocalEmbedder({});
+  // On a thread of its own: onnxruntime holds the thread that runs a pass, and this one chunks and writes.
+  if (mode === 'local') return embed.createLocalEmbedder({ worker: true });
   if (/^https?:\/\//.test(mode)) {
     if (!model) throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', '`--embed URL` needs `--embed-model NAME`');
     return embed.createRemoteEmbedder({ url: mode, model, apiKey: process.env.FOLIO_EMBED_API_KEY });

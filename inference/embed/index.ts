@@ -1,5 +1,8 @@
+export type { PlanBatchesOptions } from './batches.ts';
+export { planBatches } from './batches.ts';
 export type { EmbedModelConfig, Pooling } from './config.ts';
 export { DEFAULT_MODEL_DIR, readEmbedModelConfig } from './config.ts';
+export type { EmbedBatchInfo } from './encoder.ts';
 export type { LocalEmbedderOptions } from './local.ts';
 export { createLocalEmbedder } from './local.ts';
 export type { PoolOptions } from './pooling.ts';

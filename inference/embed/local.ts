@@ -1,14 +1,18 @@
 /**
  * A sentence-embedding model run in-process with onnxruntime (through `runtime/ort.ts`, the only
- * module that imports it). Texts are sorted by length before batching so each batch pads to
- * similar lengths, which is most of the speed on a CPU.
+ * module that imports it). Texts are encoded once, sorted by length and grouped into forward
+ * passes by padded tokens (`batches.ts`): little compute goes to padding and the activations stay
+ * small enough for the CPU's caches. With `worker: true` the passes run on a worker thread of
+ * their own (`threaded-encoder.ts`) while this thread goes on.
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
-import type { Device, Tensor } from '../runtime/ort.ts';
-import { DEVICES, OnnxSession, tensor } from '../runtime/ort.ts';
+import type { Device } from '../runtime/ort.ts';
+import { DEVICES } from '../runtime/ort.ts';
 import { DEFAULT_MODEL_DIR, readEmbedModelConfig } from './config.ts';
-import { pool } from './pooling.ts';
+import type { EmbedBatchInfo, EncoderSettings } from './encoder.ts';
+import { openEncoder } from './encoder.ts';
+import { startThreadedEncoder } from './threaded-encoder.ts';
 import { loadEmbeddingTokenizer } from './tokenize.ts';
 import type { EmbedCallOptions, Embedder } from './types.ts';
 
@@ -17,14 +21,37 @@ export interface LocalEmbedderOptions {
   readonly modelDir?: string;
   /** Execution provider. @default 'cpu' */
   readonly device?: Device;
-  /** Texts per forward pass. @default 32 */
+  /** Most texts per forward pass. @default 32 */
   readonly batchSize?: number;
-  /** Intra-op CPU threads; 0 lets onnxruntime decide. @default 0 */
+  /**
+   * Most padded tokens (rows × longest row) per forward pass; a text longer than this still runs,
+   * alone. Small passes keep the activations in cache (see `batches.ts` for the measurement).
+   * @default 512
+   */
+  readonly batchTokens?: number;
+  /** Intra-op CPU threads; 0 lets onnxruntime decide (one per physical core). @default 0 */
   readonly threads?: number;
+  /**
+   * Let idle intra-op threads spin for work. Off by default: embedding shares the cores with
+   * ingest's page workers and Elasticsearch, and spinning threads take the CPU they need. Measured
+   * on the 2-core machine under load (bench/retrieval/embed-speed.ts): 2 threads spinning 9.2
+   * chunks/s, not spinning 21.7 (both in passes of 512 tokens), at 16.7 against 29.3 chunks per
+   * CPU-second.
+   * @default false
+   */
+  readonly spinning?: boolean;
+  /**
+   * Run the model on a worker thread of its own, so the calling thread keeps working (chunking,
+   * writing) during a pass; `ingest` does. @default false
+   */
+  readonly worker?: boolean;
+  /** Hears each forward pass with its shape and timings (benchmarks). */
+  readonly onBatch?: (batch: EmbedBatchInfo) => void;
 }
 
 /**
- * Loads the embedding model once; `embed()` then runs batches of `batchSize` texts.
+ * Loads the embedding model once; `embed()` then runs passes of at most `batchTokens` padded
+ * tokens and `batchSize` texts.
  *
  * @example
  * const embedder = await createLocalEmbedder({ batchSize: 64 });
@@ -32,12 +59,14 @@ export interface LocalEmbedderOptions {
  * await embedder.close();
  */
 export async function createLocalEmbedder(options: Readonly<LocalEmbedderOptions> = {}): Promise<Embedder> {
-  const { modelDir = DEFAULT_MODEL_DIR, device = 'cpu', batchSize = 32, threads = 0 } = options;
-  if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new ConfigurationError(
-      'FOLIO_BAD_OPTION',
-      `Expected \`batchSize\` to be an integer from 1 and up, got \`${String(batchSize)}\` (${typeof batchSize})`,
-    );
+  const { modelDir = DEFAULT_MODEL_DIR, device = 'cpu', batchSize = 32, batchTokens = 512, threads = 0, spinning = false, worker = false, onBatch } = options;
+  for (const [name, value] of [
+    ['batchSize', batchSize],
+    ['batchTokens', batchTokens],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`${name}\` to be an integer from 1 and up, got \`${String(value)}\` (${typeof value})`);
+    }
   }
   if (!Number.isInteger(threads) || threads < 0) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`threads\` to be an integer from 0 and up, got \`${String(threads)}\` (${typeof threads})`);
@@ -46,55 +75,14 @@ export async function createLocalEmbedder(options: Readonly<LocalEmbedderOptions
     throw new ConfigurationError('FOLIO_BAD_DEVICE', `Expected \`device\` to be one of ${DEVICES.join(', ')}, got \`${String(device)}\``);
   }
   const dir = resolve(modelDir);
+  const settings: EncoderSettings = { modelDir: dir, device, batchSize, batchTokens, threads, spinning };
   const config = await readEmbedModelConfig(dir);
-  const tokenizer = await loadEmbeddingTokenizer(dir, config.maxTokens);
-  const session = await OnnxSession.create(join(dir, config.onnx), { device, threads });
-  if (!session.outputNames.includes(config.output)) {
-    await session.release();
-    throw new ConfigurationError(
-      'FOLIO_EMBED_MODEL',
-      `${join(dir, config.onnx)}: expected an output named \`${config.output}\`, the model has ${session.outputNames.join(', ')}`,
-    );
-  }
+  // With a worker, this thread keeps a tokenizer of its own: the chunker counts tokens here, and
+  // the ids it got then are what crosses to the worker.
+  const [tokenizer, encoder] = worker
+    ? await Promise.all([loadEmbeddingTokenizer(dir, config.maxTokens), startThreadedEncoder(settings, onBatch)])
+    : await openEncoder(settings, onBatch).then((local) => [local.tokenizer, local] as const);
   let closed = false;
-
-  const runBatch = async (texts: readonly string[]): Promise<Float32Array[]> => {
-    const batch = tokenizer.batch(texts);
-    const dims = [batch.rows, batch.length];
-    const available: Record<string, Tensor> = {
-      input_ids: tensor('int64', batch.inputIds, dims),
-      attention_mask: tensor('int64', batch.attentionMask, dims),
-      token_type_ids: tensor('int64', batch.tokenTypeIds, dims),
-    };
-    // Exported BERT graphs differ on whether they take token_type_ids; feed what the graph names.
-    const feeds: Record<string, Tensor> = {};
-    for (const name of session.inputNames) {
-      const feed = available[name];
-      if (feed) feeds[name] = feed;
-    }
-    const outputs = await session.run(feeds);
-    try {
-      const states = outputs[config.output];
-      if (states?.dims.length !== 3 || states.dims[2] !== config.dims) {
-        throw new InferenceError(
-          'FOLIO_EMBED_OUTPUT',
-          `${session.path}: expected \`${config.output}\` of shape [${batch.rows},${batch.length},${config.dims}], got [${states?.dims.join(',') ?? 'none'}]`,
-          { meta: { path: session.path } },
-        );
-      }
-      return pool({
-        states: states.data as Float32Array,
-        mask: batch.attentionMask,
-        rows: batch.rows,
-        length: batch.length,
-        hidden: config.dims,
-        pooling: config.pooling,
-        normalize: config.normalize,
-      });
-    } finally {
-      for (const output of Object.values(outputs)) output.dispose();
-    }
-  };
 
   return {
     model: config.name,
@@ -104,26 +92,17 @@ export async function createLocalEmbedder(options: Readonly<LocalEmbedderOptions
     async embed(texts: readonly string[], callOptions: EmbedCallOptions = {}): Promise<Float32Array[]> {
       if (closed) throw new InferenceError('FOLIO_EMBED_CLOSED', `embedder \`${config.name}\` is closed`);
       const { signal } = callOptions;
-      // Longest first: similar lengths share a batch, so little compute goes to padding.
-      const order = texts
-        .map((text, i) => ({ i, n: text.length }))
-        .sort((a, b) => b.n - a.n)
-        .map((x) => x.i);
-      const result = new Array<Float32Array>(texts.length);
-      for (let start = 0; start < order.length; start += batchSize) {
-        signal?.throwIfAborted();
-        const ids = order.slice(start, start + batchSize);
-        const vectors = await runBatch(ids.map((i) => texts[i] as string));
-        ids.forEach((i, j) => {
-          result[i] = vectors[j] as Float32Array;
-        });
-      }
-      return result;
+      signal?.throwIfAborted();
+      if (texts.length === 0) return [];
+      return encoder.run(
+        texts.map((text) => tokenizer.encode(text)),
+        signal,
+      );
     },
     async close() {
       if (closed) return;
       closed = true;
-      await session.release();
+      await encoder.release();
     },
   };
 }

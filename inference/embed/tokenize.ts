@@ -25,7 +25,18 @@ export interface EmbeddingTokenizer {
   count(text: string): number;
   /** Encodes and pads a batch. */
   batch(texts: readonly string[]): TokenBatch;
+  /** Pads texts already encoded (by {@link EmbeddingTokenizer.encode}) into a batch. */
+  pad(encoded: readonly (readonly number[])[]): TokenBatch;
 }
+
+/**
+ * Texts counted lately whose ids are kept for `encode`: ingest counts every chunk's tokens when it
+ * chunks (Chunk.tokens) and embeds the same text moments later, so the second encoding is a
+ * lookup. Short texts (words and lines the chunker measures) are cheap to encode again and would
+ * only push chunks out.
+ */
+const CACHE_ENTRIES = 4096;
+const CACHE_MIN_CHARS = 128;
 
 interface HfTokenizer {
   encode(text: string): { ids: number[] };
@@ -53,10 +64,22 @@ export async function loadEmbeddingTokenizer(modelDir: string, maxTokens: number
   }
   const tokenizer = new Tokenizer(json as object, config as object) as unknown as HfTokenizer;
   const sep = tokenizer.token_to_id('[SEP]') ?? tokenizer.token_to_id('</s>');
-  const pad = tokenizer.token_to_id('[PAD]') ?? tokenizer.token_to_id('<pad>') ?? 0;
+  const padId = tokenizer.token_to_id('[PAD]') ?? tokenizer.token_to_id('<pad>') ?? 0;
 
-  const encode = (text: string): number[] => {
+  const cache = new Map<string, number[]>();
+  const count = (text: string): number => {
     const ids = tokenizer.encode(text).ids;
+    if (text.length >= CACHE_MIN_CHARS) {
+      if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+      cache.set(text, ids);
+    }
+    return ids.length;
+  };
+  const encode = (text: string): number[] => {
+    const cached = cache.get(text);
+    // A chunk is embedded once after it was counted: free the entry.
+    if (cached !== undefined) cache.delete(text);
+    const ids = cached ?? tokenizer.encode(text).ids;
     if (ids.length <= maxTokens) return ids;
     // Same as the Rust tokenizer's truncation: cut the content, keep the closing separator.
     const cut = ids.slice(0, maxTokens - 1);
@@ -64,22 +87,19 @@ export async function loadEmbeddingTokenizer(modelDir: string, maxTokens: number
     return cut;
   };
 
-  return {
-    encode,
-    count: (text) => tokenizer.encode(text).ids.length,
-    batch(texts) {
-      const encoded = texts.map(encode);
-      const length = Math.max(1, ...encoded.map((ids) => ids.length));
-      const rows = encoded.length;
-      const inputIds = new BigInt64Array(rows * length).fill(BigInt(pad));
-      const attentionMask = new BigInt64Array(rows * length);
-      encoded.forEach((ids, row) => {
-        ids.forEach((id, col) => {
-          inputIds[row * length + col] = BigInt(id);
-          attentionMask[row * length + col] = 1n;
-        });
+  const pad = (encoded: readonly (readonly number[])[]): TokenBatch => {
+    const length = Math.max(1, ...encoded.map((ids) => ids.length));
+    const rows = encoded.length;
+    const inputIds = new BigInt64Array(rows * length).fill(BigInt(padId));
+    const attentionMask = new BigInt64Array(rows * length);
+    encoded.forEach((ids, row) => {
+      ids.forEach((id, col) => {
+        inputIds[row * length + col] = BigInt(id);
+        attentionMask[row * length + col] = 1n;
       });
-      return { inputIds, attentionMask, tokenTypeIds: new BigInt64Array(rows * length), rows, length };
-    },
+    });
+    return { inputIds, attentionMask, tokenTypeIds: new BigInt64Array(rows * length), rows, length };
   };
+
+  return { encode, count, pad, batch: (texts) => pad(texts.map(encode)) };
 }

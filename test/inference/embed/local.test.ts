@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Embedder, EmbeddingTokenizer } from '../../../inference/embed/index.ts';
-import { createLocalEmbedder, DEFAULT_MODEL_DIR, loadEmbeddingTokenizer } from '../../../inference/embed/index.ts';
+import { createLocalEmbedder, DEFAULT_MODEL_DIR, loadEmbeddingTokenizer, planBatches } from '../../../inference/embed/index.ts';
 
 interface Reference {
   sentences: { text: string; ids: number[]; vector: number[] }[];
@@ -35,12 +35,33 @@ describe('loadEmbeddingTokenizer', () => {
     assert.equal(tokenizer.count('word '.repeat(400)), 402);
   });
 
+  it('should give the same ids for a text it counted before (kept from the count)', () => {
+    // Long enough to be kept, and past maxTokens: the kept ids are truncated when encoded.
+    const text = 'word '.repeat(400);
+    const fresh = tokenizer.encode(text);
+    assert.equal(tokenizer.count(text), 402);
+    assert.deepEqual(tokenizer.encode(text), fresh);
+    assert.equal(fresh.length, 256);
+  });
+
   it('should pad a batch to its longest row with a zero mask', () => {
     const batch = tokenizer.batch(['a b c d', 'a']);
     assert.equal(batch.rows, 2);
     assert.equal(batch.length, 6);
     assert.deepEqual(Array.from(batch.attentionMask), [1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0].map(BigInt));
     assert.deepEqual(Array.from(batch.inputIds.slice(9)), [0n, 0n, 0n]);
+  });
+});
+
+describe('planBatches', () => {
+  it('should put the longest texts first and cap each pass by padded tokens and by rows', () => {
+    assert.deepEqual(planBatches({ lengths: [10, 200, 12, 11], batchTokens: 256, batchSize: 32 }), [[1], [2, 3, 0]]);
+    assert.deepEqual(planBatches({ lengths: [10, 10, 10], batchTokens: 1000, batchSize: 2 }), [[0, 1], [2]]);
+  });
+
+  it('should give a text longer than the budget a pass of its own', () => {
+    assert.deepEqual(planBatches({ lengths: [300, 300], batchTokens: 256, batchSize: 32 }), [[0], [1]]);
+    assert.deepEqual(planBatches({ lengths: [], batchTokens: 256, batchSize: 32 }), []);
   });
 });
 
@@ -95,8 +116,33 @@ describe('createLocalEmbedder', () => {
     await assert.rejects(embedder.embed(['a'], { signal: AbortSignal.abort() }), /abort/i);
   });
 
+  it('should give the same vectors on a worker thread of its own, and the batches it ran', async () => {
+    const texts = reference.sentences.map((s) => s.text);
+    const inThread = await embedder.embed(texts);
+    const seen: number[] = [];
+    const other = await createLocalEmbedder({ batchSize: 2, worker: true, onBatch: (b) => seen.push(b.rows) });
+    try {
+      for (const text of texts) other.countTokens(text);
+      const vectors = await other.embed(texts);
+      vectors.forEach((vector, i) => assert.ok(dot(vector, inThread[i]!) > 0.9999, `sentence ${i}`));
+      assert.equal(
+        seen.reduce((a, b) => a + b, 0),
+        texts.length,
+      );
+      await assert.rejects(other.embed(['a'], { signal: AbortSignal.abort() }), /abort/i);
+    } finally {
+      await other.close();
+    }
+    await assert.rejects(other.embed(['a']), /closed/);
+  });
+
+  it('should report a model that cannot load from the worker thread too', async () => {
+    await assert.rejects(createLocalEmbedder({ modelDir: '/nonexistent', worker: true }), /`modelDir`.*folio-embed\.json/);
+  });
+
   it('should name a bad option', async () => {
     await assert.rejects(createLocalEmbedder({ batchSize: 0 }), /`batchSize`.*`0`/);
+    await assert.rejects(createLocalEmbedder({ batchTokens: 0.5 }), /`batchTokens`.*`0.5`/);
     await assert.rejects(createLocalEmbedder({ modelDir: '/nonexistent' }), /`modelDir`.*folio-embed\.json/);
   });
 
