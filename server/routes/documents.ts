@@ -13,7 +13,7 @@ import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
 import type { ProcessedDocument } from '../../pipeline/run/index.ts';
 import { HttpError } from '../http-error.ts';
-import { analyse, chunkViews, failureViews, pageViews } from './analysis.ts';
+import { analyse, attachmentViews, chunkViews, failureViews, pageViews } from './analysis.ts';
 import type { DocumentView, FailureView, PageView } from './api-types.ts';
 import { findIndexed, type IndexedDocument } from './indexed.ts';
 import { Lru } from './lru.ts';
@@ -87,6 +87,7 @@ export class DocumentStore {
         : {}),
       pages: pageViews(result),
       failures: mergeFailures(indexed.failures, failureViews(result)),
+      ...withAttachments(result),
     };
   }
 
@@ -176,6 +177,11 @@ function mergeFailures(a: readonly FailureView[], b: readonly FailureView[]): Fa
   });
 }
 
+function withAttachments(result: ProcessedDocument): Pick<DocumentView, 'attachments'> {
+  const attachments = attachmentViews(result);
+  return attachments === undefined ? {} : { attachments };
+}
+
 export function conversionView(conversion: Conversion): DocumentView {
   const { id, name, result } = conversion;
   return {
@@ -188,6 +194,7 @@ export function conversionView(conversion: Conversion): DocumentView {
     pages: pageViews(result),
     chunks: chunkViews(result),
     failures: failureViews(result),
+    ...withAttachments(result),
     downloads: { markdown: `/api/conversions/${id}/markdown`, json: `/api/conversions/${id}/json` },
   };
 }
