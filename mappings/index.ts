@@ -10,7 +10,14 @@ export {
   MAPPING_VERSION,
 } from './definitions.ts';
 export type { FolioPipelineOptions, InstallIngestedOptions } from './ingested.ts';
-export { folioPipeline, INGESTED_CHUNKS_PATH, INGESTED_TARGET, ingestedTemplateBody, installIngestedTemplate } from './ingested.ts';
+export {
+  folioPipeline,
+  INGESTED_ATTACHMENT_CHUNKS_PATH,
+  INGESTED_CHUNKS_PATH,
+  INGESTED_TARGET,
+  ingestedTemplateBody,
+  installIngestedTemplate,
+} from './ingested.ts';
 export type { InstallMappingsOptions, InstallResult } from './install.ts';
 export { installMappings, templateName } from './install.ts';
 export { BULK_LOAD_REFRESH, chunkRefreshInterval, restoreRefresh, restoreStaleRefresh } from './refresh.ts';

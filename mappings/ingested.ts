@@ -13,14 +13,20 @@ import ingestedJson from './ingested.json' with { type: 'json' };
 export const INGESTED_TARGET = 'folio';
 /** The nested chunks path searches use. */
 export const INGESTED_CHUNKS_PATH = `${INGESTED_TARGET}.chunks`;
+/** Where an e-mail's attachments' chunks are nested (each attachment an object of `attachments`). */
+export const INGESTED_ATTACHMENT_CHUNKS_PATH = `${INGESTED_TARGET}.attachments.chunks`;
 
 /** The template's body (settings + mappings), vectors of `dims` dimensions. */
 export function ingestedTemplateBody(dims: number = DEFAULT_DIMS): estypes.IndicesIndexTemplateSummary {
   // The JSON is a whole `PUT _index_template` body (patterns, priority, _meta); this is its `template`.
   const { template } = structuredClone(ingestedJson) as unknown as { template: estypes.IndicesIndexTemplateSummary };
   const folio = template.mappings!.properties![INGESTED_TARGET] as estypes.MappingObjectProperty;
-  const chunks = folio.properties!['chunks'] as estypes.MappingNestedProperty;
-  (chunks.properties!['vector'] as estypes.MappingDenseVectorProperty).dims = dims;
+  const attachments = folio.properties!['attachments'] as estypes.MappingObjectProperty;
+  // The message's chunks and its attachments' chunks: one mapping, one vector size.
+  for (const owner of [folio, attachments]) {
+    const chunks = owner.properties!['chunks'] as estypes.MappingNestedProperty;
+    (chunks.properties!['vector'] as estypes.MappingDenseVectorProperty).dims = dims;
+  }
   return template;
 }
 

@@ -1,13 +1,18 @@
 /**
  * The JSON answer of `POST /v1/convert`: a processed document in the index's snake_case, so a
  * client (the Elasticsearch plugin) can store it as it comes. Chunks use the chunk index's own
- * mapping function, so both paths into Elasticsearch write the same fields.
+ * mapping function, so both paths into Elasticsearch write the same fields. An e-mail's
+ * attachments (child documents) come in `attachments`, one flat list, depth first, each with the
+ * document fields and its `parent_id`, `depth` and `name`: a client stores one array of objects,
+ * whatever the nesting was.
  */
 import type { Element, FailureRecord } from '../core/types.ts';
+import { attachmentName, descendants } from '../pipeline/run/attachment-children.ts';
 import type { ProcessedDocument } from '../pipeline/run/process-document.ts';
 import { type ChunkDocument, chunkToDocument } from '../pipeline/sink/documents.ts';
 
-export interface ConvertResponse {
+/** What the answer says of one document, the one sent or one of its attachments. */
+export interface DocumentJson {
   readonly source: string;
   readonly doc_id: string;
   readonly content_hash: string;
@@ -28,6 +33,21 @@ export interface ConvertResponse {
   /** Left out when the request asked for `chunks: false`. */
   readonly chunks?: readonly ChunkDocument[];
   readonly failures: readonly { source: string; stage: string; code: string; reason: string; page_number?: number }[];
+}
+
+/** An attachment: a document of its own, inside the message `parent_id` names. */
+export interface AttachmentJson extends DocumentJson {
+  /** The document it is attached to: the one sent, or an attachment before it in the list. */
+  readonly parent_id: string;
+  /** 1 for an attachment of the document sent, 2 for one inside that, … */
+  readonly depth: number;
+  /** Its file name in the message. */
+  readonly name: string;
+}
+
+export interface ConvertResponse extends DocumentJson {
+  /** Every attachment, at any depth, depth first in document order; absent when none was read. */
+  readonly attachments?: readonly AttachmentJson[];
   readonly took_ms: number;
 }
 
@@ -59,13 +79,13 @@ function element(e: Element): ElementJson {
   };
 }
 
-function failure(f: FailureRecord): ConvertResponse['failures'][number] {
+function failure(f: FailureRecord): DocumentJson['failures'][number] {
   return { source: f.source, stage: f.stage, code: f.code, reason: f.reason, ...(f.pageNumber === undefined ? {} : { page_number: f.pageNumber }) };
 }
 
-export function convertResponse(result: ProcessedDocument, options: Readonly<{ chunks: boolean; tookMs: number }>): ConvertResponse {
+function documentJson(result: ProcessedDocument, options: Readonly<{ chunks: boolean; ingestedAt: string }>): DocumentJson {
   const { doc } = result;
-  const ingestedAt = new Date().toISOString();
+  const { ingestedAt } = options;
   return {
     source: doc.uri,
     doc_id: doc.id,
@@ -84,6 +104,29 @@ export function convertResponse(result: ProcessedDocument, options: Readonly<{ c
     elements: result.elements.map(element),
     ...(options.chunks ? { chunks: result.chunks.map((chunk) => chunkToDocument(chunk, { ingestedAt })) } : {}),
     failures: result.failures.map(failure),
+  };
+}
+
+function attachmentJson(child: ProcessedDocument, options: Readonly<{ chunks: boolean; ingestedAt: string }>): AttachmentJson {
+  const { parent } = child.doc;
+  return {
+    ...documentJson(child, options),
+    parent_id: parent?.id ?? '',
+    depth: parent?.depth ?? 1,
+    name: attachmentName(child.doc) ?? child.doc.relativePath,
+  };
+}
+
+/**
+ * @example
+ * res.end(JSON.stringify(convertResponse(result, { chunks: true, tookMs: 812 })))
+ */
+export function convertResponse(result: ProcessedDocument, options: Readonly<{ chunks: boolean; tookMs: number }>): ConvertResponse {
+  const shared = { chunks: options.chunks, ingestedAt: new Date().toISOString() };
+  const attachments = descendants(result).map((child) => attachmentJson(child, shared));
+  return {
+    ...documentJson(result, shared),
+    ...(attachments.length === 0 ? {} : { attachments }),
     took_ms: options.tookMs,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * `POST /v1/convert`: one document in, its Markdown, elements, chunks (with vectors when asked),
- * page routes and failures out, through the same `processSources` → `processDocument` path as
- * `folio convert` and `folio ingest`. OCR pages go through the server's batcher, so documents and
+ * page routes and failures out, and the same for each of its e-mail attachments (`attachments`),
+ * through the same `processSources` → `processDocument` path as `folio convert` and `folio ingest`. OCR pages go through the server's batcher, so documents and
  * single-page OCR requests share the engine and its batches. A few documents convert at once and
  * the next ones queue (see `convert-queue.ts`); past the queue's bounds a client is turned away
  * with 429 and the queue's real wait in `Retry-After`.
@@ -64,6 +64,16 @@ function batchedEngine(name: string, batcher: Batcher): OcrEngine {
   };
 }
 
+/** `result` with vectors on its chunks and on its attachments' chunks, at any depth. */
+async function withVectors(result: ProcessedDocument, embedder: ConvertEmbedder): Promise<ProcessedDocument> {
+  const chunks = result.chunks.length === 0 ? result.chunks : await embedChunks(result.chunks, embedder, 32);
+  if (result.children === undefined) return { ...result, chunks };
+  // One after another: the embedder's batches are the unit of work, not the documents.
+  const children: ProcessedDocument[] = [];
+  for (const child of result.children) children.push(await withVectors(child, embedder));
+  return { ...result, chunks, children };
+}
+
 export function createConvertRoute(options: Readonly<ConvertRouteOptions>): ConvertRoute {
   const { engineName, batcher, embedder, fetch, maxBodyBytes = 50 * 1024 * 1024, maxPixels, convertLimit = 8, queue: queueOptions = {} } = options;
   const engine = batchedEngine(engineName, batcher);
@@ -113,8 +123,7 @@ export function createConvertRoute(options: Readonly<ConvertRouteOptions>): Conv
     })) {
       if (isUnreadSource(item)) throw new HttpError(422, 'unreadable_document', item.failure.reason);
       if (!item.ok) throw new HttpError(422, 'unreadable_document', item.failures.map((f) => f.reason).join('; '));
-      if (!request.embed || embedder === undefined || item.chunks.length === 0) return item;
-      return { ...item, chunks: await embedChunks(item.chunks, embedder, 32) };
+      return request.embed && embedder !== undefined ? withVectors(item, embedder) : item;
     }
     throw new HttpError(500, 'server_error', `${doc.uri}: the pipeline returned nothing`);
   }

@@ -18,6 +18,9 @@ import type { ProcessedDocument } from './process-document.ts';
 /** How many levels of attachments inside attachments are converted (a message forwarded ten times). */
 export const MAX_ATTACHMENT_DEPTH = 10;
 
+/** What an attachment's URI adds to its parent's, before its name. */
+const ATTACHMENT_MARK = '#attachment=';
+
 /** True when some route of the pipeline reads `mime` (the same test `processDocument` makes). */
 function isReadable(mime: string): boolean {
   return mime === 'application/pdf' || mime.startsWith('image/') || mime === 'text/markdown' || mime === 'text/plain' || isFormatMime(mime);
@@ -39,7 +42,7 @@ export function childDocuments(parent: SourceDocument, attachments: readonly For
     const name = count === 1 ? attachment.name : `${attachment.name} (${count})`;
     return {
       id: stableId(parent.id, 'attachment', name),
-      uri: `${parent.uri}#attachment=${encodeURIComponent(name)}`,
+      uri: `${parent.uri}${ATTACHMENT_MARK}${encodeURIComponent(name)}`,
       relativePath: `${parent.relativePath}/${name.replace(/[/\\]/g, '_')}`,
       mime: sniffMime(attachment.bytes, attachment.name),
       bytes: attachment.bytes,
@@ -48,6 +51,31 @@ export function childDocuments(parent: SourceDocument, attachments: readonly For
       parent: { id: parent.id, uri: parent.uri, depth: (parent.parent?.depth ?? 0) + 1 },
     };
   });
+}
+
+/**
+ * The name an attachment has in its message (the last `#attachment=` of its URI, ` (2)` and all);
+ * undefined for a document that is no attachment.
+ *
+ * @example
+ * attachmentName(report) // 'report.pdf'
+ */
+export function attachmentName(doc: SourceDocument): string | undefined {
+  if (doc.parent === undefined) return undefined;
+  const at = doc.uri.lastIndexOf(ATTACHMENT_MARK);
+  return at < 0 ? undefined : decodeURIComponent(doc.uri.slice(at + ATTACHMENT_MARK.length));
+}
+
+/**
+ * Every attachment under `result`, depth first in document order (an attachment's own
+ * attachments right after it): the flat list an answer that is one object (`POST /v1/convert`,
+ * the ingest processor, the web app) carries, each naming its parent.
+ *
+ * @example
+ * for (const child of descendants(mail)) console.log(child.doc.parent?.id, child.doc.uri);
+ */
+export function descendants(result: ProcessedDocument): ProcessedDocument[] {
+  return (result.children ?? []).flatMap((child) => [child, ...descendants(child)]);
 }
 
 /** What reading a document's attachments gave: the children read, and why some were not. */

@@ -1,3 +1,4 @@
+export { attachmentName, descendants, MAX_ATTACHMENT_DEPTH } from './attachment-children.ts';
 export type { ConvertOptions } from './convert.ts';
 export { convert, convertDetail, outputName } from './convert.ts';
 export type { ChunkEmbedder, ChunkSink, IngestOptions, RunListing } from './ingest.ts';

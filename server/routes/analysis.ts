@@ -5,8 +5,8 @@
  */
 import type { Element, SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
-import { isUnreadSource, type PageResult, type ProcessedDocument, processSources } from '../../pipeline/run/index.ts';
-import type { Box, ChunkView, ElementView, FailureView, PageView } from './api-types.ts';
+import { attachmentName, descendants, isUnreadSource, type PageResult, type ProcessedDocument, processSources } from '../../pipeline/run/index.ts';
+import type { AttachmentView, Box, ChunkView, ElementView, FailureView, PageView } from './api-types.ts';
 
 export interface AnalyseOptions {
   /** The engine for pages without a good text layer. */
@@ -112,4 +112,21 @@ export function chunkViews(result: ProcessedDocument): ChunkView[] {
 
 export function failureViews(result: ProcessedDocument): FailureView[] {
   return result.failures.map((f) => ({ stage: f.stage, code: f.code, reason: f.reason, ...(f.pageNumber !== undefined ? { pageNumber: f.pageNumber } : {}) }));
+}
+
+/** The document's attachments, at any depth, depth first; undefined when it has none. */
+export function attachmentViews(result: ProcessedDocument): AttachmentView[] | undefined {
+  const children = descendants(result);
+  if (children.length === 0) return undefined;
+  return children.map((child) => ({
+    id: child.doc.id,
+    name: attachmentName(child.doc) ?? child.doc.relativePath,
+    source: child.doc.uri,
+    parentId: child.doc.parent?.id ?? result.doc.id,
+    depth: child.doc.parent?.depth ?? 1,
+    mime: child.doc.mime,
+    ok: child.ok,
+    markdown: child.markdown,
+    failures: failureViews(child),
+  }));
 }

@@ -102,6 +102,21 @@ export interface FailureView {
   readonly pageNumber?: number;
 }
 
+/** An e-mail's attachment, converted as a document of its own (at any depth: `depth` 2 is inside another). */
+export interface AttachmentView {
+  readonly id: string;
+  readonly name: string;
+  readonly source: string;
+  /** The id of the document it is attached to. */
+  readonly parentId: string;
+  readonly depth: number;
+  readonly mime: string;
+  readonly ok: boolean;
+  /** Its clean Markdown (empty when it could not be read; `failures` says why). */
+  readonly markdown: string;
+  readonly failures: readonly FailureView[];
+}
+
 export interface DocumentView {
   readonly id: string;
   /** `indexed` (found in the chunk index) or `converted` (dropped on the app). */
@@ -119,6 +134,8 @@ export interface DocumentView {
   readonly pages: readonly PageView[];
   readonly chunks: readonly ChunkView[];
   readonly failures: readonly FailureView[];
+  /** An e-mail's attachments, depth first; absent when it has none. */
+  readonly attachments?: readonly AttachmentView[];
   /** Download links of a conversion (`.md` and `.json`). */
   readonly downloads?: { readonly markdown: string; readonly json: string };
 }

@@ -13,7 +13,7 @@ import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
 import type { ProcessedDocument } from '../../pipeline/run/index.ts';
 import { HttpError } from '../http-error.ts';
-import { chunkViews, failureViews, pageViews } from './analysis.ts';
+import { attachmentViews, chunkViews, failureViews, pageViews } from './analysis.ts';
 import type { DocumentView, FailureView, PageView } from './api-types.ts';
 import { findIndexed, type IndexedDocument } from './indexed.ts';
 import { LiveAnalysis } from './live-analysis.ts';
@@ -129,7 +129,7 @@ export class DocumentStore {
     const live = this.#analysis(loaded.doc);
     const finish = async (): Promise<DocumentView> => {
       const result = await live.result;
-      return { ...head, pages: pageViews(result), failures: mergeFailures(indexed.failures, failureViews(result)) };
+      return { ...head, pages: pageViews(result), failures: mergeFailures(indexed.failures, failureViews(result)), ...withAttachments(result) };
     };
     if (live.settled || outline === undefined) return { view: await finish() };
     return { outline: { ...head, pages: outline, failures: indexed.failures }, live, finish };
@@ -226,6 +226,11 @@ function mergeFailures(a: readonly FailureView[], b: readonly FailureView[]): Fa
   });
 }
 
+function withAttachments(result: ProcessedDocument): Pick<DocumentView, 'attachments'> {
+  const attachments = attachmentViews(result);
+  return attachments === undefined ? {} : { attachments };
+}
+
 export function conversionView(conversion: Conversion): DocumentView {
   const { id, name, result } = conversion;
   return {
@@ -239,6 +244,7 @@ export function conversionView(conversion: Conversion): DocumentView {
     pages: pageViews(result),
     chunks: chunkViews(result),
     failures: failureViews(result),
+    ...withAttachments(result),
     downloads: { markdown: `/api/conversions/${id}/markdown`, json: `/api/conversions/${id}/json` },
   };
 }

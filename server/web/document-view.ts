@@ -1,7 +1,8 @@
 /**
  * The document view: one page image with its elements' boxes drawn over it (coloured by kind)
  * and the hit's chunk lit; beside it the page's Markdown, element by element, each lighting its
- * box on hover; the page's route, quality and failures; the pages of the document to flip through.
+ * box on hover; the page's route, quality and failures; the pages of the document to flip through;
+ * an e-mail's attachments by name, each opening to its text.
  */
 import type { Box, ChunkView, DocumentEvent, DocumentView, PageView } from '../routes/api-types.ts';
 import { ApiError, blobUrl, ndjson, request } from './api.ts';
@@ -183,7 +184,7 @@ export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber
     return;
   }
   if (!page) {
-    root.replaceChildren(header, notice('info', 'The document has no pages to show.'), failuresOf(view) ?? '');
+    root.replaceChildren(header, attachmentsOf(view) ?? '', notice('info', 'The document has no pages to show.'), failuresOf(view) ?? '');
     return;
   }
   const pageList = h(
@@ -245,6 +246,7 @@ export function renderDocument(root: HTMLElement, view: DocumentView, pageNumber
   );
   root.replaceChildren(
     header,
+    attachmentsOf(view) ?? '',
     h('div', { class: 'doc-body' }, pageList, h('section', { class: 'page-pane' }, pageInfo(page, view.pages.length), figure, legend(page)), side),
     failuresOf(view) ?? '',
   );
@@ -369,6 +371,25 @@ function legend(page: PageView): HTMLElement {
     { class: 'legend' },
     kinds.map((k) => h('span', { class: `swatch k-${k}` }, KIND_LABELS[k] ?? k)),
     h('span', { class: 'swatch hit-swatch' }, 'hit chunk'),
+  );
+}
+
+/** An e-mail's attachments: one line each (name, type, whether it was read), opening to its Markdown. */
+function attachmentsOf(view: DocumentView): HTMLElement | null {
+  if (!view.attachments || view.attachments.length === 0) return null;
+  return h(
+    'section',
+    { class: 'attachments', 'aria-label': 'attachments' },
+    h('h2', null, `Attachments (${view.attachments.length})`),
+    view.attachments.map((a) =>
+      h(
+        'details',
+        { class: `attachment depth-${Math.min(a.depth, 3)}${a.ok ? '' : ' bad'}` },
+        h('summary', null, h('strong', null, a.name), h('span', { class: 'muted' }, ` ${a.mime}${a.ok ? '' : ' · could not be read'}`)),
+        a.failures.map((f) => notice('error', f.reason)),
+        a.markdown ? h('pre', null, a.markdown) : h('p', { class: 'muted' }, 'No text.'),
+      ),
+    ),
   );
 }
 

@@ -12,22 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { stableId } from '../../core/hash.ts';
 import { makeDocx, p } from '../pipeline/formats/zip-writer.ts';
 import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
+import { DOCX_MIME as DOCX, email } from '../support/mail.ts';
 import { runFolio } from './run-folio.ts';
-
-/** A multipart message with `attachments` (name, type, bytes), base64 as mail clients send them. */
-function email(subject: string, attachments: readonly { name: string; type: string; bytes: Uint8Array }[]): string {
-  const parts = attachments.map(
-    ({ name, type, bytes }) =>
-      `--x\nContent-Type: ${type}; name="${name}"\nContent-Disposition: attachment; filename="${name}"\nContent-Transfer-Encoding: base64\n\n${Buffer.from(
-        bytes,
-      )
-        .toString('base64')
-        .replace(/.{76}/g, '$&\n')}\n`,
-  );
-  return `From: a@example.org\nSubject: ${subject}\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="x"\n\n--x\nContent-Type: text/plain\n\nSee the attached files.\n${parts.join('')}--x--\n`;
-}
-
-const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /** What a store holds of a document: its record's parent and children, and its chunks' parent. */
 interface Stored {

@@ -8,6 +8,11 @@ describe('ingestedTemplateBody', () => {
     const chunks = folio.properties!['chunks'] as estypes.MappingNestedProperty;
     assert.equal(chunks.type, 'nested');
     assert.deepEqual(chunks.properties, indexBody('chunks', 768).mappings.properties, 'one chunk mapping for both ways into Elasticsearch');
+    const attachments = folio.properties!['attachments'] as estypes.MappingObjectProperty;
+    const attachmentChunks = attachments.properties!['chunks'] as estypes.MappingNestedProperty;
+    assert.equal(attachmentChunks.type, 'nested');
+    assert.deepEqual(attachmentChunks.properties, indexBody('chunks', 768).mappings.properties, "an attachment's chunks map as the message's");
+    assert.equal((attachments.properties!['markdown'] as { type: string }).type, 'text', "an attachment's text is searched");
     assert.equal((folio.properties!['markdown'] as { type: string }).type, 'text');
     assert.equal((folio.properties!['mime'] as { type: string }).type, 'keyword');
   });

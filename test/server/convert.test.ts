@@ -6,16 +6,20 @@ import type { OcrEngine } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
 import { isBlockedAddress } from '../../server/fetch-guard.ts';
 import { type OcrServer, silentLogger, startOcrServer } from '../../server/index.ts';
+import { makeDocx, p } from '../pipeline/formats/zip-writer.ts';
+import { DOCX_MIME, email } from '../support/mail.ts';
 
 interface ConvertBody {
   ok: boolean;
   source: string;
+  doc_id: string;
   mime: string;
   markdown: string;
   pages: { page_number: number; engine: string; reason: string }[];
   elements: { kind: string; page_number: number; bbox?: number[] }[];
-  chunks?: { text: string; heading_path: string[]; pages: number[]; bboxes: unknown[]; vector?: number[] }[];
+  chunks?: { text: string; doc_id: string; parent_id?: string; heading_path: string[]; pages: number[]; bboxes: unknown[]; vector?: number[] }[];
   failures: unknown[];
+  attachments?: (Omit<ConvertBody, 'attachments' | 'error'> & { parent_id: string; depth: number; name: string })[];
   error?: { message: string; type: string };
 }
 
@@ -105,6 +109,59 @@ describe('POST /v1/convert', function () {
       assert.equal(page.status, 200, JSON.stringify(page.body.error));
       assert.equal(page.body.mime, 'text/html');
       assert.match(page.body.markdown, /<th colspan="2">Both<\/th>/);
+    });
+
+    it('should answer an e-mail with its attachments, at every depth, each a document of its own naming its parent', async () => {
+      const { stableId } = await import('../../core/hash.ts');
+      const docx = makeDocx(p('Quarterly figures for the north region', { style: 'Heading1' }) + p('Revenue rose by a tenth over the quarter.'));
+      const forwarded = email('Figures', [{ name: 'figures.docx', type: DOCX_MIME, bytes: docx }], 'Forwarding the figures.');
+      const message = email('Quarter report', [
+        { name: 'handbook.pdf', type: 'application/pdf', bytes: new Uint8Array(pdf) },
+        { name: 'forwarded.eml', type: 'message/rfc822', bytes: new TextEncoder().encode(forwarded) },
+      ]);
+      const { status, body } = await convert(server.url, message, 'message/rfc822', '?filename=report.eml');
+      assert.equal(status, 200, JSON.stringify(body.error));
+      assert.equal(body.ok, true);
+      assert.match(body.markdown, /Attachments:\W* handbook\.pdf, forwarded\.eml$/m);
+      assert.doesNotMatch(body.markdown, /Folio Handbook|Revenue rose/, "the attachments' text is theirs, not the message's");
+      assert.deepEqual(
+        body.attachments?.map((a) => [a.name, a.depth, a.mime]),
+        [
+          ['handbook.pdf', 1, 'application/pdf'],
+          ['forwarded.eml', 1, 'message/rfc822'],
+          ['figures.docx', 2, DOCX_MIME],
+        ],
+        'one flat list, depth first',
+      );
+      const [handbook, mail, figures] = body.attachments!;
+      assert.equal(handbook!.doc_id, stableId(body.doc_id, 'attachment', 'handbook.pdf'));
+      assert.equal(handbook!.source, `${body.source}#attachment=handbook.pdf`);
+      assert.equal(handbook!.parent_id, body.doc_id);
+      assert.equal(mail!.parent_id, body.doc_id);
+      assert.equal(figures!.parent_id, mail!.doc_id, 'the nested attachment names the forwarded message');
+      assert.ok(handbook!.pages.every((page) => page.engine === 'text'));
+      assert.match(handbook!.markdown, /^# Folio Handbook/m);
+      assert.match(figures!.markdown, /Revenue rose by a tenth over the quarter\./);
+      assert.doesNotMatch(mail!.markdown, /Revenue rose/);
+      for (const attachment of body.attachments!) {
+        assert.equal(attachment.ok, true, JSON.stringify(attachment.failures));
+        assert.ok(attachment.elements.length > 0, `${attachment.name}: elements`);
+        assert.ok((attachment.chunks ?? []).length > 0, `${attachment.name}: chunks`);
+        assert.ok(
+          attachment.chunks!.every((c) => c.doc_id === attachment.doc_id && c.parent_id === attachment.parent_id),
+          `${attachment.name}: its chunks are its own and name its parent`,
+        );
+      }
+      assert.ok(body.chunks!.every((c) => c.parent_id === undefined));
+      const bare = await convert(server.url, message, 'message/rfc822', '?filename=report.eml&chunks=false');
+      assert.equal(bare.body.attachments?.length, 3);
+      assert.ok(
+        bare.body.attachments!.every((a) => a.chunks === undefined),
+        'chunks: false holds for the attachments too',
+      );
+      const plain = await convert(server.url, email('No files', [], 'Nothing attached.'), 'message/rfc822');
+      assert.equal(plain.status, 200, JSON.stringify(plain.body.error));
+      assert.equal(plain.body.attachments, undefined, 'no attachments, no field');
     });
 
     it('should give the same Markdown as the pipeline `folio convert` runs', async () => {

@@ -8,6 +8,8 @@ import type { OcrEngine } from '../../../inference/engine.ts';
 import { createPaddleEngine } from '../../../inference/paddle/index.ts';
 import { type OcrServer, silentLogger, startOcrServer } from '../../../server/index.ts';
 import type { ConvertEvent, DocumentView } from '../../../server/routes/index.ts';
+import { makeDocx, p } from '../../pipeline/formats/zip-writer.ts';
+import { DOCX_MIME, email } from '../../support/mail.ts';
 
 const auth = { authorization: 'Bearer k' };
 
@@ -58,6 +60,19 @@ describe('createWebApp (the API, no Elasticsearch)', function () {
     const json = (await (await fetch(`${server.url}${view.downloads!.json}`, { headers: auth })).json()) as { source: string; elements: unknown[] };
     assert.equal(json.source, 'invoice.md');
     assert.ok(json.elements.length > 0);
+  });
+
+  it("should list an e-mail's attachments in its view, with their text", async () => {
+    const docx = makeDocx(p('Garden plan', { style: 'Heading1' }) + p('The east border gets heliotrope this spring.'));
+    const events = await convert(server.url, 'plans.eml', email('Plans', [{ name: 'garden.docx', type: DOCX_MIME, bytes: docx }]));
+    const done = events.at(-1) as { type: string; document: DocumentView };
+    assert.equal(done.type, 'done');
+    assert.deepEqual(
+      done.document.attachments?.map((a) => [a.name, a.depth, a.ok]),
+      [['garden.docx', 1, true]],
+    );
+    assert.match(done.document.attachments![0]!.markdown, /heliotrope/);
+    assert.ok(done.document.pages.flatMap((page) => page.elements).every((e) => !/heliotrope/.test(e.text)));
   });
 
   it('should report a corrupt document in the stream, naming it', async () => {

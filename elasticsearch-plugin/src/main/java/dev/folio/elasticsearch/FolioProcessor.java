@@ -1,6 +1,7 @@
 package dev.folio.elasticsearch;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,8 @@ import org.elasticsearch.xcontent.XContentType;
 /**
  * The {@code folio} processor: reads a document's bytes from {@code field}, has folio serve
  * convert them, and writes the chosen {@code properties} of the answer (Markdown, elements,
- * chunks with vectors, page routes, failures) under {@code target_field}. Asynchronous: no ingest
+ * chunks with vectors, page routes, failures, and the same for each e-mail attachment under
+ * {@code attachments}) under {@code target_field}. Asynchronous: no ingest
  * thread waits for OCR. A bad field or a failed conversion fails the document with a message
  * naming it, so {@code on_failure} can route it to a dead-letter index.
  */
@@ -22,7 +24,10 @@ public final class FolioProcessor extends AbstractProcessor {
     public static final String TYPE = "folio";
 
     /** What a processor may write, in the order it writes them. */
-    static final List<String> PROPERTIES = List.of("markdown", "elements", "chunks", "pages", "failures", "mime", "content_hash");
+    static final List<String> PROPERTIES = List.of("markdown", "elements", "chunks", "pages", "failures", "mime", "content_hash", "attachments");
+
+    /** What names an attachment, kept whatever the properties: its id, its message, its place and its file name. */
+    static final List<String> ATTACHMENT_IDENTITY = List.of("doc_id", "parent_id", "depth", "name", "source", "ok");
 
     /**
      * The parsed options of one processor.
@@ -141,7 +146,7 @@ public final class FolioProcessor extends AbstractProcessor {
         Map<String, Object> answer = XContentHelper.convertToMap(XContentType.JSON.xContent(), body, 0, body.length, true);
         Map<String, Object> target = new LinkedHashMap<>();
         for (String property : options.properties()) {
-            Object value = answer.get(property);
+            Object value = property.equals("attachments") ? attachments(answer.get(property)) : answer.get(property);
             if (value != null) target.put(property, value);
         }
         boolean dropBinary = options.removeBinary() && !options.field().equals(options.targetField());
@@ -157,6 +162,30 @@ public final class FolioProcessor extends AbstractProcessor {
         if (!fit.omitted().isEmpty()) target.put("omitted", fit.omitted());
         document.setFieldValue(options.targetField(), target);
         if (dropBinary) document.removeField(options.field());
+    }
+
+    /**
+     * An e-mail's attachments (folio serve's flat list, each naming its parent) with the same
+     * chosen properties as the message, so a search on an attachment's text finds the message;
+     * null when there are none.
+     */
+    private Object attachments(Object value) {
+        if (!(value instanceof List<?> list) || list.isEmpty()) return null;
+        List<Map<String, Object>> kept = new ArrayList<>(list.size());
+        for (Object item : list) {
+            if (!(item instanceof Map<?, ?> attachment)) continue;
+            Map<String, Object> one = new LinkedHashMap<>();
+            for (String key : ATTACHMENT_IDENTITY) {
+                Object field = attachment.get(key);
+                if (field != null) one.put(key, field);
+            }
+            for (String property : options.properties()) {
+                Object field = property.equals("attachments") ? null : attachment.get(property);
+                if (field != null) one.put(property, field);
+            }
+            kept.add(one);
+        }
+        return kept.isEmpty() ? null : kept;
     }
 
     private static String documentName(IngestDocument document) {

@@ -10,8 +10,9 @@ import java.util.Map;
  * document lands nowhere, and every client retry repeats the conversion); a 400-page book with
  * vectors writes ~67 MB. So the output is estimated before it is written and, past the bound,
  * properties that other ones repeat are left out (elements, whose text the Markdown and chunks
- * hold; then the Markdown, whose text the chunks hold), and if that is not enough the document
- * fails here, with a reason {@code on_failure} can record.
+ * hold; then the Markdown, whose text the chunks hold; each from the message and its
+ * attachments alike, which count toward the estimate like the rest), and if that is not enough
+ * the document fails here, with a reason {@code on_failure} can record.
  */
 final class OutputSize {
     /** Left out in this order when the output is too large. */
@@ -31,12 +32,24 @@ final class OutputSize {
         long bytes = estimate(target) + otherBytes;
         for (String property : DROP_ORDER) {
             if (bytes <= maxBytes) break;
-            Object value = target.remove(property);
-            if (value == null) continue;
+            long removed = remove(target, property);
+            // An e-mail's attachments repeat the same properties: they go with the message's.
+            if (target.get("attachments") instanceof List<?> attachments) {
+                for (Object attachment : attachments) {
+                    if (attachment instanceof Map<?, ?> map) removed += remove(map, property);
+                }
+            }
+            if (removed == 0) continue;
             omitted.add(property);
-            bytes -= estimate(value) + property.length() + 4;
+            bytes -= removed;
         }
         return bytes <= maxBytes ? new Fit(List.copyOf(omitted), bytes) : null;
+    }
+
+    /** Removes {@code property} from {@code map}; returns the bytes its estimate loses (0 when absent). */
+    private static long remove(Map<?, ?> map, String property) {
+        Object value = map.remove(property);
+        return value == null ? 0 : estimate(value) + property.length() + 4;
     }
 
     /** Roughly the bytes of {@code value} as JSON source: close enough to stay clear of a limit, cheap to compute. */

@@ -128,4 +128,40 @@ class FolioProcessorTest {
         assertTrue(e.getMessage().contains("the conversion of [docs/1] would write about 9") && e.getMessage().contains("more than max_output_bytes 1000"), e.getMessage());
         assertTrue(tooLarge.hasField("data"), "nothing written");
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void keepsAttachmentsWithTheChosenPropertiesAndCountsThemTowardMaxOutputBytes() {
+        String text = "y".repeat(3000);
+        String attachment = "{\"doc_id\":\"a1\",\"parent_id\":\"m\",\"depth\":1,\"name\":\"report.pdf\",\"source\":\"upload:m.eml#attachment=report.pdf\",\"ok\":true,"
+            + "\"mime\":\"application/pdf\",\"markdown\":\"" + text + "\",\"elements\":[{\"kind\":\"paragraph\",\"text\":\"" + text + "\"}],"
+            + "\"chunks\":[{\"text\":\"" + text + "\",\"pages\":[1],\"parent_id\":\"m\"}]}";
+        String body = "{\"markdown\":\"# Mail\",\"chunks\":[{\"text\":\"Mail\",\"pages\":[1]}],\"elements\":[],\"attachments\":[" + attachment + "]}";
+
+        IngestDocument chosen = document(Map.of("data", "JVBERi0="));
+        processor(Map.of("field", "data", "properties", List.of("markdown", "attachments"))).write(chosen, body.getBytes(StandardCharsets.UTF_8), "docs/1");
+        Map<String, Object> folio = chosen.getFieldValue("folio", Map.class);
+        assertEquals(List.of("markdown", "attachments"), new ArrayList<>(folio.keySet()));
+        Map<String, Object> kept = ((List<Map<String, Object>>) folio.get("attachments")).get(0);
+        assertEquals(List.of("doc_id", "parent_id", "depth", "name", "source", "ok", "markdown"), new ArrayList<>(kept.keySet()), "its identity and the chosen properties");
+
+        IngestDocument without = document(Map.of("data", "JVBERi0="));
+        processor(Map.of("field", "data", "properties", List.of("markdown", "chunks"))).write(without, body.getBytes(StandardCharsets.UTF_8), "docs/1");
+        assertFalse(((Map<String, Object>) without.getFieldValue("folio", Map.class)).containsKey("attachments"));
+
+        // The message alone is small: only its attachment's elements and Markdown push it past the bound.
+        IngestDocument smaller = document(Map.of("data", "JVBERi0="));
+        processor(Map.of("field", "data", "max_output_bytes", 5000)).write(smaller, body.getBytes(StandardCharsets.UTF_8), "docs/1");
+        Map<String, Object> some = smaller.getFieldValue("folio", Map.class);
+        assertEquals(List.of("elements", "markdown"), some.get("omitted"));
+        Map<String, Object> left = ((List<Map<String, Object>>) some.get("attachments")).get(0);
+        assertFalse(left.containsKey("elements") || left.containsKey("markdown"));
+        assertTrue(left.containsKey("chunks"), "the chunks hold the attachment's text");
+
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(
+            FolioProcessor.OutputTooLarge.class,
+            () -> processor(Map.of("field", "data", "max_output_bytes", 2000)).write(document(Map.of("data", "JVBERi0=")), body.getBytes(StandardCharsets.UTF_8), "docs/1")
+        );
+        assertTrue(e.getMessage().contains("more than max_output_bytes 2000"), e.getMessage());
+    }
 }
