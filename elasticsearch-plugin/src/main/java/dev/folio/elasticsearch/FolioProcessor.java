@@ -24,7 +24,7 @@ public final class FolioProcessor extends AbstractProcessor {
     public static final String TYPE = "folio";
 
     /** What a processor may write, in the order it writes them. */
-    static final List<String> PROPERTIES = List.of("markdown", "elements", "chunks", "pages", "failures", "mime", "content_hash", "attachments");
+    static final List<String> PROPERTIES = List.of("title", "markdown", "elements", "chunks", "pages", "failures", "mime", "content_hash", "attachments");
 
     /** What names an attachment, kept whatever the properties: its id, its message, its place and its file name. */
     static final List<String> ATTACHMENT_IDENTITY = List.of("doc_id", "parent_id", "depth", "name", "source", "ok");
