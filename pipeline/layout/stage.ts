@@ -9,7 +9,7 @@ import { toBlocks } from './blocks.ts';
 import { findFormulaBands } from './formula/index.ts';
 import { imageRegions } from './image-regions.ts';
 import { blockEntries } from './markdown.ts';
-import { readingOrder, toLines } from './order.ts';
+import { lineOf, readingOrder, toLines } from './order.ts';
 import type { PositionedPage } from './page.ts';
 import { pageStyle } from './page.ts';
 import { findRuledTables } from './ruled-tables.ts';
@@ -52,6 +52,8 @@ export interface LaidOutPage {
 }
 
 /** LaTeX of a stacked formula: no table cell reads like this. */
+/** Gap, in type sizes, from which two pieces of a header or footer row are two texts (a word space is about a quarter). */
+const FURNITURE_PIECE_GAP = 2;
 const STRUCTURED = /\\(?:frac|sqrt|sum|prod|coprod|int|iint|oint|big[a-z]+|lim|limsup|liminf|overline)\b/;
 
 /**
@@ -90,9 +92,10 @@ export function layoutPage<R extends FurnitureRow>(positioned: PositionedPage, o
       if (why === undefined || headsOrInTable(row)) continue;
       furnitureEdges.add(row.edge);
       for (const f of row.line.fragments) furniture.add(f);
-      const block: LayoutBlock = { label: row.edge === 'top' ? 'page_header' : 'page_footer', lines: [row.line] };
-      if (row.edge === 'top') headers.unshift(block);
-      else footers.push(block);
+      const label = row.edge === 'top' ? 'page_header' : 'page_footer';
+      const blocks: LayoutBlock[] = apart(row.line).map((line) => ({ label, lines: [line] }));
+      if (row.edge === 'top') headers.unshift(...blocks);
+      else footers.push(...blocks);
     }
   }
   const page = furniture.size === 0 ? fragments : fragments.filter((f) => !furniture.has(f));
@@ -157,6 +160,24 @@ export function layoutPage<R extends FurnitureRow>(positioned: PositionedPage, o
  * that head one: a row of two or more pieces within a table's width, no more pieces than it has
  * columns, just above it (a column-header row set apart from the figures by a gap or a rule).
  */
+/**
+ * A margin row's pieces set far apart (a running head's title on the left and its page number on
+ * the right; a slide footer's company, date and number) are separate texts, each its own header
+ * or footer: joined, they would read as one string no page shows.
+ */
+function apart(line: Line): Line[] {
+  if (line.fragments.length < 2) return [line];
+  const sorted = [...line.fragments].sort((p, q) => p.x0 - q.x0);
+  const groups: Fragment[][] = [[sorted[0]!]];
+  for (let i = 1; i < sorted.length; i++) {
+    const before = sorted[i - 1]!;
+    const here = sorted[i]!;
+    if (here.x0 - before.x1 > FURNITURE_PIECE_GAP * Math.max(before.size, here.size)) groups.push([here]);
+    else groups.at(-1)!.push(here);
+  }
+  return groups.length === 1 ? [line] : groups.map(lineOf);
+}
+
 function tableFragments(fragments: readonly Fragment[], rules: PositionedPage['rules'], rows: readonly FurnitureRow[], bodySize: number): Set<Fragment> {
   const out = new Set<Fragment>();
   const aligned = findPageTables(fragments, rules);
