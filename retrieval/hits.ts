@@ -11,6 +11,19 @@ export interface RawHit {
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined || value === null ? [] : [String(value)]);
 const numbers = (value: unknown): number[] => (Array.isArray(value) ? value.map(Number) : typeof value === 'number' ? [value] : []);
 
+function locations(value: unknown): { sheet?: string; range?: string; slide?: number }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry) => {
+    const e = entry as { sheet?: unknown; range?: unknown; slide?: unknown };
+    const out = {
+      ...(typeof e?.sheet === 'string' ? { sheet: e.sheet } : {}),
+      ...(typeof e?.range === 'string' ? { range: e.range } : {}),
+      ...(typeof e?.slide === 'number' ? { slide: e.slide } : {}),
+    };
+    return Object.keys(out).length > 0 ? [out] : [];
+  });
+}
+
 function bboxes(value: unknown): { page: number; bbox: BBox }[] {
   if (!Array.isArray(value)) return [];
   const out: { page: number; bbox: BBox }[] = [];
@@ -36,6 +49,7 @@ export function toSearchHit(hit: RawHit, ranks: SearchHit['ranks'] = {}, score?:
     text: typeof s['text'] === 'string' ? s['text'] : '',
     source: typeof s['source'] === 'string' ? s['source'] : '',
     docId: typeof s['doc_id'] === 'string' ? s['doc_id'] : '',
+    ...(typeof s['parent_id'] === 'string' ? { parentId: s['parent_id'] } : {}),
     ...(typeof s['title'] === 'string' ? { title: s['title'] } : {}),
     pages: numbers(s['pages']),
     headingPath: strings(s['heading_path']),
@@ -44,6 +58,7 @@ export function toSearchHit(hit: RawHit, ranks: SearchHit['ranks'] = {}, score?:
     ...(typeof s['chunk_index'] === 'number' ? { chunkIndex: s['chunk_index'] } : {}),
     ...(lines && typeof lines.from === 'number' && typeof lines.to === 'number' ? { lines: { from: lines.from, to: lines.to } } : {}),
     ...(qualityScore !== undefined ? { quality: qualityScore } : {}),
+    ...(locations(s['locations']).length > 0 ? { locations: locations(s['locations']) } : {}),
     ranks,
   };
 }

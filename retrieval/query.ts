@@ -31,7 +31,21 @@ export function filterClauses(filters: Readonly<SearchFilters> = {}, prefix = ''
 }
 
 /** Fields returned with each hit; the vector stays on the server. */
-export const HIT_SOURCE_FIELDS = ['text', 'source', 'doc_id', 'title', 'pages', 'heading_path', 'bboxes', 'kind', 'chunk_index', 'lines', 'quality'];
+export const HIT_SOURCE_FIELDS = [
+  'text',
+  'source',
+  'doc_id',
+  'parent_id',
+  'title',
+  'pages',
+  'heading_path',
+  'bboxes',
+  'kind',
+  'chunk_index',
+  'lines',
+  'quality',
+  'locations',
+];
 
 export interface Bm25BodyOptions {
   readonly query: string;

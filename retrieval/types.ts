@@ -30,8 +30,12 @@ export interface SearchHit {
   readonly text: string;
   readonly source: string;
   readonly docId: string;
+  /** The document this one is attached to (an e-mail's attachment names its message). */
+  readonly parentId?: string;
   readonly title?: string;
   readonly pages: readonly number[];
+  /** Where in a sheet or deck the chunk's text sits: sheet name and cell range, slide number. */
+  readonly locations?: readonly { readonly sheet?: string; readonly range?: string; readonly slide?: number }[];
   readonly headingPath: readonly string[];
   readonly bboxes: readonly { readonly page: number; readonly bbox: BBox }[];
   /** Element kinds in the chunk. */
