@@ -12,6 +12,7 @@ import type { FormulaReader } from '../formula/index.ts';
 import type { TextLayerRegion } from '../text-layer/index.ts';
 import type { TaggedBlock } from './blocks.ts';
 import { insertInOrder, joinBlocks, moveTags, regionRows, splitBlocks, toGrid } from './blocks.ts';
+import { readingCacheOf } from './reading-cache.ts';
 import { addsWords } from './words.ts';
 
 type Box = readonly [number, number, number, number];
@@ -22,8 +23,8 @@ export interface RegionReaders {
   /** Reads formula regions; left out, formulas keep the text layer's text. */
   readonly formula?: () => Promise<FormulaReader>;
   /**
-   * Readings of image crops already made in this document, by a hash of their pixels: a logo on
-   * every page is read once.
+   * Readings of image crops already made, by a hash of their pixels: a logo on every page is read
+   * once. @default the engine's own, kept across every document it reads (`readingCacheOf`)
    */
   readonly cache?: Map<string, OcrPageResult>;
   /**
@@ -179,13 +180,14 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
 }
 
 /**
- * Every crop's reading, from the document's cache or from the engine: the crops not seen yet go in
+ * Every crop's reading, from the cache or from the engine: the crops not seen yet go in
  * one call (an engine batches them); when that call fails they are read one by one, so one crop
  * the engine refuses (a black image) costs only its own reading.
  */
 async function readAll(engine: OcrEngine, crops: readonly PageImage[], readers: Readonly<RegionReaders>): Promise<(OcrPageResult | Error)[]> {
   const keys = crops.map((crop) => `${crop.width}x${crop.height}:${createHash('sha1').update(crop.data).digest('hex')}`);
-  const out: (OcrPageResult | Error | undefined)[] = keys.map((key) => readers.cache?.get(key));
+  const cache = readers.cache ?? readingCacheOf(engine);
+  const out: (OcrPageResult | Error | undefined)[] = keys.map((key) => cache.get(key));
   const missing = [...new Set(keys.filter((_, i) => out[i] === undefined))];
   const first = missing.map((key) => crops[keys.indexOf(key)]!);
   let read: (OcrPageResult | Error)[];
@@ -207,7 +209,7 @@ async function readAll(engine: OcrEngine, crops: readonly PageImage[], readers: 
   }
   missing.forEach((key, j) => {
     const result = read[j] ?? new Error('the OCR engine returned no result');
-    if (!(result instanceof Error)) readers.cache?.set(key, result);
+    if (!(result instanceof Error)) cache.set(key, result);
     keys.forEach((k, i) => {
       if (k === key) out[i] = result;
     });

@@ -6,7 +6,7 @@
  * e-mail's) are handed back through `attachments`, for the caller to read as child documents.
  */
 import { basename } from 'node:path';
-import type { Element, OcrPageResult, SourceDocument } from '../../core/types.ts';
+import type { Element, SourceDocument } from '../../core/types.ts';
 import { escapeMarkdown, type FormatAttachment, pageMarkdown, readFormat } from '../formats/index.ts';
 import { locateElements } from './format-locations.ts';
 import { pictureCounts, readPictures } from './format-pictures.ts';
@@ -38,12 +38,11 @@ export async function* formatPages(
   // Pictures are read under `auto` or a named engine, never under `text` (then `ocr` is absent too).
   const ocr = options.engine === 'text' ? undefined : options.ocr;
   const pictures = pictureCounts();
-  const cache = new Map<string, OcrPageResult>();
   for (const [i, original] of read.pages.entries()) {
     options.signal?.throwIfAborted();
     const pageNumber = i + 1;
     const before = { ...pictures, reasons: pictures.reasons.length };
-    const page = ocr === undefined || read.media === undefined ? original : await readPictures(doc, original, read.media, ocr, pictures, cache, options);
+    const page = ocr === undefined || read.media === undefined ? original : await readPictures(doc, original, read.media, ocr, pictures, options);
     const pictureDetails: Record<string, number | string> = Object.fromEntries(
       (['read', 'labelled', 'skipped', 'refused'] as const)
         .filter((key) => pictures[key] > before[key])

@@ -8,7 +8,7 @@
  * under `text` none is read and figures keep their alt text.
  */
 import { describeError } from '../../core/errors.ts';
-import type { OcrPageResult, SourceDocument } from '../../core/types.ts';
+import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
 import type { Block, FormatPage } from '../formats/index.ts';
 import { readRegions } from '../regions/index.ts';
@@ -57,7 +57,6 @@ export async function readPictures(
   media: (src: string) => Uint8Array | undefined,
   ocr: () => Promise<OcrEngine>,
   counts: PictureCounts,
-  cache: Map<string, OcrPageResult>,
   options: Readonly<ProcessOptions>,
 ): Promise<FormatPage> {
   if (!page.blocks.some((block) => block.kind === 'figure' && block.src !== undefined)) return page;
@@ -67,7 +66,7 @@ export async function readPictures(
       blocks.push(block);
       continue;
     }
-    blocks.push(...(await readPicture(doc, block, media, ocr, counts, cache, options)));
+    blocks.push(...(await readPicture(doc, block, media, ocr, counts, options)));
   }
   return { ...page, blocks };
 }
@@ -78,7 +77,6 @@ async function readPicture(
   media: (src: string) => Uint8Array | undefined,
   ocr: () => Promise<OcrEngine>,
   counts: PictureCounts,
-  cache: Map<string, OcrPageResult>,
   options: Readonly<ProcessOptions>,
 ): Promise<Block[]> {
   const refuse = (reason: string): Block[] => {
@@ -111,7 +109,7 @@ async function readPicture(
             regions: [{ kind: 'image', box: [0, 0, image.width, image.height], overlaid: figure.alt }],
           },
           // The picture is the whole "page": every region's rectangle is the picture itself.
-          { ocr, cache, signal, render: async () => ({ ...image, box: [0, 0, image.width, image.height] as const }) },
+          { ocr, signal, render: async () => ({ ...image, box: [0, 0, image.width, image.height] as const }) },
         );
       })(),
       signal,

@@ -7,7 +7,6 @@
  */
 import { describeError, errorCode } from '../../core/errors.ts';
 import type { RouteDecision, SourceDocument } from '../../core/types.ts';
-import type { OcrPageResult } from '../../inference/engine.ts';
 import { openPdf, xmpTitle } from '../pdf/index.ts';
 import { annotateElements, readRegions, sharedFormulaReader } from '../regions/index.ts';
 import { renderPdfPage } from '../render/index.ts';
@@ -40,8 +39,6 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
   const scanFormulas = engine === 'auto' && formulaRegions ? () => sharedFormulaReader(formulaDevice) : undefined;
   const queue = new OcrQueue(ocr, ocrBatchSize, signal, scanFormulas);
   const source = doc.uri;
-  // Image crops read in this document, by their pixels: a logo on every page is read once.
-  const imageCache = new Map<string, OcrPageResult>();
 
   async function toOcr(pageNumber: number, width: number, height: number, route: RouteDecision): Promise<PageResult | undefined> {
     try {
@@ -122,7 +119,6 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
           ocr: imageRegions ? ocr : undefined,
           formula: formulaRegions ? () => sharedFormulaReader(formulaDevice) : undefined,
           render,
-          cache: imageCache,
           signal,
         },
       );

@@ -97,6 +97,25 @@ describe('pipeline regions', function () {
       assert.equal(calls, 1);
     });
 
+    it('should read a letterhead once for every document the same engine reads, and again for another engine', async () => {
+      let calls = 0;
+      const counting = (): OcrEngine => ({
+        name: 'paddle',
+        recognize: (pages, options) => ((calls += pages.length), paddle.recognize(pages, options)),
+        close: async () => undefined,
+      });
+      const banner = await textPng('Fabrikam Holdings plc', 1000, 160);
+      const docs = await Promise.all(['memo', 'letter'].map(async (n) => docOf(`${n}.pdf`, await regionPdf({ letterhead: banner, body: [`${n} body text`, ...BODY] }))));
+      const first = counting();
+      for (const doc of docs) {
+        const result = await readDocument(doc, { engine: 'auto', ocr: async () => first, formulaRegions: false });
+        assert.equal(result.pages[0]?.regions?.imageRegionsRead, 1);
+      }
+      assert.equal(calls, 1, 'the second document found the reading made for the first');
+      await readDocument(docs[0]!, { engine: 'auto', ocr: async () => counting(), formulaRegions: false });
+      assert.equal(calls, 2, 'another engine reads for itself');
+    });
+
     it('should leave the banner unread when switched off in worker threads too', async () => {
       const bytes = await regionPdf({ banner: await textPng(BANNER, 1400, 200), body: BODY });
       async function* one(): AsyncIterable<SourceDocument> {
