@@ -4,6 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { writeJsonFile } from './json-file.ts';
 import type { ProcessedDocument } from './process-document.ts';
 import { type ProcessSourcesOptions, processSources, validateWorkers } from './process-sources.ts';
 import { isUnreadSource, type SourceItem } from './sources.ts';
@@ -49,7 +50,7 @@ export async function convert(sources: AsyncIterable<SourceItem>, options: Reado
     const markdownPath = join(outDir, outputName(doc.relativePath, '.md'));
     await mkdir(dirname(markdownPath), { recursive: true });
     await writeFile(markdownPath, result.markdown);
-    await writeFile(join(outDir, outputName(doc.relativePath, '.json')), JSON.stringify(convertDetail(result), null, 1));
+    await writeJsonFile(join(outDir, outputName(doc.relativePath, '.json')), convertDetail(result));
   }
   return summary.build();
 }
