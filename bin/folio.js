@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=16
 // The `folio` command. A checkout of the repository runs the TypeScript sources (Node 24 strips
 // the types); the installed package ships no sources, so it runs the built JavaScript in dist/.
 import { existsSync } from 'node:fs';

@@ -49,6 +49,8 @@ export interface OcrServerOptions {
   readonly convertQueue?: Readonly<Omit<ConvertQueueOptions, 'concurrency'>>;
   /** How long `close()` waits for in-flight requests before cutting connections, in ms. @default 60000 */
   readonly closeTimeoutMs?: number;
+  /** `/v1/convert`'s worker threads end after this long without a document, in ms (their memory goes back); 0 keeps them. @default 60000 */
+  readonly convertIdleMs?: number;
   /** Serve the web app at `/` and its API under `/api/` (see server/routes). @default undefined (no app) */
   readonly app?: WebAppOptions;
 }
@@ -76,6 +78,7 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
     fetch,
     convertLimit,
     convertQueue,
+    convertIdleMs,
   } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`port\` to be an integer from 0 to 65535, got \`${port}\``);
@@ -90,6 +93,7 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
     ...(fetch ? { fetch } : {}),
     ...(convertLimit ? { convertLimit } : {}),
     ...(convertQueue ? { queue: convertQueue } : {}),
+    ...(convertIdleMs === undefined ? {} : { idleMs: convertIdleMs }),
   });
   const started = Date.now();
   let closing = false;
@@ -219,6 +223,7 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
       const limit = setTimeout(() => server.closeAllConnections(), closeTimeoutMs);
       await finished;
       clearTimeout(limit);
+      await convert.close();
       await app?.close();
       log('info', 'closed', { url });
     },

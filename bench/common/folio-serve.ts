@@ -9,7 +9,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
  * child.kill();
  */
 export async function startFolioServe(args: readonly string[] = ['--engine', 'paddle', '--queue', '256']): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/folio.ts', 'serve', '--port', '0', ...args], {
+  // The young-generation cap bin/folio.js's shebang gives an installed `folio`.
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', 'bin/folio.ts', 'serve', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const url = await new Promise<string>((resolve, reject) => {

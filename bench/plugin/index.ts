@@ -101,9 +101,11 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
     strict: true,
   });
   const rounds = Number(values.rounds);
-  const es = values.es ?? (await startElasticsearch({ log: (line) => console.error(`es: ${line}`) })).url;
+  // `--memory --rounds 0 --load 0` measures folio serve alone: no Elasticsearch, no shared server.
+  const memoryOnly = rounds === 0 && Number(values.load) === 0 && Number(values.nodes) <= 1;
+  const es = memoryOnly ? 'http://127.0.0.1:9' : (values.es ?? (await startElasticsearch({ log: (line) => console.error(`es: ${line}`) })).url);
   const client = new Client({ node: es, requestTimeout: 900_000 });
-  const serve = await startFolioServe();
+  const serve = memoryOnly ? undefined : await startFolioServe();
   const results: PathResult[] = [];
   let load: LoadResult | undefined;
   let memory: MemoryResult | undefined;
@@ -130,7 +132,7 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
         // Interleaved, alternating which goes first: drift on a shared machine hits both alike.
         const order = round % 2 === 0 ? ['pipeline', 'ingest'] : ['ingest', 'pipeline'];
         for (const path of order) {
-          if (path === 'pipeline') pipeline.push(await pipelineOnce(client, serve.url, paths, `${set}-${round}`));
+          if (path === 'pipeline') pipeline.push(await pipelineOnce(client, serve!.url, paths, `${set}-${round}`));
           else ingest.push(await ingestOnceAuto(paths, es));
           console.error(`plugin bench: ${set} ${path} round ${round + 1}: ${JSON.stringify((path === 'pipeline' ? pipeline : ingest).at(-1))}`);
         }
@@ -144,7 +146,7 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
         for (const [set, dir] of Object.entries(SETS)) {
           const paths = await files(dir);
           const runs = [];
-          for (let round = 0; round < rounds; round++) runs.push(await pipelineOnce(clusterClient, serve.url, paths, `cluster-${set}-${round}`));
+          for (let round = 0; round < rounds; round++) runs.push(await pipelineOnce(clusterClient, serve!.url, paths, `cluster-${set}-${round}`));
           results.push(result('pipeline-3-nodes', set, paths.length, runs));
         }
       } finally {
@@ -153,7 +155,7 @@ export async function runPluginBench(options: Readonly<PluginBenchOptions>): Pro
       }
     }
   } finally {
-    serve.child.kill('SIGTERM');
+    serve?.child.kill('SIGTERM');
     await client.close();
   }
   await write(options.resultsDir, results, rounds, load, memory);
@@ -191,7 +193,7 @@ async function write(
   };
   await mkdir(dir, { recursive: true });
   // The load and memory parts alone (`--rounds 0`) go beside the comparison, not over it.
-  const name = rounds > 0 ? 'plugin' : 'plugin-load';
+  const name = rounds > 0 ? 'plugin' : load === undefined ? 'serve-memory' : 'plugin-load';
   await writeFile(join(dir, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);
   const rows = results.map((r) => [r.set, r.path, String(r.documents), String(r.pages), String(r.failed), r.msRuns.join(', '), r.pagesPerSecond.toFixed(2)]);
   const comparison = [

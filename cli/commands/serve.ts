@@ -22,8 +22,9 @@ SIGINT/SIGTERM finish in-flight requests before exiting.
   --model DIR       folio-ocr model folder for onnx
   --batch N         pages per engine call (default 8)
   --queue N         requests queued before 429 (default 64)
-  --idle-release S  close the OCR engine after S seconds without a page, giving its memory
-                    back; the next page creates it again (default 60; 0 keeps it)
+  --idle-release S  close the OCR engine, and end /v1/convert's document threads, after S
+                    seconds without work, giving their memory back; the next page or
+                    document starts them again (default 60; 0 keeps them)
   --max-pixels N    largest page image on every route: chat images, /v1/convert pages
                     (a PDF page is rendered smaller, an image over it fails its page), the
                     app's conversions (default 40000000)
@@ -84,6 +85,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   const engineOptions = { device: values.device as Device, modelDir: values.model, draftK: integer('draft-k', values['draft-k'], 0) };
   // Created now so a missing model fails before the port opens; adopted by the first page.
   let initial: OcrEngine | undefined = await createEngine(values.engine, engineOptions);
+  const idleMs = (integer('idle-release', values['idle-release'], 0) ?? 60) * 1000;
   const engine = idleReleasingEngine(
     initial.name,
     async () => {
@@ -91,7 +93,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
       initial = undefined;
       return adopted;
     },
-    { idleMs: (integer('idle-release', values['idle-release'], 0) ?? 60) * 1000 },
+    { idleMs },
   );
   // One embedder for the app's queries and /v1/convert's chunk vectors, loaded before the port opens.
   const embedder = await createEmbedder(values.embed, values['embed-model']);
@@ -111,6 +113,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     },
     convertLimit: integer('convert-limit', values['convert-limit'], 1),
     convertQueue: { queueLimit: integer('convert-queue', values['convert-queue'], 0) },
+    convertIdleMs: idleMs,
     ...(embedder ? { embedder } : {}),
     ...(allowHosts.length > 0 ? { fetch: { allowHosts, allowAddresses: list(values['fetch-addresses']) } } : {}),
   });

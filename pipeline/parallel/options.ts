@@ -57,7 +57,7 @@ export interface ParallelOptions extends WorkerProcessOptions {
   /**
    * V8 heap limits per worker: a document that blows them crashes only its worker, and is
    * recorded as failed (`FOLIO_WORKER_CRASHED`); a fresh worker takes the next document.
-   * @default undefined (Node's defaults)
+   * @default { maxYoungGenerationSizeMb: 48 } (`WORKER_YOUNG_GENERATION_MB`; Node's defaults otherwise)
    */
   readonly resourceLimits?: Readonly<{ maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number }>;
   /** Stops handing out documents; documents in flight are abandoned and their workers ended. */

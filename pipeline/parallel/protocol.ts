@@ -35,6 +35,8 @@ export interface ProcessRequest {
   readonly type: 'process';
   readonly id: number;
   readonly doc: SourceDocument;
+  /** Options for this document over the pool's (`WorkerSetup.process`). */
+  readonly process?: Readonly<Partial<WorkerProcessOptions>>;
 }
 
 /** A processed document without its `doc`: the caller still holds it, the bytes need not travel back. */

@@ -58,11 +58,12 @@ port.on('message', async (message: PoolMessage) => {
     else waiting?.reject(new InferenceError(isFolioErrorCode(message.code) ? message.code : 'FOLIO_OCR_FAILED', message.reason));
     return;
   }
-  const { id, doc } = message;
+  const { id, doc, process: options } = message;
   currentJob = id;
   try {
     const { doc: _doc, ...result } = await read(doc, {
       ...setup.process,
+      ...options,
       ocr,
       onPage: setup.pageEvents ? (event) => post({ type: 'page', id, event }) : undefined,
     });

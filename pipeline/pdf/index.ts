@@ -17,4 +17,5 @@ export { openPdf } from './open.ts';
 export type { Pdfium, PdfiumExports, PdfiumModule } from './pdfium.ts';
 export { adoptPdfiumModule, compiledPdfium, configurePdfium, Heap, loadPdfium, PDFIUM_RECYCLE_BYTES } from './pdfium.ts';
 export type { Matrix, PdfiumPage } from './pdfium-document.ts';
+export { PDFIUM_RELOAD_PAGES } from './pdfium-document.ts';
 export { xmpTitle } from './xmp.ts';

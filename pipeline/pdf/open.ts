@@ -14,6 +14,12 @@ export interface OpenPdfOptions {
    * @default undefined
    */
   readonly password?: string;
+  /**
+   * Pages loaded before PDFium's document is loaded again, which drops the objects, fonts and
+   * images it cached; `0` never (see `PDFIUM_RELOAD_PAGES`).
+   * @default 32
+   */
+  readonly reloadEvery?: number;
 }
 
 /**
@@ -38,6 +44,8 @@ export interface PdfPage {
 export interface PdfHandle {
   readonly source: string;
   readonly numPages: number;
+  /** Times the document was loaded again to drop PDFium's caches ({@link OpenPdfOptions.reloadEvery}). */
+  readonly reloads: number;
   /**
    * Load a 1-based page in PDFium, hand it to `read` (synchronous), and close it again. Throws a
    * `SourceError` (`FOLIO_PDF_PAGE_RANGE`, `FOLIO_PDF_CORRUPT`) naming the document and page.
@@ -63,7 +71,8 @@ export interface PdfHandle {
 }
 
 /**
- * Open a PDF from its bytes. The caller's `bytes` are copied, never detached.
+ * Open a PDF from its bytes. PDFium reads the caller's `bytes` in place, never copying or
+ * detaching them: they must not change until {@link PdfHandle.close}.
  *
  * @throws {SourceError} `FOLIO_EMPTY_FILE`, `FOLIO_PDF_PASSWORD`, `FOLIO_PDF_BAD_PASSWORD`,
  *   `FOLIO_PDF_CORRUPT`, each naming `source`.
@@ -72,7 +81,7 @@ export interface PdfHandle {
  * try { const width = pdf.readPage(1, (page) => page.width); } finally { await pdf.close(); }
  */
 export async function openPdf(bytes: Uint8Array, options: Readonly<OpenPdfOptions>): Promise<PdfHandle> {
-  const { source, password } = options ?? ({} as OpenPdfOptions);
+  const { source, password, reloadEvery } = options ?? ({} as OpenPdfOptions);
   if (typeof source !== 'string' || source === '') {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`source\` to be a non-empty string, got \`${String(source)}\` (${typeof source})`);
   }
@@ -82,7 +91,7 @@ export async function openPdf(bytes: Uint8Array, options: Readonly<OpenPdfOption
   if (bytes.byteLength === 0) {
     throw new SourceError('FOLIO_EMPTY_FILE', `${source}: the file is empty (0 bytes)`, { meta: { source } });
   }
-  const doc = await openPdfiumDocument(bytes, { source, password });
+  const doc = await openPdfiumDocument(bytes, { source, password, ...(reloadEvery === undefined ? {} : { reloadEvery }) });
   const { numPages } = doc;
   const readPage = <T>(pageNumber: number, read: (page: PdfiumPage) => T): T => {
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > numPages) {
@@ -95,6 +104,9 @@ export async function openPdf(bytes: Uint8Array, options: Readonly<OpenPdfOption
   return {
     source,
     numPages,
+    get reloads() {
+      return doc.reloads;
+    },
     readPage,
     async page(pageNumber: number): Promise<PdfPage> {
       const { width, height, view } = readPage(pageNumber, (page) => ({ width: page.width, height: page.height, view: page.view }));

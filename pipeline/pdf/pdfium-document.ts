@@ -1,9 +1,11 @@
 /**
- * A PDF opened in PDFium: the bytes live in wasm memory until the document is closed, pages are
- * loaded for one synchronous read and closed right after, so nothing PDFium owns outlives the
- * call that needed it. Failures become {@link SourceError}s naming the document (and page).
+ * A PDF opened in PDFium: PDFium reads the caller's bytes in place, pages are loaded for one
+ * synchronous read and closed right after, and the document itself is loaded again every few
+ * dozen pages, so neither a page nor PDFium's per-document caches outlive the reads that needed
+ * them. Failures become {@link SourceError}s naming the document (and page).
  */
-import { SourceError } from '../../core/errors.ts';
+import { ConfigurationError, SourceError } from '../../core/errors.ts';
+import { type FileAccess, fileAccess } from './file-access.ts';
 import type { Pdfium } from './pdfium.ts';
 import { discardPdfium, holdPdfium, isTrap, loadPdfium, PDFIUM_ERROR, releasePdfium } from './pdfium.ts';
 
@@ -29,6 +31,8 @@ export interface PdfiumPage {
 
 export interface PdfiumDocument {
   readonly numPages: number;
+  /** How many times the document was closed and loaded again to drop PDFium's caches (see {@link OpenPdfiumOptions.reloadEvery}). */
+  readonly reloads: number;
   /**
    * Load page `pageNumber` (1-based), hand it to `read`, close it. Throws a `SourceError`
    * (`FOLIO_PDF_CORRUPT`) naming the document and page when PDFium cannot load it.
@@ -38,17 +42,31 @@ export interface PdfiumDocument {
   pageSize(pageNumber: number): { width: number; height: number } | undefined;
   /** The Info dictionary's text entry `tag` (`Title`, `Author`, …), undefined when absent or empty. */
   metaText(tag: string): string | undefined;
-  /** Frees the document and its bytes; safe to call twice. */
+  /** Frees the document; safe to call twice. */
   close(): void;
 }
+
+/**
+ * Pages loaded before a document is closed and loaded again. PDFium keeps every object it
+ * parsed, and the fonts and images pages used, until the document closes: over a
+ * 1,700-page PDF that grew wasm memory past 1 GB. Loading again re-reads the cross-reference
+ * table only (milliseconds); the first page after it parses its fonts again.
+ */
+export const PDFIUM_RELOAD_PAGES = 32;
 
 export interface OpenPdfiumOptions {
   readonly source: string;
   readonly password?: string;
+  /**
+   * Pages loaded before the document is loaded again to drop PDFium's caches; `0` never.
+   * @default PDFIUM_RELOAD_PAGES
+   */
+  readonly reloadEvery?: number;
 }
 
 /**
- * Open `bytes` in PDFium.
+ * Open `bytes` in PDFium. PDFium reads them in place (`file-access.ts`): they must not change
+ * until the document is closed.
  *
  * @throws {SourceError} `FOLIO_PDF_PASSWORD`, `FOLIO_PDF_BAD_PASSWORD`, `FOLIO_PDF_CORRUPT`.
  * @example
@@ -56,45 +74,77 @@ export interface OpenPdfiumOptions {
  * try { doc.withPage(1, (page) => page.width); } finally { doc.close(); }
  */
 export async function openPdfiumDocument(bytes: Uint8Array, options: Readonly<OpenPdfiumOptions>): Promise<PdfiumDocument> {
-  const { source, password } = options;
+  const { source, password, reloadEvery = PDFIUM_RELOAD_PAGES } = options;
+  if (!Number.isInteger(reloadEvery) || reloadEvery < 0) {
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `Expected \`reloadEvery\` to be an integer from 0 up, got \`${String(reloadEvery)}\` (${typeof reloadEvery})`,
+    );
+  }
   const pdfium = await loadPdfium();
-  const { lib, heap } = pdfium;
-  // PDFium reads the file in place: the copy stays allocated until the document is closed.
-  const data = lib.malloc(bytes.byteLength);
-  if (data === 0) throw new SourceError('FOLIO_PDF_CORRUPT', `${source}: too large to load (${bytes.byteLength} bytes)`, { meta: { source } });
+  const { lib } = pdfium;
+  let access: FileAccess | undefined;
   let doc = 0;
   let numPages = 0;
-  try {
-    heap.u8.set(bytes, data >>> 0);
+  const load = (): number => {
     const secret = password === undefined ? 0 : cString(pdfium, password);
     try {
-      doc = lib.FPDF_LoadMemDocument(data, bytes.byteLength, secret);
+      return lib.FPDF_LoadCustomDocument((access as FileAccess).pointer, secret);
     } finally {
       if (secret !== 0) lib.free(secret);
     }
+  };
+  try {
+    access = fileAccess(pdfium, bytes);
+    doc = load();
     if (doc === 0) throw openError(lib.FPDF_GetLastError(), source, password !== undefined);
     numPages = lib.FPDF_GetPageCount(doc);
   } catch (error) {
     if (isTrap(error)) {
       discardPdfium(pdfium);
+      access?.release();
       throw new SourceError('FOLIO_PDF_CORRUPT', `${source}: not a readable PDF (PDFium failed: ${error.message})`, { cause: error, meta: { source } });
     }
     if (doc !== 0) lib.FPDF_CloseDocument(doc);
-    lib.free(data);
+    access?.release();
+    if (error instanceof RangeError)
+      throw new SourceError('FOLIO_PDF_CORRUPT', `${source}: too large to load (${bytes.byteLength} bytes)`, { meta: { source } });
     throw error;
   }
+  const file = access;
   let open = true;
+  let loadedSinceOpen = 0;
+  let reloads = 0;
   holdPdfium();
+  // Between two `withPage` calls no page is loaded, so the document can be let go and loaded again.
+  const reload = (meta: Readonly<{ source: string; pageNumber: number }>): void => {
+    lib.FPDF_CloseDocument(doc);
+    doc = load();
+    loadedSinceOpen = 0;
+    reloads++;
+    if (doc === 0) {
+      open = false;
+      file.release();
+      releasePdfium(pdfium);
+      throw new SourceError('FOLIO_PDF_CORRUPT', `${source}: page ${meta.pageNumber}: the document could not be loaded again`, { meta });
+    }
+  };
   return {
     numPages,
+    get reloads() {
+      return reloads;
+    },
     withPage<T>(pageNumber: number, read: (page: PdfiumPage) => T): T {
       const meta = { source, pageNumber };
       if (!open) throw new SourceError('FOLIO_PDF_CLOSED', `${source}: the document is closed`, { meta });
       if (pdfium.broken) throw new SourceError('FOLIO_PDF_CORRUPT', `${source}: page ${pageNumber}: PDFium failed earlier on this document`, { meta });
-      const handle = lib.FPDF_LoadPage(doc, pageNumber - 1);
-      if (handle === 0) throw new SourceError('FOLIO_PDF_CORRUPT', `${source}: page ${pageNumber} cannot be read`, { meta });
+      let handle = 0;
       let text = 0;
       try {
+        if (reloadEvery > 0 && loadedSinceOpen >= reloadEvery) reload(meta);
+        loadedSinceOpen++;
+        handle = lib.FPDF_LoadPage(doc, pageNumber - 1);
+        if (handle === 0) throw new SourceError('FOLIO_PDF_CORRUPT', `${source}: page ${pageNumber} cannot be read`, { meta });
         const page: PdfiumPage = {
           pdfium,
           handle,
@@ -115,7 +165,7 @@ export async function openPdfiumDocument(bytes: Uint8Array, options: Readonly<Op
         }
         throw error;
       } finally {
-        if (!pdfium.broken) {
+        if (!pdfium.broken && handle !== 0) {
           if (text !== 0) lib.FPDFText_ClosePage(text);
           lib.FPDF_ClosePage(handle);
         }
@@ -153,7 +203,7 @@ export async function openPdfiumDocument(bytes: Uint8Array, options: Readonly<Op
       if (!open) return;
       open = false;
       if (!pdfium.broken) lib.FPDF_CloseDocument(doc);
-      if (!pdfium.broken) lib.free(data);
+      file.release();
       releasePdfium(pdfium);
     },
   };

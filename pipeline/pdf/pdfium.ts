@@ -31,6 +31,8 @@ export interface PdfiumExports {
   free(ptr: Ptr): void;
   PDFiumExt_Init(): void;
   FPDF_LoadMemDocument(data: Ptr, size: number, password: Ptr): Ptr;
+  /** Reads the file through an `FPDF_FILEACCESS*` (see `file-access.ts`). */
+  FPDF_LoadCustomDocument(access: Ptr, password: Ptr): Ptr;
   FPDF_GetLastError(): number;
   FPDF_GetPageCount(doc: Ptr): number;
   FPDF_CloseDocument(doc: Ptr): void;
@@ -146,6 +148,8 @@ export interface Pdfium {
   readonly heap: Heap;
   /** 256 bytes, 8-aligned, for out-parameters of single calls; never held across calls. */
   readonly scratch: Ptr;
+  /** Emscripten's `addFunction`: a JavaScript function as a wasm function pointer of `signature` (`'iiiii'`). */
+  readonly addFunction: (fn: (...args: number[]) => number, signature: string) => Ptr;
   /**
    * Set once a call trapped ({@link isTrap}): PDFium's state may be inconsistent, so
    * documents still open on it are given up and the next open loads a fresh instance.
@@ -273,9 +277,10 @@ async function createPdfium(): Promise<Pdfium> {
     } as never),
     failed,
   ]);
-  const lib = (wrapped.pdfium as unknown as { wasmExports: PdfiumExports }).wasmExports;
+  const runtime = wrapped.pdfium as unknown as { wasmExports: PdfiumExports; addFunction: Pdfium['addFunction'] };
+  const lib = runtime.wasmExports;
   lib.PDFiumExt_Init();
   const scratch = lib.malloc(256);
   if (scratch === 0) throw new ConfigurationError('FOLIO_PDFIUM_INIT', 'PDFium: cannot allocate its scratch block in its WebAssembly memory');
-  return { lib, heap: new Heap(lib.memory), scratch, broken: false };
+  return { lib, heap: new Heap(lib.memory), scratch, addFunction: runtime.addFunction.bind(runtime), broken: false };
 }

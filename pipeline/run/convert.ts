@@ -6,6 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { writeJsonFile } from './json-file.ts';
 import type { ProcessedDocument } from './process-document.ts';
 import { type ProcessSourcesOptions, processSources, validateWorkers } from './process-sources.ts';
 import { isUnreadSource, type SourceItem } from './sources.ts';
@@ -68,7 +69,7 @@ async function writeConverted(result: ProcessedDocument, outDir: string, summary
     const markdownPath = join(outDir, outputName(doc.relativePath, '.md'));
     await mkdir(dirname(markdownPath), { recursive: true });
     await writeFile(markdownPath, result.markdown);
-    await writeFile(join(outDir, outputName(doc.relativePath, '.json')), JSON.stringify(convertDetail(result), null, 1));
+    await writeJsonFile(join(outDir, outputName(doc.relativePath, '.json')), convertDetail(result));
   }
   for (const child of result.children ?? []) await writeConverted(child, outDir, summary);
 }

@@ -268,3 +268,41 @@ describe('WorkerPool', () => {
     }
   });
 });
+
+describe('WorkerPool (idle workers)', () => {
+  it('should end a worker idle for idleMs, say so once none is left, and read the next document on a fresh one with its own options', async () => {
+    let idle: () => void = () => undefined;
+    let idleCalls = 0;
+    const pool = new WorkerPool({
+      size: 1,
+      idleMs: 50,
+      setup: { process: {}, ocrEngine: undefined, ocrEngineOptions: {}, pageEvents: false },
+      onIdle: () => {
+        idleCalls++;
+        idle();
+      },
+    });
+    try {
+      const doc = docOf('report.pdf', reportPdf('Quarterly', 2));
+      const ended = new Promise<void>((resolve) => (idle = resolve));
+      const first = await pool.run(doc);
+      assert.ok(first.ok);
+      await ended;
+      assert.equal(pool.started, 0, 'the idle worker was ended');
+      assert.equal(pool.recycled, 1);
+      assert.equal(idleCalls, 1);
+      // The fresh worker reads as the first did, with this document's options over the pool's.
+      const second = await pool.run(doc, { engine: 'text' });
+      assert.ok(second.ok && first.ok);
+      assert.equal(second.result.markdown, first.result.markdown);
+      assert.equal(second.result.pages[0]?.reason, 'forced');
+      assert.notEqual(first.result.pages[0]?.reason, 'forced');
+    } finally {
+      await pool.close();
+    }
+    assert.throws(
+      () => new WorkerPool({ size: 1, idleMs: -1, setup: { process: {}, ocrEngine: undefined, ocrEngineOptions: {}, pageEvents: false } }),
+      /Expected `idleMs` to be an integer from 0 up, got `-1`/,
+    );
+  });
+});

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { SourceError } from '../../../core/errors.ts';
-import { openPdf } from '../../../pipeline/pdf/index.ts';
+import { openPdf, PDFIUM_RELOAD_PAGES } from '../../../pipeline/pdf/index.ts';
+import { readPageText } from '../../../pipeline/text-layer/index.ts';
 import { makePdf, paragraph } from '../text-layer/make-pdf.ts';
 
 const DOCLING = '../shared/data/docling-dev/pdf/';
@@ -19,6 +20,40 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('openPdf', () => {
+  it("reloads PDFium's document every reloadEvery pages, so its caches do not grow with the document, and reads the same text", async () => {
+    const bytes = makePdf(
+      Array.from({ length: 7 }, (_, i) => ({ texts: paragraph([`Page ${i + 1} opens with a line`, `and closes with line ${i + 1}.`], 72, 100) })),
+    );
+    const read = async (reloadEvery: number): Promise<{ texts: string[]; reloads: number }> => {
+      const pdf = await openPdf(bytes, { source: 'seven.pdf', reloadEvery });
+      try {
+        const texts = [];
+        for (let n = 1; n <= pdf.numPages; n++)
+          texts.push(
+            pdf.readPage(n, (page) =>
+              readPageText(page)
+                .runs.map((run) => run.text)
+                .join(' '),
+            ),
+          );
+        // A page read for rendering counts too.
+        await (await pdf.page(7)).read((page) => page.width);
+        return { texts, reloads: pdf.reloads };
+      } finally {
+        await pdf.close();
+      }
+    };
+    const kept = await read(0);
+    const reloaded = await read(2);
+    assert.equal(kept.reloads, 0);
+    // 9 page loads (`page()` loads once for the size, `read` again), 2 per opening: loaded again before the 3rd, 5th, 7th and 9th.
+    assert.equal(reloaded.reloads, 4);
+    assert.deepEqual(reloaded.texts, kept.texts);
+    assert.match(kept.texts[6] ?? '', /Page 7 opens/);
+    assert.ok(PDFIUM_RELOAD_PAGES > 0);
+    await assert.rejects(openPdf(bytes, { source: 'seven.pdf', reloadEvery: -1 }), /Expected `reloadEvery` to be an integer from 0 up, got `-1`/);
+  });
+
   it('opens a PDF, hands out pages and closes twice safely', async () => {
     const bytes = new Uint8Array(await readFile(PAPER));
     const pdf = await openPdf(bytes, { source: PAPER });
