@@ -105,7 +105,9 @@ describe('pipeline regions', function () {
         close: async () => undefined,
       });
       const banner = await textPng('Fabrikam Holdings plc', 1000, 160);
-      const docs = await Promise.all(['memo', 'letter'].map(async (n) => docOf(`${n}.pdf`, await regionPdf({ letterhead: banner, body: [`${n} body text`, ...BODY] }))));
+      const docs = await Promise.all(
+        ['memo', 'letter'].map(async (n) => docOf(`${n}.pdf`, await regionPdf({ letterhead: banner, body: [`${n} body text`, ...BODY] }))),
+      );
       const first = counting();
       for (const doc of docs) {
         const result = await readDocument(doc, { engine: 'auto', ocr: async () => first, formulaRegions: false });
