@@ -10,7 +10,7 @@ describe('parseSummary', () => {
       'failures:  FOLIO_QUALITY_GATE 2, FOLIO_NOT_FOUND 1',
       '  - file:///a.pdf page 1: failed the quality gate (score 0.00: FOLIO_X 7)',
     ].join('\n');
-    assert.deepEqual(parseSummary(stderr), { pages: 253, failures: 3 });
+    assert.deepEqual(parseSummary(stderr), { pages: 253, failures: 3, chunks: 589 });
     assert.deepEqual(parseSummary('pages:     4 (text 4; 0 failed)\n'), { pages: 4, failures: 0 });
     assert.equal(parseSummary('folio ingest: Elasticsearch at http://x is unreachable'), undefined);
   });
