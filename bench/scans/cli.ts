@@ -9,7 +9,7 @@ import type { ScanEngine, ScanQualityResult } from './run.ts';
 import { runScanQuality } from './run.ts';
 
 export const SCANS_USAGE =
-  'folio bench scans [--limit N] [--sets docling,icdar2013,gnarly,docling-ocr] [--paddle] [--no-auto] [--no-tesseract] [--rebuild] [--quick] [--no-formula-regions] [--threads N] [--data DIR] [--scans DIR]';
+  'folio bench scans [--limit N] [--sets docling,icdar2013,gnarly,docling-ocr] [--paddle] [--no-auto] [--no-tesseract] [--rebuild] [--quick] [--no-formula-regions] [--threads N] [--rec-onnx FILE --rec-keys FILE] [--data DIR] [--scans DIR]';
 
 export interface ScansBenchOptions {
   readonly argv: readonly string[];
@@ -41,6 +41,8 @@ export async function runScansBench(options: Readonly<ScansBenchOptions>): Promi
         'no-formula-regions': { type: 'boolean' },
         quick: { type: 'boolean' },
         threads: { type: 'string' },
+        'rec-onnx': { type: 'string' },
+        'rec-keys': { type: 'string' },
         data: { type: 'string' },
         scans: { type: 'string' },
       },
@@ -52,6 +54,10 @@ export async function runScansBench(options: Readonly<ScansBenchOptions>): Promi
   const limit = values.limit === undefined ? (values.quick ? 3 : Infinity) : Number(values.limit);
   if (!(limit >= 1))
     throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench scans: --limit must be a number from 1 and up, got \`${values.limit}\`; usage: ${SCANS_USAGE}`);
+  const recOnnx = values['rec-onnx'];
+  const recKeys = values['rec-keys'];
+  if ((recOnnx === undefined) !== (recKeys === undefined))
+    throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `bench scans: --rec-onnx and --rec-keys go together; usage: ${SCANS_USAGE}`);
   const engines: ScanEngine[] = [
     ...(values['no-auto'] ? [] : ['auto' as const]),
     ...(values.paddle ? ['paddle' as const] : []),
@@ -64,6 +70,8 @@ export async function runScansBench(options: Readonly<ScansBenchOptions>): Promi
     formulaRegions: values['no-formula-regions'] !== true,
     ...(values.sets === undefined ? {} : { sets: values.sets.split(',') }),
     ...(values.threads === undefined ? {} : { threads: Number(values.threads) }),
+    // Another PP-OCR recogniser in paddle, to compare it with the shipped one on the same pages.
+    ...(recOnnx === undefined || recKeys === undefined ? {} : { paddle: { recModel: { onnx: recOnnx, keys: recKeys } } }),
     ...(values.data === undefined ? {} : { dataDir: values.data }),
     ...(values.scans === undefined ? {} : { scanDir: values.scans }),
   });

@@ -29,7 +29,8 @@ export function ctcPath(probs: Float32Array, offset: number, steps: number, clas
     let best = 0;
     let bestP = probs[base]!;
     // The model ends in a softmax, so a class above one half is the maximum: most steps are
-    // blanks that clear it at once, and the scan over 6,625 classes can stop early.
+    // blanks that clear it at once, and the scan over thousands of classes (6,625 in PP-OCRv4,
+    // 18,710 in PP-OCRv6) can stop early.
     if (bestP <= 0.5) {
       for (let k = 1; k < classes; k++) {
         const p = probs[base + k]!;

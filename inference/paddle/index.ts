@@ -3,7 +3,7 @@ export { createPaddleEngine } from './engine.ts';
 export type { Fragment } from './filter.ts';
 export type { FindLinesOptions, UprightLine, UprightLines } from './lines.ts';
 export { findUprightLines, pageGrid } from './lines.ts';
-export type { PaddleModelPaths } from './models.ts';
+export type { PaddleModelPaths, RecModelPaths } from './models.ts';
 export { paddleModelPaths } from './models.ts';
 export type { PixelRule, PixelRules } from './rules.ts';
 export { findPixelRules } from './rules.ts';

@@ -28,6 +28,8 @@ export interface Lanes {
   readonly run: RecRun;
   /** How many runs can go at once. */
   readonly count: number;
+  /** Classes per CTC step (the model's last output dimension), when the model declares it. */
+  readonly classes: number | undefined;
   close(): Promise<void>;
 }
 
@@ -66,8 +68,10 @@ export async function createLanes(path: string, count: number): Promise<Lanes> {
     if (next === undefined) idle.push(lane);
     else next(lane);
   };
+  const classes = session.outputInfo[0]?.shape[2];
   return {
     count: lanes.length,
+    classes: typeof classes === 'number' ? classes : undefined,
     async run(data, dims) {
       const lane = await take();
       try {

@@ -6,6 +6,18 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
+/**
+ * A PP-OCR CTC recogniser other than the shipped one (PP-OCRv5, PP-OCRv6 …): its ONNX file and
+ * its dictionary (one character a line, as PaddleOCR ships it). It must read what the shipped
+ * one reads: input `x` of `[n, 3, 48, w]`, BGR scaled to [-1, 1], one CTC step per 8 columns,
+ * a softmax over the blank, the dictionary and a final space; PP-OCRv4, v5 and v6 all do.
+ * Measured against the shipped PP-OCRv4 on the dev scans: README, "Measured figures".
+ */
+export interface RecModelPaths {
+  readonly onnx: string;
+  readonly keys: string;
+}
+
 export interface PaddleModelPaths {
   readonly det: string;
   readonly rec: string;
@@ -28,7 +40,8 @@ export function paddleModelPaths(): PaddleModelPaths {
 
 /**
  * The CTC alphabet: index 0 is the blank, then one entry per dictionary line, then a space
- * (the model was trained with `use_space_char`), so it has as many entries as the rec output.
+ * (PP-OCR recognisers are trained with `use_space_char`), so it has as many entries as the rec
+ * output (6,625 for PP-OCRv4, 18,710 for PP-OCRv6).
  */
 export async function loadDictionary(path: string): Promise<string[]> {
   const text = await readFile(path, 'utf8');

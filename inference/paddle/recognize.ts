@@ -1,5 +1,5 @@
 /**
- * Line recognition with the PP-OCRv4 CTC model: each box is fitted to its ink (`tighten.ts`),
+ * Line recognition with the PP-OCR CTC model (PP-OCRv4 by default, see `models.ts`): each box is fitted to its ink (`tighten.ts`),
  * scaled to 48 px high, sorted by width and batched under a column budget, decoded greedily, and
  * given back the word spaces the model skipped (`spaces.ts`).
  *

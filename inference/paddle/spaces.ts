@@ -1,6 +1,6 @@
 /**
- * Word spaces the recogniser left out. The Chinese-and-English PP-OCRv4 model has a space class
- * (the last one) but often skips it between Latin words, most of all on small or tightly set
+ * Word spaces the recogniser left out. The PP-OCR recognisers (v4, the default, and v6 small)
+ * have a space class (the last one) but often skip it between Latin words, most of all on small or tightly set
  * text ("requiringalessquantityof"). The line image still shows the space: between two
  * characters the model read, a run of ink-free columns as wide as a word space. Spaces the
  * model did emit on the same line and the gaps between its letters say how wide a space is

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { characterErrorRate } from '../../../bench/ocr/cer.ts';
 import { ConfigurationError, InferenceError } from '../../../core/errors.ts';
 import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
-import { createPaddleEngine } from '../../../inference/paddle/index.ts';
+import { createPaddleEngine, paddleModelPaths } from '../../../inference/paddle/index.ts';
 import { OCR_SCANS, renderFirstPage } from '../../support/pages.ts';
 
 function plain(width: number, height: number, value: number): PageImage {
@@ -24,6 +26,29 @@ describe('createPaddleEngine', function () {
   it('should reject bad options naming the option', async () => {
     await assert.rejects(createPaddleEngine({ batchSize: 0 }), (e: unknown) => e instanceof ConfigurationError && /`batchSize`.*`0`/.test(e.message));
     await assert.rejects(createPaddleEngine({ threads: -1 }), (e: unknown) => e instanceof ConfigurationError && /`threads`/.test(e.message));
+  });
+
+  it('should reject a recogniser model given without its dictionary, or with one that does not fit it', async () => {
+    await assert.rejects(
+      createPaddleEngine({ recModel: { onnx: paddleModelPaths().rec } as never }),
+      (e: unknown) => e instanceof ConfigurationError && /`recModel`/.test(e.message),
+    );
+    const dir = await mkdtemp(join(tmpdir(), 'folio-rec-'));
+    try {
+      // Three characters for a model of 6,625 classes: every line would decode to the wrong letters
+      // (the mistake this check is for: a PP-OCRv5 or v6 model given PP-OCRv4's dictionary, or back).
+      const keys = join(dir, 'keys.txt');
+      await writeFile(keys, 'a\nb\nc\n');
+      await assert.rejects(
+        createPaddleEngine({ threads: 1, recModel: { onnx: paddleModelPaths().rec, keys } }),
+        (e: unknown) => e instanceof ConfigurationError && /6625 classes but .* gives 5/.test(e.message),
+      );
+      // The shipped pair, given explicitly, is accepted.
+      const engine = await createPaddleEngine({ threads: 1, recModel: { onnx: paddleModelPaths().rec, keys: paddleModelPaths().keys } });
+      await engine.close();
+    } finally {
+      await rm(dir, { recursive: true });
+    }
   });
 
   it('should read the scanned test page with a low character error rate and grounding tags', async () => {
