@@ -134,7 +134,9 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 async function createEmbedder(mode: string, model: string | undefined): Promise<Embedder | undefined> {
   if (mode === 'none') return undefined;
   const embed = await import('../../inference/embed/index.ts');
-  if (mode === 'local') return embed.createLocalEmbedder({});
+  // On a thread of its own: a pass holds the thread that calls onnxruntime for ~0.3 s, and this
+  // one answers health checks, queues conversions and sends 429s with their Retry-After meanwhile.
+  if (mode === 'local') return embed.createLocalEmbedder({ worker: true });
   if (!/^https?:\/\//.test(mode))
     throw new ConfigurationError('FOLIO_BAD_ARGUMENTS', `Expected \`--embed\` to be local, none or an http(s) URL, got \`${mode}\``);
   return embed.createRemoteEmbedder({ url: mode, model: model ?? '', apiKey: process.env.FOLIO_EMBED_API_KEY });
