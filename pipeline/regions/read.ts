@@ -28,10 +28,11 @@ export interface RegionReaders {
    */
   readonly cache?: Map<string, OcrPageResult>;
   /**
-   * The rectangle `box` (points) of the page rendered at `dpi`, carrying the rectangle actually
-   * drawn (clipped to the page) as its `box`: only the region is rasterised, not the page.
+   * The rectangles `boxes` (points) of the page rendered at `dpi`, in order, each carrying the
+   * rectangle actually drawn (clipped to the page) as its `box`: only the regions are rasterised,
+   * not the page.
    */
-  readonly render: (dpi: number, box: Box) => Promise<PageImage & { readonly box: Box }>;
+  readonly render: (dpi: number, boxes: readonly Box[]) => Promise<(PageImage & { readonly box: Box })[]>;
   readonly signal?: AbortSignal;
 }
 
@@ -74,7 +75,7 @@ const MIN_TEXT_SHARE = 0.45;
 
 /**
  * @example
- * const { markdown, details } = await readRegions(layerPage, { ocr, formula, render: (dpi, box) => renderPdfPage(page, { …, dpi, box }) });
+ * const { markdown, details } = await readRegions(layerPage, { ocr, formula, render: (dpi, boxes) => renderPdfRegions(page, boxes, { …, dpi }) });
  */
 export async function readRegions(page: RegionPage, readers: Readonly<RegionReaders>): Promise<RegionResult> {
   let blocks = splitBlocks(page.markdown);
@@ -91,7 +92,10 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
     let labelled = 0;
     let engineName = engine.name;
     // 2 pt of paper around each image, so glyphs touching its edge stay whole.
-    const crops = await Promise.all(images.map((region) => readers.render(IMAGE_DPI, padded(region.box, 2))));
+    const crops = await readers.render(
+      IMAGE_DPI,
+      images.map((region) => padded(region.box, 2)),
+    );
     const results = await readAll(engine, crops, readers);
     for (let i = 0; i < images.length; i++) {
       const region = images[i] as TextLayerRegion & { kind: 'image' };
@@ -151,9 +155,10 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
     details.formulaRegions = formulas.length;
     const reader = await readers.formula();
     const regions = formulas as (TextLayerRegion & { kind: 'formula' })[];
-    const images = await Promise.all(
+    const images = await readers.render(
+      FORMULA_DPI,
       // A little paper around the glyph boxes, as around the training formulas.
-      regions.map((r) => readers.render(FORMULA_DPI, padded(r.box, Math.max(1, 0.15 * (r.box[3] - r.box[1]))))),
+      regions.map((r) => padded(r.box, Math.max(1, 0.15 * (r.box[3] - r.box[1])))),
     );
     const readings = await reader.read(regions.map((r, i) => ({ image: images[i]!, display: r.display, fallback: '' })));
     let kept = 0;

@@ -39,14 +39,9 @@ export interface RenderPdfPageOptions {
    * @default 100_000_000
    */
   readonly maxPixels?: number;
-  /**
-   * Only this rectangle of the page, in points (x0, y0, x1, y1 from the top left), is drawn:
-   * PDFium skips the objects outside it, so reading one figure does not pay for rasterising and
-   * copying the whole page. The image is the rectangle's pixels at the page's scale, and carries
-   * the rectangle actually drawn (clipped to the page, whole pixels) as `box`.
-   */
-  readonly box?: readonly [number, number, number, number];
 }
+
+type Box = readonly [number, number, number, number];
 
 /**
  * Render a page to an RGB {@link PageImage} on a white background.
@@ -56,11 +51,32 @@ export interface RenderPdfPageOptions {
  * @example
  * const image = await renderPdfPage(await pdf.page(1), { source: 'a.pdf', docId, pageNumber: 1 });
  */
-export async function renderPdfPage(
+export async function renderPdfPage(page: PdfPage, options: Readonly<RenderPdfPageOptions>): Promise<PageImage> {
+  const [image] = renderClips(page, options, undefined);
+  return image!;
+}
+
+/**
+ * Render only these rectangles of a page, in points (x0, y0, x1, y1 from the top left), with the
+ * page loaded once: PDFium skips the objects outside each one, so reading a page's figures does not
+ * pay for rasterising and copying the whole page. Each image is its rectangle's pixels at the
+ * page's scale and carries the rectangle actually drawn (clipped to the page, whole pixels) as `box`.
+ *
+ * @throws {SourceError} as {@link renderPdfPage}.
+ * @example
+ * const [figure] = await renderPdfRegions(await pdf.page(1), [[72, 40, 540, 110]], { source: 'a.pdf', docId, pageNumber: 1, dpi: 200 });
+ */
+export async function renderPdfRegions(
   page: PdfPage,
+  boxes: readonly Box[],
   options: Readonly<RenderPdfPageOptions>,
-): Promise<PageImage & { readonly box?: readonly [number, number, number, number] }> {
-  const { source, docId, pageNumber, dpi, maxPixels = DEFAULT_MAX_PIXELS, box } = options ?? ({} as RenderPdfPageOptions);
+): Promise<(PageImage & { readonly box: Box })[]> {
+  return renderClips(page, options, boxes) as (PageImage & { readonly box: Box })[];
+}
+
+/** The whole page (`boxes` undefined) or each box, drawn within one load of the page. */
+function renderClips(page: PdfPage, options: Readonly<RenderPdfPageOptions>, boxes: readonly Box[] | undefined): (PageImage & { readonly box?: Box })[] {
+  const { source, docId, pageNumber, dpi, maxPixels = DEFAULT_MAX_PIXELS } = options ?? ({} as RenderPdfPageOptions);
   if (dpi !== undefined && (typeof dpi !== 'number' || !(dpi >= 18 && dpi <= 1200))) {
     throw new ConfigurationError('FOLIO_BAD_OPTION', `Expected \`dpi\` to be a number from 18 to 1200, got \`${String(dpi)}\` (${typeof dpi})`);
   }
@@ -77,22 +93,25 @@ export async function renderPdfPage(
   if (pixels > maxPixels) scale *= Math.sqrt(maxPixels / pixels);
   const width = Math.max(1, Math.floor(page.width * scale));
   const height = Math.max(1, Math.floor(page.height * scale));
-  const clip = box === undefined ? { x: 0, y: 0, width, height } : clipOf(box, scale, width, height);
-  let data: Uint8Array | undefined;
+  const clips = boxes === undefined ? [{ x: 0, y: 0, width, height }] : boxes.map((box) => clipOf(box, scale, width, height));
+  let drawn: (Uint8Array | undefined)[];
   try {
-    data = page.read((loaded) => draw(loaded, width, height, clip));
+    drawn = page.read((loaded) => clips.map((clip) => draw(loaded, width, height, clip)));
   } catch (cause) {
     if (cause instanceof SourceError) throw cause;
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new SourceError('FOLIO_RENDER_FAILED', `${where}: cannot render the page (${reason})`, { cause, meta });
   }
-  if (data === undefined)
-    throw new SourceError('FOLIO_RENDER_FAILED', `${where}: PDFium cannot allocate a ${clip.width}×${clip.height} bitmap`, {
-      meta: { ...meta, width: clip.width, height: clip.height },
-    });
-  const image = { docId, source, pageNumber, data, width: clip.width, height: clip.height, channels: 3 as const };
-  if (box === undefined) return image;
-  return { ...image, box: [clip.x / scale, clip.y / scale, (clip.x + clip.width) / scale, (clip.y + clip.height) / scale] };
+  return clips.map((clip, i) => {
+    const data = drawn[i];
+    if (data === undefined)
+      throw new SourceError('FOLIO_RENDER_FAILED', `${where}: PDFium cannot allocate a ${clip.width}×${clip.height} bitmap`, {
+        meta: { ...meta, width: clip.width, height: clip.height },
+      });
+    const image = { docId, source, pageNumber, data, width: clip.width, height: clip.height, channels: 3 as const };
+    if (boxes === undefined) return image;
+    return { ...image, box: [clip.x / scale, clip.y / scale, (clip.x + clip.width) / scale, (clip.y + clip.height) / scale] as const };
+  });
 }
 
 interface Clip {
@@ -103,7 +122,7 @@ interface Clip {
 }
 
 /** A rectangle in points → whole pixels of the page drawn at `scale`, inside the page, at least one pixel. */
-function clipOf(box: readonly [number, number, number, number], scale: number, width: number, height: number): Clip {
+function clipOf(box: Box, scale: number, width: number, height: number): Clip {
   const x = Math.min(width - 1, Math.max(0, Math.floor(box[0] * scale)));
   const y = Math.min(height - 1, Math.max(0, Math.floor(box[1] * scale)));
   const x1 = Math.min(width, Math.max(x + 1, Math.ceil(box[2] * scale)));

@@ -109,7 +109,7 @@ async function readPicture(
             regions: [{ kind: 'image', box: [0, 0, image.width, image.height], overlaid: figure.alt }],
           },
           // The picture is the whole "page": every region's rectangle is the picture itself.
-          { ocr, signal, render: async () => ({ ...image, box: [0, 0, image.width, image.height] as const }) },
+          { ocr, signal, render: async (_, boxes) => boxes.map(() => ({ ...image, box: [0, 0, image.width, image.height] as const })) },
         );
       })(),
       signal,

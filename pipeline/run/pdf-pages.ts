@@ -9,7 +9,7 @@ import { describeError, errorCode } from '../../core/errors.ts';
 import type { RouteDecision, SourceDocument } from '../../core/types.ts';
 import { openPdf, xmpTitle } from '../pdf/index.ts';
 import { annotateElements, readRegions, sharedFormulaReader } from '../regions/index.ts';
-import { renderPdfPage } from '../render/index.ts';
+import { renderPdfPage, renderPdfRegions } from '../render/index.ts';
 import { routePage } from '../route/index.ts';
 import type { TextLayerPage } from '../text-layer/index.ts';
 import { extractTextLayer } from '../text-layer/index.ts';
@@ -100,17 +100,8 @@ export async function* pdfPages(doc: SourceDocument, options: Readonly<ProcessOp
    */
   async function withRegions(layer: TextLayerPage, result: PageResult & { ok: true }, route: RouteDecision): Promise<PageResult> {
     const { pageNumber, width, height } = layer;
-    const render = async (at: number, box: readonly [number, number, number, number]) => {
-      const image = await renderPdfPage(await pdf.page(pageNumber), {
-        source,
-        docId: doc.id,
-        pageNumber,
-        dpi: at,
-        box,
-        ...(maxPixels === undefined ? {} : { maxPixels }),
-      });
-      return { ...image, box: image.box ?? box };
-    };
+    const render = async (at: number, boxes: readonly (readonly [number, number, number, number])[]) =>
+      renderPdfRegions(await pdf.page(pageNumber), boxes, { source, docId: doc.id, pageNumber, dpi: at, ...(maxPixels === undefined ? {} : { maxPixels }) });
     const details = { ...route.details };
     try {
       const read = await readRegions(

@@ -8,7 +8,7 @@ import { createPaddleEngine } from '../../../inference/paddle/index.ts';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
 import { insertInOrder, moveTags, splitBlocks } from '../../../pipeline/regions/blocks.ts';
 import { readRegions, sharedFormulaReader } from '../../../pipeline/regions/index.ts';
-import { renderPdfPage } from '../../../pipeline/render/index.ts';
+import { renderPdfRegions } from '../../../pipeline/render/index.ts';
 import type { ProcessedDocument } from '../../../pipeline/run/index.ts';
 import { isUnreadSource, processSources, readDocument } from '../../../pipeline/run/index.ts';
 import type { TextLayerPage } from '../../../pipeline/text-layer/index.ts';
@@ -220,10 +220,8 @@ describe('pipeline regions', function () {
     after(async () => {
       await pdf.close();
     });
-    const crop = async (dpi: number, box: Box) => {
-      const image = await renderPdfPage(await pdf.page(1), { source: 'formulas.pdf', docId: 'f', pageNumber: 1, dpi, box });
-      return { ...image, box: image.box ?? box };
-    };
+    const crops = async (dpi: number, boxes: readonly Box[]) =>
+      renderPdfRegions(await pdf.page(1), boxes, { source: 'formulas.pdf', docId: 'f', pageNumber: 1, dpi });
     const pixels = (image: PageImage, pixel: (i: number, data: Uint8Array) => number): PageImage => {
       const data = new Uint8Array(image.data.length);
       for (let i = 0; i < data.length; i++) data[i] = pixel(i, image.data);
@@ -242,10 +240,7 @@ describe('pipeline regions', function () {
           { markdown: layer.markdown, width: layer.width, height: layer.height, regions: layer.regions ?? [] },
           {
             formula: () => sharedFormulaReader('cpu'),
-            render: async (dpi, box) => {
-              const image = await crop(dpi, box);
-              return { ...spoil(image), box: image.box };
-            },
+            render: async (dpi, boxes) => (await crops(dpi, boxes)).map((image) => ({ ...spoil(image), box: image.box })),
           },
         );
         assert.equal(result.details.formulaRegions, 3);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { SourceError } from '../../../core/errors.ts';
 import type { PdfHandle, PdfPage } from '../../../pipeline/pdf/index.ts';
 import { openPdf } from '../../../pipeline/pdf/index.ts';
-import { chooseDpi, renderPdfPage } from '../../../pipeline/render/index.ts';
+import { chooseDpi, renderPdfPage, renderPdfRegions } from '../../../pipeline/render/index.ts';
 
 const SCAN = '../shared/data/docling-dev/ocr/ocr_test.pdf';
 
@@ -44,6 +44,30 @@ describe('renderPdfPage', function () {
     assert.equal(small.width, Math.floor(page.view[2]! - page.view[0]!));
     const capped = await renderPdfPage(page, { source: SCAN, docId: 'd', pageNumber: 1, dpi: 300, maxPixels: 100_000 });
     assert.ok(capped.width * capped.height <= 100_000, `${capped.width}×${capped.height}`);
+  });
+
+  it('should render rectangles of a page as the same pixels the whole page has there, in one load of the page', async () => {
+    const page = await pdf.page(1);
+    const options = { source: SCAN, docId: 'd', pageNumber: 1, dpi: 100 };
+    const whole = await renderPdfPage(page, options);
+    let loads = 0;
+    const counted: PdfPage = { ...page, read: (read) => (loads++, page.read(read)) };
+    const boxes = [
+      [72, 72, 300, 200],
+      [-10, 500, 100, 10_000],
+    ] as const;
+    const regions = await renderPdfRegions(counted, boxes, options);
+    assert.equal(loads, 1);
+    assert.equal(regions[1]!.box[0], 0, 'clipped to the page on the left');
+    assert.ok(regions[1]!.box[3] <= page.height && regions[1]!.box[1] <= 500, `clipped to the page below: ${regions[1]!.box}`);
+    for (const region of regions) {
+      const x0 = Math.round((region.box[0] * 100) / 72);
+      const y0 = Math.round((region.box[1] * 100) / 72);
+      for (let y = 0; y < region.height; y++) {
+        const from = ((y0 + y) * whole.width + x0) * 3;
+        assert.deepEqual(region.data.subarray(y * region.width * 3, (y + 1) * region.width * 3), whole.data.subarray(from, from + region.width * 3), `row ${y}`);
+      }
+    }
   });
 
   it('should turn a page that fails to render into a SourceError naming the page', async () => {
