@@ -1,3 +1,4 @@
+export { copyCorpus } from './copy-corpus.ts';
 export type { ProcessMeter } from './es-process.ts';
 export { elasticsearchMeter } from './es-process.ts';
 export { startFolioServe } from './folio-serve.ts';

@@ -1,23 +1,7 @@
-/** The inputs `folio bench speed` makes from a set: the corpus copied under other paths, and long PDFs joined from it. */
-import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
+/** Long PDFs `folio bench speed` joins from a set's documents. */
 import path from 'node:path';
 import { requireTool, runChild } from '../common/tools.ts';
 import type { QualityDocument } from '../quality/types.ts';
-
-/**
- * A folder holding `copies` copies of `files`, numbered so two files of one name stay two.
- *
- * @example
- * const dir = await copyCorpus(['a.pdf', 'b.pdf'], 4, '/tmp') // dir/copy-1/0-a.pdf …
- */
-export async function copyCorpus(files: readonly string[], copies: number, under: string): Promise<string> {
-  const dir = await mkdtemp(path.join(under, 'copies-'));
-  for (let c = 1; c <= copies; c++) {
-    await mkdir(path.join(dir, `copy-${c}`));
-    for (const [i, file] of files.entries()) await copyFile(file, path.join(dir, `copy-${c}`, `${i}-${path.basename(file)}`));
-  }
-  return dir;
-}
 
 /**
  * One PDF of at least `pages` pages: the documents joined in order, over and over, by poppler's

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigurationError, describeError } from '../../core/errors.ts';
+import { copyCorpus } from '../common/copy-corpus.ts';
 import type { MachineInfo } from '../common/machine.ts';
 import { machineInfo } from '../common/machine.ts';
 import { median, round } from '../common/stats.ts';
@@ -15,7 +16,7 @@ import { folioEngine, pdftotextEngine, pymupdf4llmEngine, tesseractEngine } from
 import { QUALITY_SETS } from '../quality/sets/index.ts';
 import type { QualityDocument, QualityEngine } from '../quality/types.ts';
 import { ingestOnce } from '../textlayer/ingest.ts';
-import { copyCorpus, joinPdfs } from './corpus.ts';
+import { joinPdfs } from './corpus.ts';
 import type { SpeedPhase } from './plan.ts';
 import { phaseName, SPEED_SETS } from './plan.ts';
 import { speedMarkdown } from './report.ts';

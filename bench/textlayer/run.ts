@@ -4,12 +4,12 @@
  * (so each run's peak RSS is its own); the table reports medians, the ratio to pdftotext, and CPU
  * seconds (Folio's, and a local Elasticsearch's) so a figure on a shared machine can be read.
  */
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultWorkers } from '../../cli/options.ts';
 import { ConfigurationError } from '../../core/errors.ts';
+import { copyCorpus } from '../common/copy-corpus.ts';
 import type { MachineInfo } from '../common/machine.ts';
 import { machineInfo, machineMarkdown } from '../common/machine.ts';
 import { markdownTable } from '../common/markdown-table.ts';
@@ -333,15 +333,4 @@ export function textLayerMarkdown(result: TextLayerBenchResult, dirs: readonly s
     'Reproduce: `npx folio bench textlayer` (add `--es URL` for the Elasticsearch phase).',
     '',
   ].join('\n');
-}
-
-/** `copies` copies of `files` in folders of a new temporary folder (its path is returned). */
-async function copyCorpus(files: readonly string[], copies: number): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-bench-copies-'));
-  for (let c = 1; c <= copies; c++) {
-    await mkdir(path.join(dir, `copy-${c}`));
-    // Numbered, so two folders' files of one name stay two files.
-    for (const [i, file] of files.entries()) await copyFile(file, path.join(dir, `copy-${c}`, `${i}-${path.basename(file)}`));
-  }
-  return dir;
 }
