@@ -11,7 +11,7 @@ import { createPaddleEngine } from '../../inference/paddle/index.ts';
 import { folioPipeline, INGESTED_ATTACHMENT_CHUNKS_PATH, installIngestedTemplate } from '../../mappings/index.ts';
 import { type OcrServer, silentLogger, startOcrServer } from '../../server/index.ts';
 import { makeDocx, p } from '../pipeline/formats/zip-writer.ts';
-import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
+import { deleteIndices, deletePipelines, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
 import { DOCX_MIME, email } from '../support/mail.ts';
 
 interface Attachment {
@@ -49,8 +49,7 @@ describe('the folio ingest processor with e-mail attachments (Elasticsearch plug
   after(async () => {
     if (prefix !== '') {
       await deleteIndices(prefix);
-      const pipelines = await es().ingest.getPipeline({ id: `${prefix}*` }, { ignore: [404] });
-      for (const id of Object.keys(pipelines ?? {})) await es().ingest.deletePipeline({ id });
+      await deletePipelines(prefix, es());
     }
     await serve?.close();
     await engine?.close();

@@ -12,7 +12,7 @@ import type { OcrEngine } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
 import { folioPipeline, installPluginIndices } from '../../mappings/index.ts';
 import { type OcrServer, startOcrServer } from '../../server/index.ts';
-import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
+import { deleteIndices, deletePipelines, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
 
 /** Documents in CI: enough to overrun a default server's 8 at once; the 200-document run is `folio bench plugin`. */
 const DOCUMENTS = 40;
@@ -48,8 +48,7 @@ describe('the folio processor under load and with large results (real folio serv
   after(async () => {
     if (prefix !== '') {
       await deleteIndices(prefix);
-      const pipelines = await es().ingest.getPipeline({ id: `${prefix}*` }, { ignore: [404] });
-      for (const id of Object.keys(pipelines ?? {})) await es().ingest.deletePipeline({ id });
+      await deletePipelines(prefix, es());
     }
     for (const server of servers) await server.close();
     await engine?.close();

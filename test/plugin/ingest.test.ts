@@ -15,7 +15,7 @@ import { FolioRetriever } from '../../retrieval/langchain/retriever.ts';
 import { hybridSearch } from '../../retrieval/search.ts';
 import { type OcrServer, silentLogger, startOcrServer } from '../../server/index.ts';
 import { runFolio } from '../cli/run-folio.ts';
-import { deleteIndices, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
+import { deleteIndices, deletePipelines, esClient, esUrl, uniqueIndexName } from '../support/elasticsearch.ts';
 
 interface FolioField {
   markdown?: string;
@@ -61,8 +61,7 @@ describe('the folio ingest processor (Elasticsearch plugin)', function () {
   after(async () => {
     if (prefix !== '') {
       await deleteIndices(prefix);
-      const pipelines = await es().ingest.getPipeline({ id: `${prefix}*` }, { ignore: [404] });
-      for (const id of Object.keys(pipelines ?? {})) await es().ingest.deletePipeline({ id });
+      await deletePipelines(prefix, es());
     }
     await serve?.close();
     await embedder?.close();

@@ -47,6 +47,12 @@ export async function deleteIndices(prefix: string, client: Client = esClient())
   }
 }
 
+/** Delete every ingest pipeline whose id starts with `prefix` (a plugin test's pipelines). */
+export async function deletePipelines(prefix: string, client: Client = esClient()): Promise<void> {
+  const pipelines = await client.ingest.getPipeline({ id: `${prefix}*` }, { ignore: [404] });
+  for (const id of Object.keys(pipelines ?? {})) await client.ingest.deletePipeline({ id });
+}
+
 /** A throwaway index name, with the names of its sibling indices, renewed per test. */
 export interface ThrowawayIndex {
   /** The chunk index. */
