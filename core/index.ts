@@ -3,6 +3,8 @@ export { ERROR_CODES, isFolioErrorCode } from './error-codes.ts';
 export type { FolioErrorOptions } from './errors.ts';
 export { ConfigurationError, describeError, errorCode, FolioError, IndexingError, InferenceError, SourceError } from './errors.ts';
 export { sha256, stableId } from './hash.ts';
+export type { LruOptions } from './lru.ts';
+export { Lru } from './lru.ts';
 export type { RetryOptions, RetryPolicy } from './retry.ts';
 export {
   backoffMs,

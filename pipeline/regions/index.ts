@@ -11,6 +11,7 @@ export type { RegionPage, RegionReaders, RegionResult } from './read.ts';
 export { readRegions } from './read.ts';
 export type { ScanFormulaPage, ScanFormulaResult } from './read-scan.ts';
 export { readScanFormulas } from './read-scan.ts';
+export type { ReadingCache } from './reading-cache.ts';
 export { readingCacheOf } from './reading-cache.ts';
 export type { ScanFormula } from './scan-formulas.ts';
 export { findScanFormulas } from './scan-formulas.ts';

@@ -12,7 +12,7 @@ import type { FormulaReader } from '../formula/index.ts';
 import type { TextLayerRegion } from '../text-layer/index.ts';
 import type { TaggedBlock } from './blocks.ts';
 import { insertInOrder, joinBlocks, moveTags, regionRows, splitBlocks, toGrid } from './blocks.ts';
-import { readingCacheOf } from './reading-cache.ts';
+import { type ReadingCache, readingCacheOf } from './reading-cache.ts';
 import { addsWords } from './words.ts';
 
 type Box = readonly [number, number, number, number];
@@ -26,7 +26,7 @@ export interface RegionReaders {
    * Readings of image crops already made, by a hash of their pixels: a logo on every page is read
    * once. @default the engine's own, kept across every document it reads (`readingCacheOf`)
    */
-  readonly cache?: Map<string, OcrPageResult>;
+  readonly cache?: ReadingCache;
   /**
    * The rectangles `boxes` (points) of the page rendered at `dpi`, in order, each carrying the
    * rectangle actually drawn (clipped to the page) as its `box`: only the regions are rasterised,

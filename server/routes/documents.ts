@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@elastic/elasticsearch';
 import { sniffMime } from '../../connector/index.ts';
 import { sha256 } from '../../core/hash.ts';
+import { Lru } from '../../core/lru.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
 import type { ProcessedDocument } from '../../pipeline/run/index.ts';
@@ -17,7 +18,6 @@ import { attachmentViews, chunkViews, failureViews, pageViews } from './analysis
 import type { DocumentView, FailureView, PageView } from './api-types.ts';
 import { findIndexed, type IndexedDocument } from './indexed.ts';
 import { LiveAnalysis } from './live-analysis.ts';
-import { Lru } from './lru.ts';
 import { outlinePages } from './outline.ts';
 
 export interface Conversion {

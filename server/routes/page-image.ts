@@ -3,12 +3,13 @@
  * renderers (PDFium for PDFs, sharp for scans) and kept in a byte-bounded cache: a reader flips
  * back and forth between the same few pages.
  */
+
+import { Lru } from '../../core/lru.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import type { PageImage } from '../../inference/engine.ts';
 import { openPdf } from '../../pipeline/pdf/index.ts';
 import { loadImagePages, renderPdfPage } from '../../pipeline/render/index.ts';
 import { HttpError } from '../http-error.ts';
-import { Lru } from './lru.ts';
 
 export interface PageImagesOptions {
   /** Resolution PDF pages are drawn at: sharp on a laptop screen, small enough to send fast. @default 110 */

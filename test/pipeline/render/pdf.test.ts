@@ -65,7 +65,11 @@ describe('renderPdfPage', function () {
       const y0 = Math.round((region.box[1] * 100) / 72);
       for (let y = 0; y < region.height; y++) {
         const from = ((y0 + y) * whole.width + x0) * 3;
-        assert.deepEqual(region.data.subarray(y * region.width * 3, (y + 1) * region.width * 3), whole.data.subarray(from, from + region.width * 3), `row ${y}`);
+        assert.deepEqual(
+          region.data.subarray(y * region.width * 3, (y + 1) * region.width * 3),
+          whole.data.subarray(from, from + region.width * 3),
+          `row ${y}`,
+        );
       }
     }
   });

@@ -1,6 +1,7 @@
 /**
- * A least-recently-used map bounded by entry count and by a size the caller assigns (bytes),
- * for rendered pages and analysed documents: a viewer revisits the same few pages.
+ * A least-recently-used map bounded by entry count and by a size the caller assigns (bytes): the
+ * web app's rendered pages and analysed documents (a viewer revisits the same few pages), an OCR
+ * engine's readings of image crops.
  */
 export interface LruOptions {
   /** @default 64 */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Lru } from '../../../server/routes/lru.ts';
+import { Lru } from '../../core/lru.ts';
 
 describe('Lru', () => {
   it('should drop the least recently used entry past the count', () => {
