@@ -41,6 +41,7 @@ export function toSearchHit(hit: RawHit, ranks: SearchHit['ranks'] = {}, score?:
   const s = (hit._source ?? {}) as Record<string, unknown>;
   const quality = s['quality'];
   const lines = s['lines'] as { from?: unknown; to?: unknown } | undefined;
+  const where = locations(s['locations']);
   const qualityScore =
     typeof quality === 'number' ? quality : typeof (quality as { score?: unknown })?.score === 'number' ? (quality as { score: number }).score : undefined;
   return {
@@ -58,7 +59,7 @@ export function toSearchHit(hit: RawHit, ranks: SearchHit['ranks'] = {}, score?:
     ...(typeof s['chunk_index'] === 'number' ? { chunkIndex: s['chunk_index'] } : {}),
     ...(lines && typeof lines.from === 'number' && typeof lines.to === 'number' ? { lines: { from: lines.from, to: lines.to } } : {}),
     ...(qualityScore !== undefined ? { quality: qualityScore } : {}),
-    ...(locations(s['locations']).length > 0 ? { locations: locations(s['locations']) } : {}),
+    ...(where.length > 0 ? { locations: where } : {}),
     ranks,
   };
 }

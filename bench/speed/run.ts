@@ -17,7 +17,7 @@ import { QUALITY_SETS } from '../quality/sets/index.ts';
 import type { QualityDocument, QualityEngine } from '../quality/types.ts';
 import { ingestOnce } from '../textlayer/ingest.ts';
 import { joinPdfs } from './corpus.ts';
-import type { SpeedPhase } from './plan.ts';
+import type { ConverterPhase, SpeedPhase } from './plan.ts';
 import { phaseName, SPEED_SETS } from './plan.ts';
 import { speedMarkdown } from './report.ts';
 
@@ -138,7 +138,10 @@ export async function runSpeedSuite(options: Readonly<SpeedBenchOptions> = {}): 
     phases.push({ kind: 'ingest', set: corpusSet, engine: 'auto', embed: 'local', copies: 4, ...(es === undefined ? {} : { es }) });
     phases.push({ kind: 'long', set: corpusSet, pages: 100 }, { kind: 'long', set: corpusSet, pages: longPages });
 
-    const inputs = new Map<string, string[]>();
+    // The ingest phases' inputs, by copies of the corpus.
+    const inputs = new Map<number, string[]>();
+    // The long documents, by the pages asked for, joined once.
+    const longs = new Map<number, QualityDocument>();
     const samples = new Map<string, SpeedSample[]>();
     const quality = new Map<string, { value: number; name: string }>();
     const failed = new Map<string, string>();
@@ -171,37 +174,35 @@ export async function runSpeedSuite(options: Readonly<SpeedBenchOptions> = {}): 
     log(`speed: wrote ${path.join(out, 'speed.md')}`);
     return result;
 
+    /** One converter over `documents`, its output scored for `scoreFor`'s set when given, then removed. */
+    async function convertOnce(engine: QualityEngine, documents: readonly QualityDocument[], scoreFor?: ConverterPhase): Promise<SpeedSample> {
+      const dir = await mkdtemp(path.join(scratch, 'out-'));
+      try {
+        const run = await engine.convert(documents, dir);
+        if (scoreFor !== undefined) {
+          const score = await scoreFor.set.score(dir, documents);
+          quality.set(phaseName(scoreFor), { value: score.headline, name: score.headlineName });
+        }
+        const pages = documents.reduce((n, d) => n + d.pages, 0);
+        return { wallMs: run.wallMs, cpuSeconds: run.cpuSeconds, peakRssMiB: run.peakRssMiB, pages, failures: run.failures.length };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+
     async function once(phase: SpeedPhase, scored: boolean): Promise<SpeedSample> {
       const documents = docs.get(phase.set.name)!;
-      const pages = documents.reduce((n, d) => n + d.pages, 0);
-      if (phase.kind === 'convert') {
-        const dir = await mkdtemp(path.join(scratch, 'out-'));
-        try {
-          const run = await phase.engine.convert(documents, dir);
-          if (scored) {
-            const score = await phase.set.score(dir, documents);
-            quality.set(phaseName(phase), { value: score.headline, name: score.headlineName });
-          }
-          return { wallMs: run.wallMs, cpuSeconds: run.cpuSeconds, peakRssMiB: run.peakRssMiB, pages, failures: run.failures.length };
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
-      }
+      if (phase.kind === 'convert') return convertOnce(phase.engine, documents, scored ? phase : undefined);
       if (phase.kind === 'long') {
-        const key = `long-${phase.pages}`;
-        if (!inputs.has(key)) inputs.set(key, [await joinPdfs(documents, phase.pages, scratch)]);
-        const long = folioEngine('text');
-        const dir = await mkdtemp(path.join(scratch, 'out-'));
-        try {
-          const file = inputs.get(key)![0]!;
-          const run = await long.convert([{ name: path.basename(file, '.pdf'), pdf: file, pages: 0 }], dir);
-          const joined = Number(/-(\d+)p\.pdf$/.exec(file)?.[1] ?? 0);
-          return { wallMs: run.wallMs, cpuSeconds: run.cpuSeconds, peakRssMiB: run.peakRssMiB, pages: joined, failures: run.failures.length };
-        } finally {
-          await rm(dir, { recursive: true, force: true });
+        let joined = longs.get(phase.pages);
+        if (joined === undefined) {
+          const { file, pages } = await joinPdfs(documents, phase.pages, scratch);
+          joined = { name: path.basename(file, '.pdf'), pdf: file, pages };
+          longs.set(phase.pages, joined);
         }
+        return convertOnce(folioEngine('text'), [joined]);
       }
-      const key = `copies-${phase.copies}`;
+      const key = phase.copies;
       if (!inputs.has(key))
         inputs.set(
           key,
