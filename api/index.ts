@@ -67,6 +67,6 @@ export type {
   ProcessOptions,
   RunSummary,
 } from '../pipeline/index.ts';
-export { convert, DEAD_LETTER_SCORE, ingest, outputName, processDocument } from '../pipeline/index.ts';
+export { convert, DEAD_LETTER_SCORE, ingest, layoutOcrResult, outputName, processDocument, withLayout } from '../pipeline/index.ts';
 export type { NdjsonSinkOptions, Sink, SinkStats } from '../pipeline/sink/index.ts';
 export { createNdjsonSink } from '../pipeline/sink/index.ts';

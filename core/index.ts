@@ -5,6 +5,8 @@ export { ConfigurationError, describeError, errorCode, FolioError, IndexingError
 export { sha256, stableId } from './hash.ts';
 export type { LruOptions } from './lru.ts';
 export { Lru } from './lru.ts';
+export type { BoxMapper, FrameBox } from './ocr-frame.ts';
+export { imageGrid, reskewBounds, unrotateBounds, uprightSize } from './ocr-frame.ts';
 export type { RetryOptions, RetryPolicy } from './retry.ts';
 export {
   backoffMs,
@@ -28,9 +30,15 @@ export type {
   FailureRecord,
   FormulaData,
   ListItem,
+  OcrImageFrame,
+  OcrLine,
   OcrPageResult,
+  OcrPositionedLine,
+  OcrPositionedPage,
   PageImage,
   PageMarkdown,
+  PixelRule,
+  PixelRules,
   QualityReport,
   QualityTerm,
   RouteDecision,

@@ -227,8 +227,64 @@ export interface OcrPageResult {
   /**
    * The recognised lines the Markdown was laid out from, for engines that read line by line
    * (paddle): what later stages need to find display formulas the layout merged into paragraphs.
+   * Filled by the layout stage from `positioned`, not by the engine.
    */
   readonly lines?: readonly OcrLine[];
+  /**
+   * The page as an engine that finds and reads lines saw it, before layout. Such an engine leaves
+   * `markdown` empty: the layout stage every route shares (`pipeline/layout`, `layoutOcrResult`)
+   * writes it, so text-layer and OCR pages get the same reading order, tables and furniture.
+   * Plain data, so it crosses worker threads and processes.
+   */
+  readonly positioned?: OcrPositionedPage;
+}
+
+/** A page's recognised lines, in pixels of its upright, deskewed frame, and how that frame maps back onto the image. */
+export interface OcrPositionedPage {
+  /** Size of the upright, deskewed frame in pixels. */
+  readonly width: number;
+  readonly height: number;
+  readonly lines: readonly OcrPositionedLine[];
+  /** Rules found in the pixels, in the same frame. */
+  readonly rules: PixelRules;
+  /** Column gutters found from the whitespace (x positions, same frame). */
+  readonly gutters: readonly number[];
+  readonly frame: OcrImageFrame;
+}
+
+/** One recognised line (or piece of one) in pixels of the layout frame. */
+export interface OcrPositionedLine {
+  readonly text: string;
+  /** `[x0, top, x1, bottom]` in pixels of the upright, deskewed page. */
+  readonly box: readonly [number, number, number, number];
+  /** Mean character confidence, 0–1. */
+  readonly confidence: number;
+}
+
+/** A rule in pixels of the deskewed frame: horizontal ones run `from`–`to` in x at `at` = y. */
+export interface PixelRule {
+  at: number;
+  from: number;
+  to: number;
+}
+
+export interface PixelRules {
+  readonly horizontal: PixelRule[];
+  readonly vertical: PixelRule[];
+}
+
+/**
+ * How an engine turned the image as given into its layout frame: turned clockwise by `rotation`
+ * to stand upright, then turned by `-skew` radians about the upright page's centre
+ * (`core/ocr-frame.ts` maps boxes back).
+ */
+export interface OcrImageFrame {
+  readonly rotation: 0 | 90 | 180 | 270;
+  /** Text axis angle of the upright page in radians (y down: a line rising to the right is negative). */
+  readonly skew: number;
+  /** The image as given, in pixels. */
+  readonly imageWidth: number;
+  readonly imageHeight: number;
 }
 
 /** One recognised line (or piece of a line) of a page image. */

@@ -1,5 +1,8 @@
 /**
- * The contract every OCR engine fulfils, local or remote: page images in, Markdown out.
+ * The contract every OCR engine fulfils, local or remote: page images in; out, either Markdown
+ * (a VLM that writes the page) or the page's recognised lines positioned in its upright,
+ * deskewed frame (`OcrPageResult.positioned`, an engine that finds and reads lines), which the
+ * layout stage every route shares (`pipeline/layout`) turns into Markdown. Engines do no layout.
  *
  * Markdown follows the DeepSeek-OCR conventions: tables as HTML, formulas as LaTeX, and, where
  * the engine knows where a block sits, a grounding tag before the block:

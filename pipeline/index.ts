@@ -15,8 +15,8 @@ export type { FormatDocument, FormatPage, ReadFormatOptions } from './formats/in
 export { FORMAT_MIME_TYPES, isFormatMime, readFormat } from './formats/index.ts';
 export type { FormulaCrop, FormulaReader, FormulaReaderOptions, FormulaReading } from './formula/index.ts';
 export { checkReading, createFormulaReader, FORMULA_MODEL, formulaView } from './formula/index.ts';
-export type { LaidOutPage, LayoutPageOptions, OcrPageLayout, OcrPositionedLine, PositionedPage } from './layout/index.ts';
-export { layoutOcrPage, layoutPage } from './layout/index.ts';
+export type { LaidOutPage, LayoutPageOptions, OcrPageLayout, PositionedPage } from './layout/index.ts';
+export { layoutOcrPage, layoutOcrResult, layoutPage, withLayout } from './layout/index.ts';
 export type { ParseOptions, RenderOptions } from './markdown/index.ts';
 export { latexToText, mergeContinuedTables, parsePage, renderMarkdown, splitPages, stripGrounding } from './markdown/index.ts';
 export type { ParallelOptions } from './parallel/index.ts';

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ConfigurationError } from '../core/errors.ts';
 import type { OcrEngine } from '../inference/engine.ts';
+import { layoutOcrResult } from '../pipeline/layout/index.ts';
 import { Batcher } from './batcher.ts';
 import { type ConvertEmbedder, createConvertRoute } from './convert.ts';
 import type { ConvertQueueOptions } from './convert-queue.ts';
@@ -120,7 +121,9 @@ export async function startOcrServer(options: Readonly<OcrServerOptions>): Promi
 
   async function completions(req: IncomingMessage, res: ServerResponse, id: string): Promise<number> {
     const request = await parseOcrRequest(await readBody(req), { models, maxPixels, requestId: id });
-    const result = await batcher.submit(request.image);
+    // The batcher hands back what the engine read; a positioned page is laid out here, off the
+    // batch, like the pipeline lays out the pages it sends (`pipeline/run/ocr-queue.ts`).
+    const result = layoutOcrResult(await batcher.submit(request.image), request.image.pageNumber);
     if (res.destroyed) return 499;
     const created = Math.floor(Date.now() / 1000);
     const tokens = result.stats.tokens ?? 0;

@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { PageImage } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
+import { withLayout } from '../../pipeline/layout/index.ts';
 import { characterErrorRate } from './cer.ts';
 import { pageImages } from './pages.ts';
 import { tesseractAvailable, tesseractPage } from './tesseract.ts';
@@ -32,7 +33,7 @@ const { values, positionals } = parseArgs({
 });
 const runs = Number(values.runs);
 const detMaxSide = values['det-max-side'] === undefined ? undefined : Number(values['det-max-side']);
-const engine = await createPaddleEngine({ threads: Number(values.threads), ...(detMaxSide === undefined ? {} : { detMaxSide }) });
+const engine = withLayout(await createPaddleEngine({ threads: Number(values.threads), ...(detMaxSide === undefined ? {} : { detMaxSide }) }));
 const useTesseract = !values['no-tesseract'] && (await tesseractAvailable());
 const expected = await readFile(`${SCANS}/ocr_test.expected.md`, 'utf8');
 

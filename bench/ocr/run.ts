@@ -12,6 +12,7 @@ import { sha256 } from '../../core/hash.ts';
 import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
+import { withLayout } from '../../pipeline/layout/index.ts';
 import { processDocument } from '../../pipeline/run/index.ts';
 import { peakRssMiB } from '../common/index.ts';
 import { loadDataset, scoreMarkdown } from '../olmocr/index.ts';
@@ -47,7 +48,7 @@ export async function runOcrBench(options: Readonly<OcrBenchOptions> = {}): Prom
   const threadsAt = argv.indexOf('--threads');
   const threads = threadsAt >= 0 ? Number(argv[threadsAt + 1]) : 0;
   const useTesseract = !flag('--no-tesseract') && (await tesseractAvailable());
-  const engine = await createPaddleEngine({ threads });
+  const engine = withLayout(await createPaddleEngine({ threads }));
   const started = performance.now();
   try {
     const cer = flag('--no-cer') ? [] : await cerSuite(engine, dataDir, useTesseract, log);

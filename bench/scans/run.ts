@@ -11,6 +11,7 @@ import type { SourceDocument } from '../../core/types.ts';
 import type { OcrEngine, OcrPageResult } from '../../inference/engine.ts';
 import type { PaddleEngineOptions } from '../../inference/paddle/index.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
+import { withLayout } from '../../pipeline/layout/index.ts';
 import { renderMarkdown } from '../../pipeline/markdown/index.ts';
 import { processDocument } from '../../pipeline/run/index.ts';
 import { tesseractAvailable, tesseractPage } from '../ocr/index.ts';
@@ -148,7 +149,7 @@ export async function runScanQuality(options: Readonly<ScanQualityOptions> = {})
   });
   const useTesseract = engines.includes('tesseract') && (await tesseractAvailable());
   if (engines.includes('tesseract') && !useTesseract) log('bench scans: tesseract is not installed (apt-get install tesseract-ocr), its column stays empty');
-  const engine = engines.some((e) => e !== 'tesseract') ? await createPaddleEngine({ ...paddle, threads }) : undefined;
+  const engine = engines.some((e) => e !== 'tesseract') ? withLayout(await createPaddleEngine({ ...paddle, threads })) : undefined;
   const rows: ScanPageRow[] = [];
   try {
     for (const c of chosen) rows.push(await runCase(c, engines, useTesseract, engine, keepDir, log, formulaRegions));

@@ -1,17 +1,17 @@
 /**
  * Pages for a text-block reader (`folio-model.json` → `input: "text-block"`): paddle's detector
  * finds the lines and turns the page upright, each line is cut into views the model was trained
- * on, all views of all pages are decoded in batches (greedy or speculative, the same ids either
- * way), and the layout stage every route shares (`pipeline/layout`) turns the lines back into grounded
- * Markdown blocks.
+ * on, and all views of all pages are decoded in batches (greedy or speculative, the same ids either
+ * way). Each page comes back as its positioned lines (`positioned`), which the layout stage every
+ * route shares (`pipeline/layout`) turns into grounded Markdown blocks.
  */
 import { InferenceError } from '../../core/errors.ts';
-import { layoutOcrPage } from '../../pipeline/layout/index.ts';
+import type { OcrPositionedPage } from '../../core/types.ts';
 import type { PageImage } from '../engine.ts';
 import type { Fragment } from '../paddle/filter.ts';
 import { cleanLatinPage } from '../paddle/filter.ts';
 import { boxBounds } from '../paddle/geometry.ts';
-import { findUprightLines, pageGrid } from '../paddle/lines.ts';
+import { findUprightLines } from '../paddle/lines.ts';
 import { paddleModelPaths } from '../paddle/models.ts';
 import { toneOf, toRgb } from '../paddle/raster.ts';
 import { OnnxSession } from '../runtime/ort.ts';
@@ -33,9 +33,10 @@ export interface BlockReaderOptions {
   readonly views?: Readonly<LineViewOptions>;
 }
 
-/** A page read block by block: Markdown in `text`, stats summed over its views, plus `extra`. */
+/** A page read block by block: its lines in `positioned` (`text` stays empty), stats summed over its views, plus `extra`. */
 export interface BlockPageDecode extends PageDecode {
-  /** `lines`, `views`, `blocks`, `rotation`, `detMs`, `layoutMs`, `ms` (wall time). */
+  readonly positioned: OcrPositionedPage;
+  /** `lines`, `views`, `rotation`, `detMs`, `ms` (wall time). */
   readonly extra: Readonly<Record<string, number>>;
 }
 
@@ -117,28 +118,27 @@ export async function createBlockReader(model: OcrModel, options: Readonly<Block
         const [x1, y1, x2, y2] = boxBounds(f.lines[i]!.box);
         fragments.push({ text, x1, y1, x2, y2, confidence: 1 });
       });
-      const laid = layoutOcrPage({
-        pageNumber: pages[p]!.pageNumber,
+      // The block reader lays lines out in the upright frame as found: no deskewing, no gutters or rules.
+      const positioned: OcrPositionedPage = {
         width: f.upright.width,
         height: f.upright.height,
         lines: cleanLatinPage(fragments).map((l) => ({ text: l.text, box: [l.x1, l.y1, l.x2, l.y2], confidence: l.confidence })),
-        toGrid: pageGrid(f.rotation, f.given.width, f.given.height),
-      });
-      const markdown = laid.markdown === '' ? '' : `${laid.markdown}\n`;
-      const blocks = laid.blocks;
+        rules: { horizontal: [], vertical: [] },
+        gutters: [],
+        frame: { rotation: f.rotation, skew: 0, imageWidth: f.given.width, imageHeight: f.given.height },
+      };
       return {
         ids: mine.flatMap((d) => d.ids),
-        text: markdown,
+        text: '',
+        positioned,
         stats: { ...sumStats(mine, decodeOptions.draftK ?? model.config.draft.k) },
         // Per-view times are per batch, so their sum counts shared batches more than once; `ms`
         // is the page's own wall time with the decoding shared out by views.
         extra: {
           lines: f.lines.length,
           views: f.views,
-          blocks: blocks.length,
           rotation: f.rotation,
           detMs: f.detMs,
-          layoutMs: performance.now() - t0,
           ms: f.detMs + (all.length === 0 ? 0 : (decodeMs * f.views) / all.length) + performance.now() - t0,
         },
       };

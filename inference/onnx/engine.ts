@@ -120,7 +120,7 @@ export async function createOnnxEngine(options: Readonly<OnnxEngineOptions>): Pr
         r.stats.acceptance.forEach((a, j) => {
           stats[`accept${j + 1}`] = a;
         });
-        return { markdown: r.text, engine: 'onnx', stats };
+        return { markdown: r.text, engine: 'onnx', stats, ...('positioned' in r ? { positioned: r.positioned } : {}) };
       });
     },
     async close(): Promise<void> {

@@ -1,13 +1,14 @@
 /**
  * The embedded `paddle` engine: PP-OCRv4 detection, the direction classifier and CTC
- * recognition (PP-OCRv4, or another PP-OCR recogniser through `recModel`) on the CPU; the
- * lines, the rules found in the pixels and the column gutters go to the layout stage every route
- * shares (`pipeline/layout`) for grounded Markdown. Sessions are created once per engine and
- * reused for every page.
+ * recognition (PP-OCRv4, or another PP-OCR recogniser through `recModel`) on the CPU. Each page
+ * comes back positioned (`OcrPageResult.positioned`: the lines, the rules found in the pixels and
+ * the column gutters in the upright, deskewed frame), not laid out: the layout stage every route
+ * shares (`pipeline/layout`, `layoutOcrResult`) writes its grounded Markdown. Sessions are
+ * created once per engine and reused for every page.
  */
 import { availableParallelism } from 'node:os';
 import { ConfigurationError, InferenceError } from '../../core/errors.ts';
-import { layoutOcrPage } from '../../pipeline/layout/index.ts';
+import type { OcrPositionedPage } from '../../core/types.ts';
 import type { OcrEngine, OcrPageResult, PageImage, RecognizeOptions } from '../engine.ts';
 import type { LineReaderOptions } from '../onnx/line-reader.ts';
 import { createLineReader, readWithFallback } from '../onnx/line-reader.ts';
@@ -16,7 +17,7 @@ import type { Fragment } from './filter.ts';
 import { cleanLatinPage } from './filter.ts';
 import type { RotatedBox } from './geometry.ts';
 import { createLanes } from './lanes.ts';
-import { findUprightLines, pageGrid } from './lines.ts';
+import { findUprightLines } from './lines.ts';
 import type { RecModelPaths } from './models.ts';
 import { loadDictionary, paddleModelPaths } from './models.ts';
 import { capToPitch } from './pitch.ts';
@@ -25,7 +26,7 @@ import { toneOf, toRgb } from './raster.ts';
 import type { RecognizeCounters } from './recognize.ts';
 import { readLines, recognizeLines } from './recognize.ts';
 import { findPixelRules } from './rules.ts';
-import { deskewFrame, reskewedGrid } from './skew.ts';
+import { deskewFrame } from './skew.ts';
 import type { StageTimes } from './stages.ts';
 import { lap } from './stages.ts';
 
@@ -88,7 +89,7 @@ export interface PaddleEngineOptions {
  *
  * @example
  * const engine = await createPaddleEngine({ threads: 2 });
- * try { const [page] = await engine.recognize([image]); console.log(page.markdown); } finally { await engine.close(); }
+ * try { const [page] = await engine.recognize([image]); console.log(layoutOcrResult(page, 1).markdown); } finally { await engine.close(); }
  */
 export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> = {}): Promise<OcrEngine> {
   const { threads = 0, batchSize = 8, batchColumns = 1280, detMaxSide = 960, minConfidence = 0.5, spinning = false, maxPixels = 100_000_000 } = options ?? {};
@@ -191,30 +192,25 @@ export async function createPaddleEngine(options: Readonly<PaddleEngineOptions> 
       fragments.push({ text, x1, y1, x2, y2, confidence: t.confidence });
     });
     const laid = cleanLatinPage(fragments);
-    const toGrid = reskewedGrid(frame, pageGrid(rotation, given.width, given.height));
-    // Layout is the pipeline's, shared with the text layer: lines, the rules found in the pixels
-    // and the column gutters become a positioned page (`pipeline/layout`).
     const rules = findPixelRules(upright, frame);
-    lap(times, 'rules', t3);
-    const laidOut = layoutOcrPage({
-      pageNumber: page.pageNumber,
+    const t4 = lap(times, 'rules', t3);
+    // Layout is the pipeline's, shared with the text layer (`pipeline/layout`): the page goes
+    // there as plain data, lines, rules and gutters in the deskewed frame and how it maps back.
+    const positioned: OcrPositionedPage = {
       width: upright.width,
       height: upright.height,
       lines: laid.map((f) => ({ text: f.text, box: [f.x1, f.y1, f.x2, f.y2], confidence: f.confidence })),
       rules,
       gutters: found.gutters,
-      toGrid,
-    });
-    const markdown = laidOut.markdown === '' ? '' : `${laidOut.markdown}\n`;
-    const t4 = lap(times, 'layout', t3);
+      frame: { rotation, skew: found.skew, imageWidth: given.width, imageHeight: given.height },
+    };
     return {
-      markdown,
+      markdown: '',
       engine: 'paddle',
-      lines: laid.map((f) => ({ text: f.text, box: toGrid([f.x1, f.y1, f.x2, f.y2]), confidence: f.confidence })),
+      positioned,
       stats: {
         lines: lines.length,
         kept: fragments.length,
-        blocks: laidOut.blocks.length,
         rules: rules.horizontal.length + rules.vertical.length,
         rotation,
         skewDeg: (found.skew * 180) / Math.PI,

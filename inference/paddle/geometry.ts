@@ -17,9 +17,6 @@ export interface RotatedBox {
 
 export type Point = readonly [number, number];
 
-/** Map a box from upright-image pixels to the grid of the image as it was given. */
-export type BoxMapper = (box: readonly [number, number, number, number]) => readonly [number, number, number, number];
-
 /** Andrew's monotone chain; returns the hull counter-clockwise without repeating the first point. */
 export function convexHull(points: readonly Point[]): Point[] {
   const pts = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);

@@ -7,10 +7,10 @@
 import type { OnnxSession } from '../runtime/ort.ts';
 import { voteUpsideDown } from './classify.ts';
 import { detectLines } from './detect.ts';
-import type { BoxMapper, RotatedBox } from './geometry.ts';
+import type { RotatedBox } from './geometry.ts';
 import { cutAtGutters, findGutters } from './gutters.ts';
 import { inkProfile } from './ink.ts';
-import { isSideways, rotateBox180, unrotateBounds, upsideDownShare } from './orientation.ts';
+import { isSideways, rotateBox180, upsideDownShare } from './orientation.ts';
 import type { Rgb } from './raster.ts';
 import { rotateRgb } from './raster.ts';
 import { deskewFrame, estimateSkew } from './skew.ts';
@@ -141,19 +141,4 @@ export async function findUprightLines(
   const cut = gutters.length === 0 ? pieces : profiled.flatMap((p) => cutAtGutters(p.box, p.ink, p.bounds[0], gutters).map((box) => ({ box, p180: p.p180 })));
   lap(times, 'split', t);
   return { upright, rotation, lines: cut, skew, gutters };
-}
-
-/**
- * Boxes of the upright page → the 0–999 grounding grid of the page as it was given.
- *
- * @example
- * const markdown = blocksToMarkdown(blocks, pageGrid(rotation, given.width, given.height));
- */
-export function pageGrid(rotation: 0 | 90 | 180 | 270, width: number, height: number): BoxMapper {
-  return (b) => {
-    const [x1, y1, x2, y2] = unrotateBounds(b, rotation, width, height);
-    const gx = (v: number): number => Math.round(Math.min(999, Math.max(0, (v / width) * 999)));
-    const gy = (v: number): number => Math.round(Math.min(999, Math.max(0, (v / height) * 999)));
-    return [gx(x1), gy(y1), gx(x2), gy(y2)];
-  };
 }

@@ -43,28 +43,3 @@ export function upsideDownShare(boxes: readonly RotatedBox[], p180: readonly num
 export function rotateBox180(box: RotatedBox, width: number, height: number): RotatedBox {
   return { ...box, cx: width - box.cx, cy: height - box.cy };
 }
-
-/**
- * Map an axis-aligned box of the upright image back to the image as given, which was turned
- * clockwise by `degrees` to make it upright (`width`×`height` are the given image's).
- */
-export function unrotateBounds(
-  bounds: readonly [number, number, number, number],
-  degrees: 0 | 90 | 180 | 270,
-  width: number,
-  height: number,
-): [number, number, number, number] {
-  const [x1, y1, x2, y2] = bounds;
-  switch (degrees) {
-    case 0:
-      return [x1, y1, x2, y2];
-    // Upright (u, v) came from given (x, y) by u = H - 1 - y, v = x.
-    case 90:
-      return [y1, height - x2, y2, height - x1];
-    case 180:
-      return [width - x2, height - y2, width - x1, height - y1];
-    // u = y, v = W - 1 - x.
-    case 270:
-      return [width - y2, x1, width - y1, x2];
-  }
-}

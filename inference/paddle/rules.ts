@@ -8,20 +8,9 @@
  * banner) is thick, and is left out by its thickness.
  */
 
+import type { PixelRule, PixelRules } from '../../core/types.ts';
 import type { Rgb } from './raster.ts';
 import type { Deskew } from './skew.ts';
-
-/** A rule in pixels of the deskewed frame: horizontal ones run `from`–`to` in x at `at` = y. */
-export interface PixelRule {
-  at: number;
-  from: number;
-  to: number;
-}
-
-export interface PixelRules {
-  readonly horizontal: PixelRule[];
-  readonly vertical: PixelRule[];
-}
 
 export interface FindRulesOptions {
   /**

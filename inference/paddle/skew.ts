@@ -7,7 +7,7 @@
  * its extent taken along its own axes. Recognition needs nothing: crops already sample each
  * line along its own axes.
  */
-import type { BoxMapper, RotatedBox } from './geometry.ts';
+import type { RotatedBox } from './geometry.ts';
 import { boxBounds } from './geometry.ts';
 
 /** Lines long enough for their angle to be measured well (a word's box angle is noise). */
@@ -36,13 +36,11 @@ export function estimateSkew(boxes: readonly RotatedBox[], maxSkew = (15 * Math.
   return votes[votes.length - 1]!.angle;
 }
 
-/** A turn by `-skew` about the centre of a `width × height` page, and its inverse. */
+/** A turn by `-skew` about the centre of a `width × height` page (`core/ocr-frame.ts` turns boxes back). */
 export interface Deskew {
   readonly skew: number;
   /** Axis-aligned bounds of a box in the deskewed frame. */
   bounds(box: RotatedBox): [x1: number, y1: number, x2: number, y2: number];
-  /** Bounds in the deskewed frame back to axis-aligned bounds of the (skewed) page. */
-  reskew(bounds: readonly [number, number, number, number]): [number, number, number, number];
 }
 
 /**
@@ -59,27 +57,11 @@ export function deskewFrame(skew: number, width: number, height: number): Deskew
   const s = Math.sin(skew);
   // Undo the skew: turn by -skew.
   const toFlat = (x: number, y: number): [number, number] => [ox + (x - ox) * c + (y - oy) * s, oy - (x - ox) * s + (y - oy) * c];
-  const toPage = (x: number, y: number): [number, number] => [ox + (x - ox) * c - (y - oy) * s, oy + (x - ox) * s + (y - oy) * c];
   return {
     skew,
     bounds(box) {
       const [cx, cy] = toFlat(box.cx, box.cy);
       return boxBounds({ ...box, cx, cy, angle: box.angle - skew });
     },
-    reskew([x1, y1, x2, y2]) {
-      if (skew === 0) return [x1, y1, x2, y2];
-      const corners = [toPage(x1, y1), toPage(x2, y1), toPage(x1, y2), toPage(x2, y2)];
-      return [
-        Math.min(...corners.map((p) => p[0])),
-        Math.min(...corners.map((p) => p[1])),
-        Math.max(...corners.map((p) => p[0])),
-        Math.max(...corners.map((p) => p[1])),
-      ];
-    },
   };
-}
-
-/** A grid mapper for blocks laid out in the deskewed frame. */
-export function reskewedGrid(frame: Deskew, grid: BoxMapper): BoxMapper {
-  return (b) => grid(frame.reskew(b));
 }

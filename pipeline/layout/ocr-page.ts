@@ -8,21 +8,13 @@
  * scaled so its body text comes out at {@link BODY_SIZE} points, the size of most printed body
  * text, and each line's type size is estimated from its box height.
  */
+import type { BoxMapper } from '../../core/ocr-frame.ts';
+import type { OcrPositionedLine, PixelRules } from '../../core/types.ts';
 import { FurnitureModel, marginRows } from '../text-layer/furniture.ts';
 import type { PositionedPage } from './page.ts';
-import type { PageRules } from './rules.ts';
 import type { LaidOutPage } from './stage.ts';
 import { layoutPage } from './stage.ts';
 import type { Fragment } from './types.ts';
-
-/** One recognised line (or piece of one) in pixels of the layout frame. */
-export interface OcrPositionedLine {
-  readonly text: string;
-  /** `[x0, top, x1, bottom]` in pixels of the upright, deskewed page. */
-  readonly box: readonly [number, number, number, number];
-  /** Mean character confidence, 0–1. */
-  readonly confidence: number;
-}
 
 /** What an OCR engine hands the layout stage for one page. */
 export interface OcrPageLayout {
@@ -35,9 +27,9 @@ export interface OcrPageLayout {
   /** Column gutters found from the whitespace (x positions, same frame). @default [] */
   readonly gutters?: readonly number[];
   /** Rules found in the pixels, in the same frame. @default none */
-  readonly rules?: PageRules;
+  readonly rules?: PixelRules;
   /** A box of the frame onto the 0–999 grid of the image as it was given. */
-  readonly toGrid: (box: readonly [number, number, number, number]) => readonly [number, number, number, number];
+  readonly toGrid: BoxMapper;
 }
 
 /** Points the body text of a scan is scaled to. */

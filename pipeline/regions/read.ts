@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { describeError } from '../../core/errors.ts';
 import type { OcrEngine, OcrPageResult, PageImage } from '../../inference/engine.ts';
 import type { FormulaReader } from '../formula/index.ts';
+import { withLayout } from '../layout/index.ts';
 import type { TextLayerRegion } from '../text-layer/index.ts';
 import type { TaggedBlock } from './blocks.ts';
 import { insertInOrder, joinBlocks, moveTags, regionRows, splitBlocks, toGrid } from './blocks.ts';
@@ -192,19 +193,20 @@ export async function readRegions(page: RegionPage, readers: Readonly<RegionRead
 async function readAll(engine: OcrEngine, crops: readonly PageImage[], readers: Readonly<RegionReaders>): Promise<(OcrPageResult | Error)[]> {
   const keys = crops.map((crop) => `${crop.width}x${crop.height}:${createHash('sha1').update(crop.data).digest('hex')}`);
   const cache = readers.cache ?? readingCacheOf(engine);
+  const reader = withLayout(engine);
   const out: (OcrPageResult | Error | undefined)[] = keys.map((key) => cache.get(key));
   const missing = [...new Set(keys.filter((_, i) => out[i] === undefined))];
   const first = missing.map((key) => crops[keys.indexOf(key)]!);
   let read: (OcrPageResult | Error)[];
   try {
     // Crops of a born-digital page read the way its text layer does: no upside-down check.
-    read = first.length === 0 ? [] : await engine.recognize(first, { signal: readers.signal, upright: true });
+    read = first.length === 0 ? [] : await reader.recognize(first, { signal: readers.signal, upright: true });
   } catch {
     readers.signal?.throwIfAborted();
     read = [];
     for (const crop of first) {
       try {
-        const [one] = await engine.recognize([crop], { signal: readers.signal, upright: true });
+        const [one] = await reader.recognize([crop], { signal: readers.signal, upright: true });
         read.push(one ?? new Error('the OCR engine returned no result'));
       } catch (error) {
         readers.signal?.throwIfAborted();

@@ -6,6 +6,7 @@ import { describeError, errorCode } from '../../core/errors.ts';
 import type { Element, RouteDecision } from '../../core/types.ts';
 import type { OcrEngine, OcrPageResult, PageImage } from '../../inference/engine.ts';
 import type { FormulaReader } from '../formula/index.ts';
+import { layoutOcrResult } from '../layout/index.ts';
 import { annotateElements, readScanFormulas, type ScanFormulaResult } from '../regions/index.ts';
 import { hasInk } from './ink.ts';
 import { logicalOcrMarkdown } from './ocr-bidi.ts';
@@ -61,10 +62,12 @@ export class OcrQueue {
     let results;
     try {
       const engine = await this.#engine();
-      results = await engine.recognize(
+      const read = await engine.recognize(
         batch.map((p) => p.image),
         { signal: this.#signal },
       );
+      // Engines that read lines hand back positioned pages: the layout stage every route shares writes their Markdown.
+      results = read.map((r, i) => layoutOcrResult(r, batch[i]!.image.pageNumber));
     } catch (error) {
       if (batch.length === 1) return [fail(batch[0]!, errorCode(error), describeError(error))];
       // One bad page must not sink its batch: retry the pages one by one.

@@ -10,6 +10,7 @@ import { loadPageImage } from '../../../inference/onnx/image-file.ts';
 import { cutPoints } from '../../../inference/onnx/line-views.ts';
 import type { OcrModel } from '../../../inference/onnx/load.ts';
 import { loadModel } from '../../../inference/onnx/load.ts';
+import { layoutOcrResult } from '../../../pipeline/layout/index.ts';
 import { OCR_SCANS, renderFirstPage } from '../../support/pages.ts';
 import { MODEL_DIR } from './fixture.ts';
 
@@ -55,12 +56,14 @@ describe('createOnnxEngine with a text-block model', function () {
 
   it('should read real pages line by line into grounded Markdown, speculative equal to greedy', async () => {
     const expectedScan = await readFile(`${OCR_SCANS}/ocr_test.expected.md`, 'utf8');
-    const speculative = await engine.recognize([memo, scan]);
+    const read = await engine.recognize([memo, scan]);
     const { results: greedy } = await reader.read([memo, scan], { draftK: 0 });
+    // The engine hands back positioned lines, not Markdown: the layout stage writes that.
     assert.deepEqual(
-      speculative.map((r) => r.markdown),
-      greedy.map((r) => r.text),
+      read.map((r) => [r.markdown, r.positioned]),
+      greedy.map((r) => ['', r.positioned]),
     );
+    const speculative = read.map((r, i) => layoutOcrResult(r, [memo, scan][i]!.pageNumber));
 
     const [m, s] = speculative as [(typeof speculative)[0], (typeof speculative)[0]];
     // The model has ~12% CER on clean synthetic blocks; whole-page garbage scores near 1.

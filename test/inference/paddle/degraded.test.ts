@@ -7,6 +7,7 @@ import { degradePage, seededRandom } from '../../../bench/scans/index.ts';
 import { InferenceError } from '../../../core/errors.ts';
 import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
 import { createPaddleEngine } from '../../../inference/paddle/index.ts';
+import { withLayout } from '../../../pipeline/layout/index.ts';
 import { OCR_SCANS, renderFirstPage } from '../../support/pages.ts';
 
 /** The scanned test page as grey pixels. */
@@ -58,7 +59,7 @@ describe('paddle on degraded scans', function () {
   let expected: string;
 
   before(async () => {
-    engine = await createPaddleEngine({ threads: 2 });
+    engine = withLayout(await createPaddleEngine({ threads: 2 }));
     expected = await readFile(`${OCR_SCANS}/ocr_test.expected.md`, 'utf8');
   });
   after(async () => engine.close());

@@ -6,6 +6,7 @@ import { characterErrorRate } from '../../../bench/ocr/cer.ts';
 import { ConfigurationError, InferenceError } from '../../../core/errors.ts';
 import type { OcrEngine, PageImage } from '../../../inference/engine.ts';
 import { createPaddleEngine, paddleModelPaths } from '../../../inference/paddle/index.ts';
+import { layoutOcrResult, withLayout } from '../../../pipeline/layout/index.ts';
 import { OCR_SCANS, renderFirstPage } from '../../support/pages.ts';
 
 function plain(width: number, height: number, value: number): PageImage {
@@ -14,11 +15,13 @@ function plain(width: number, height: number, value: number): PageImage {
 
 describe('createPaddleEngine', function () {
   this.timeout(240_000);
+  let raw: OcrEngine;
   let engine: OcrEngine;
   let expected: string;
 
   before(async () => {
-    engine = await createPaddleEngine({ threads: 2 });
+    raw = await createPaddleEngine({ threads: 2 });
+    engine = withLayout(raw);
     expected = await readFile(`${OCR_SCANS}/ocr_test.expected.md`, 'utf8');
   });
   after(async () => engine.close());
@@ -68,6 +71,28 @@ describe('createPaddleEngine', function () {
     for (const stage of ['detPreMs', 'detRunMs', 'dbMs', 'clsMs', 'cropMs', 'recRunMs', 'decodeMs', 'layoutMs'])
       assert.ok((result.stats[stage] ?? -1) >= 0, stage);
     assert.ok((result.stats.recColumns ?? 0) > 0 && (result.stats.recRuns ?? 0) > 0);
+  });
+
+  it('should hand back a positioned page as plain data, laid out by the pipeline alike in any thread', async () => {
+    // Turned a quarter: the frame must say so, and the layout map the boxes back onto the page as given.
+    const page = await renderFirstPage('ocr_test.pdf');
+    const turned: PageImage = { ...page, ...turnedClockwise(page) };
+    const [read] = await raw.recognize([turned]);
+    assert.ok(read?.positioned);
+    assert.equal(read.markdown, '', 'the engine lays nothing out');
+    assert.equal(read.positioned.frame.rotation, 270);
+    assert.deepEqual([read.positioned.frame.imageWidth, read.positioned.frame.imageHeight], [turned.width, turned.height]);
+    assert.ok(read.positioned.lines.length >= 3);
+    // What crosses a worker thread is a structured clone: it must lay out to the same page.
+    const here = layoutOcrResult(read, 1);
+    const there = layoutOcrResult(structuredClone(read), 1);
+    assert.equal(there.markdown, here.markdown);
+    assert.ok(characterErrorRate(here.markdown, expected) < 0.05, here.markdown);
+    // The page reads across the turned image's height: every grounding box is taller than wide.
+    const tags = [...here.markdown.matchAll(/<\|det\|>\[\[(\d+), (\d+), (\d+), (\d+)\]\]/g)].map((m) => m.slice(1).map(Number));
+    const long = tags.filter(([x1, y1, x2, y2]) => (y2! - y1!) * turned.height > 4 * (x2! - x1!) * turned.width);
+    assert.ok(long.length >= 1, JSON.stringify(tags));
+    assert.equal(layoutOcrResult(here, 1), here, 'laid out once, a result is left as it is');
   });
 
   it('should read a line printed upside down on an upright page', async () => {
@@ -128,3 +153,12 @@ describe('createPaddleEngine', function () {
     await assert.rejects(engine.recognize([bad]), (e: unknown) => e instanceof InferenceError && e.code === 'FOLIO_OCR_BAD_IMAGE');
   });
 });
+
+/** The page turned a quarter clockwise (its text then runs top to bottom). */
+function turnedClockwise(page: PageImage): Pick<PageImage, 'data' | 'width' | 'height'> {
+  const { width, height, channels: c } = page;
+  const data = new Uint8Array(page.data.length);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) for (let k = 0; k < c; k++) data[(x * height + (height - 1 - y)) * c + k] = page.data[(y * width + x) * c + k]!;
+  return { data, width: height, height: width };
+}

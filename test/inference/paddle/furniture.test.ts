@@ -7,13 +7,14 @@ import { sha256 } from '../../../core/hash.ts';
 import type { SourceDocument } from '../../../core/types.ts';
 import type { OcrEngine } from '../../../inference/engine.ts';
 import { createPaddleEngine } from '../../../inference/paddle/index.ts';
+import { withLayout } from '../../../pipeline/layout/index.ts';
 import { processDocument } from '../../../pipeline/run/index.ts';
 
 describe('paddle furniture on generated scans', function () {
   this.timeout(300_000);
   let engine: OcrEngine;
   before(async () => {
-    engine = await createPaddleEngine({ threads: 2 });
+    engine = withLayout(await createPaddleEngine({ threads: 2 }));
   });
   after(async () => engine.close());
 

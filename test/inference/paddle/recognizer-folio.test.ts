@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import type { PageImage } from '../../../inference/engine.ts';
 import { createPaddleEngine } from '../../../inference/paddle/index.ts';
+import { withLayout } from '../../../pipeline/layout/index.ts';
 
 // `--recognizer folio`: paddle's detector and layout, folio-ocr-lines reading the lines.
 describe('paddle engine with the folio line recogniser', function () {
@@ -21,7 +22,7 @@ describe('paddle engine with the folio line recogniser', function () {
       source: 'scanned-memo.png',
       pageNumber: 1,
     };
-    const engine = await createPaddleEngine({ threads: 2, recognizer: 'folio' });
+    const engine = withLayout(await createPaddleEngine({ threads: 2, recognizer: 'folio' }));
     try {
       const [result] = await engine.recognize([page]);
       assert.match(result!.markdown, /The archive team scanned 1,240 boxes of invoices this quarter\./);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { reskewBounds } from '../../../core/ocr-frame.ts';
 import { deskewFrame, estimateSkew } from '../../../inference/paddle/index.ts';
 import { splitAtGaps } from '../../../inference/paddle/split.ts';
 
@@ -43,7 +44,7 @@ describe('deskewFrame', () => {
   it('should map bounds back onto the page they came from', () => {
     const frame = deskewFrame(deg(1.5), 1000, 1400);
     const box = { cx: 300, cy: 200, w: 400, h: 30, angle: deg(1.5) };
-    const [x1, y1, x2, y2] = frame.reskew(frame.bounds(box));
+    const [x1, y1, x2, y2] = reskewBounds(frame.bounds(box), deg(1.5), 1000, 1400);
     assert.ok(x1 < 300 && x2 > 300 && y1 < 200 && y2 > 200);
     assert.ok(Math.abs((x1 + x2) / 2 - 300) < 1 && Math.abs((y1 + y2) / 2 - 200) < 1, JSON.stringify([x1, y1, x2, y2]));
   });

@@ -3,7 +3,7 @@
  * own line layout was tested on, now laid out by the stage every route shares.
  */
 import assert from 'node:assert/strict';
-import type { OcrPositionedLine } from '../../../pipeline/layout/index.ts';
+import type { OcrPositionedLine } from '../../../core/types.ts';
 import { layoutOcrPage } from '../../../pipeline/layout/index.ts';
 
 const frag = (text: string, x1: number, y1: number, x2: number, y2: number): OcrPositionedLine => ({ text, box: [x1, y1, x2, y2], confidence: 0.99 });

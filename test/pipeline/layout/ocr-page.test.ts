@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { OcrEngine } from '../../../inference/engine.ts';
 import { createPaddleEngine } from '../../../inference/paddle/index.ts';
-import { layoutOcrPage, ocrPositionedPage } from '../../../pipeline/layout/index.ts';
+import { layoutOcrPage, ocrPositionedPage, withLayout } from '../../../pipeline/layout/index.ts';
 import type { DrawnRule, DrawnText } from '../../support/ocr-pages.ts';
 import { drawnPdf, renderedPage } from '../../support/ocr-pages.ts';
 import { blocks } from '../../support/text-layer.ts';
@@ -43,7 +43,7 @@ describe('layoutOcrPage on pages read by the paddle engine', function () {
   this.timeout(600_000);
   let engine: OcrEngine;
   before(async () => {
-    engine = await createPaddleEngine({ threads: 2 });
+    engine = withLayout(await createPaddleEngine({ threads: 2 }));
   });
   after(async () => engine.close());
 
