@@ -1,5 +1,5 @@
 /**
- * Generate `pipeline/layout/formula/katex-symbols.ts` from KaTeX's own symbol table: each
+ * Generate `pipeline/math-symbols/katex-symbols.ts` from KaTeX's own symbol table: each
  * non-ASCII character KaTeX knows in math mode → the first command it defines for it (`℘` →
  * `\wp`, `◁` → `\lhd`). Raw Unicode that KaTeX rejects inside `$…$` can then be written as its
  * command. Rerun after upgrading katex:
@@ -34,5 +34,5 @@ export const KATEX_SYMBOLS: Readonly<Record<string, string>> = {
 ${lines.join('\n')}
 };
 `;
-await writeFile(fileURLToPath(new URL('../pipeline/layout/formula/katex-symbols.ts', import.meta.url)), out);
+await writeFile(fileURLToPath(new URL('../pipeline/math-symbols/katex-symbols.ts', import.meta.url)), out);
 console.error(`katex-symbols: ${table.size} characters`);

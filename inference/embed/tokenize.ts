@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/errors.ts';
+import { Lru } from '../../core/lru.ts';
 
 /** A batch ready for a BERT-style encoder: right-padded to the longest row. */
 export interface TokenBatch {
@@ -33,7 +34,7 @@ export interface EmbeddingTokenizer {
  * Texts counted lately whose ids are kept for `encode`: ingest counts every chunk's tokens when it
  * chunks (Chunk.tokens) and embeds the same text moments later, so the second encoding is a
  * lookup. Short texts (words and lines the chunker measures) are cheap to encode again and would
- * only push chunks out.
+ * only push chunks out. Past the bound the least recently counted goes.
  */
 const CACHE_ENTRIES = 4096;
 const CACHE_MIN_CHARS = 128;
@@ -66,13 +67,10 @@ export async function loadEmbeddingTokenizer(modelDir: string, maxTokens: number
   const sep = tokenizer.token_to_id('[SEP]') ?? tokenizer.token_to_id('</s>');
   const padId = tokenizer.token_to_id('[PAD]') ?? tokenizer.token_to_id('<pad>') ?? 0;
 
-  const cache = new Map<string, number[]>();
+  const cache = new Lru<number[]>({ maxEntries: CACHE_ENTRIES });
   const count = (text: string): number => {
     const ids = tokenizer.encode(text).ids;
-    if (text.length >= CACHE_MIN_CHARS) {
-      if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
-      cache.set(text, ids);
-    }
+    if (text.length >= CACHE_MIN_CHARS) cache.set(text, ids);
     return ids.length;
   };
   const encode = (text: string): number[] => {

@@ -4,46 +4,10 @@
  * under marks, tables, fenced groups).
  */
 import type { ElementContent, Element as HastElement } from 'hast';
+import { symbolsLatex } from '../math-symbols/index.ts';
 
-const OPERATORS: Readonly<Record<string, string>> = {
-  '∑': '\\sum ',
-  '∏': '\\prod ',
-  '∫': '\\int ',
-  '∞': '\\infty ',
-  '×': '\\times ',
-  '·': '\\cdot ',
-  '⋅': '\\cdot ',
-  '±': '\\pm ',
-  '≤': '\\leq ',
-  '≥': '\\geq ',
-  '≠': '\\neq ',
-  '≈': '\\approx ',
-  '→': '\\rightarrow ',
-  '∈': '\\in ',
-  '∂': '\\partial ',
-  '∇': '\\nabla ',
-  '−': '-',
-  '…': '\\ldots ',
-  '⁡': '',
-  '⁢': '',
-  α: '\\alpha ',
-  β: '\\beta ',
-  γ: '\\gamma ',
-  δ: '\\delta ',
-  ε: '\\epsilon ',
-  θ: '\\theta ',
-  λ: '\\lambda ',
-  μ: '\\mu ',
-  π: '\\pi ',
-  σ: '\\sigma ',
-  φ: '\\phi ',
-  ω: '\\omega ',
-  Δ: '\\Delta ',
-  Σ: '\\Sigma ',
-  Ω: '\\Omega ',
-  '{': '\\{',
-  '}': '\\}',
-};
+/** Invisible operators (function application, invisible times) say nothing in LaTeX. */
+const INVISIBLE: Readonly<Record<string, string>> = { '\u2061': '', '\u2062': '' };
 
 function text(node: ElementContent): string {
   if (node.type === 'text') return node.value;
@@ -51,7 +15,7 @@ function text(node: ElementContent): string {
 }
 
 function symbols(value: string): string {
-  return [...value.trim()].map((c) => OPERATORS[c] ?? c).join('');
+  return symbolsLatex(value.trim(), INVISIBLE);
 }
 
 function elements(node: HastElement): HastElement[] {

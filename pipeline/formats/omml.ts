@@ -1,128 +1,12 @@
 /**
  * Office Math (OMML, `m:oMath`) to LaTeX: fractions, scripts, radicals, n-ary operators,
  * delimiters, functions, accents, limits, matrices and equation arrays. Characters outside ASCII
- * map to LaTeX commands where KaTeX has one, so the formula survives the KaTeX check downstream.
+ * map to LaTeX commands where KaTeX has one (the shared table of `pipeline/math-symbols`), so the
+ * formula survives the KaTeX check downstream.
  */
+import { COMBINING_ACCENTS, OPERATOR_NAMES, symbolLatex, symbolsLatex } from '../math-symbols/index.ts';
 import { attr, kid, kids, type XmlElement } from './xml.ts';
 
-const SYMBOLS: Readonly<Record<string, string>> = {
-  α: '\\alpha',
-  β: '\\beta',
-  γ: '\\gamma',
-  δ: '\\delta',
-  ε: '\\epsilon',
-  ϵ: '\\epsilon',
-  ζ: '\\zeta',
-  η: '\\eta',
-  θ: '\\theta',
-  ι: '\\iota',
-  κ: '\\kappa',
-  λ: '\\lambda',
-  μ: '\\mu',
-  ν: '\\nu',
-  ξ: '\\xi',
-  π: '\\pi',
-  ρ: '\\rho',
-  σ: '\\sigma',
-  τ: '\\tau',
-  υ: '\\upsilon',
-  φ: '\\phi',
-  χ: '\\chi',
-  ψ: '\\psi',
-  ω: '\\omega',
-  Γ: '\\Gamma',
-  Δ: '\\Delta',
-  Θ: '\\Theta',
-  Λ: '\\Lambda',
-  Ξ: '\\Xi',
-  Π: '\\Pi',
-  Σ: '\\Sigma',
-  Φ: '\\Phi',
-  Ψ: '\\Psi',
-  Ω: '\\Omega',
-  '∞': '\\infty',
-  '×': '\\times',
-  '÷': '\\div',
-  '±': '\\pm',
-  '∓': '\\mp',
-  '≤': '\\leq',
-  '≥': '\\geq',
-  '≠': '\\neq',
-  '≈': '\\approx',
-  '≡': '\\equiv',
-  '→': '\\rightarrow',
-  '←': '\\leftarrow',
-  '⇒': '\\Rightarrow',
-  '⇔': '\\Leftrightarrow',
-  '∈': '\\in',
-  '∉': '\\notin',
-  '⊂': '\\subset',
-  '⊆': '\\subseteq',
-  '∪': '\\cup',
-  '∩': '\\cap',
-  '∂': '\\partial',
-  '∇': '\\nabla',
-  '⋅': '\\cdot',
-  '·': '\\cdot',
-  '…': '\\ldots',
-  '⋯': '\\cdots',
-  '∀': '\\forall',
-  '∃': '\\exists',
-  '−': '-',
-  '∗': '*',
-  '′': "'",
-  '∝': '\\propto',
-  '∼': '\\sim',
-  '°': '^{\\circ}',
-};
-
-const NARY: Readonly<Record<string, string>> = {
-  '∑': '\\sum',
-  '∏': '\\prod',
-  '∫': '\\int',
-  '∬': '\\iint',
-  '∭': '\\iiint',
-  '∮': '\\oint',
-  '⋃': '\\bigcup',
-  '⋂': '\\bigcap',
-};
-const ACCENTS: Readonly<Record<string, string>> = {
-  '̂': '\\hat',
-  '̃': '\\tilde',
-  '̄': '\\bar',
-  '⃗': '\\vec',
-  '̇': '\\dot',
-  '̈': '\\ddot',
-  '̌': '\\check',
-  '́': '\\acute',
-  '̀': '\\grave',
-  '̆': '\\breve',
-};
-const FUNCTIONS = new Set([
-  'sin',
-  'cos',
-  'tan',
-  'cot',
-  'sec',
-  'csc',
-  'log',
-  'ln',
-  'exp',
-  'lim',
-  'max',
-  'min',
-  'sinh',
-  'cosh',
-  'tanh',
-  'arcsin',
-  'arccos',
-  'arctan',
-  'det',
-  'sup',
-  'inf',
-  'deg',
-  'gcd',
-]);
 const DELIMITERS: Readonly<Record<string, string>> = {
   '(': '(',
   ')': ')',
@@ -141,18 +25,8 @@ const DELIMITERS: Readonly<Record<string, string>> = {
   '': '.',
 };
 
-function escapeChars(text: string): string {
-  let out = '';
-  for (const c of text) {
-    if (SYMBOLS[c] !== undefined) out += `${SYMBOLS[c]} `;
-    else if (c === '{' || c === '}' || c === '%' || c === '#' || c === '&' || c === '$' || c === '_') out += `\\${c}`;
-    else if (c === '\\') out += '\\backslash ';
-    else if (c === '^') out += '\\hat{}';
-    else if (c === '~') out += '\\sim ';
-    else out += c;
-  }
-  return out;
-}
+/** A math run's own reading of ASCII that TeX takes as syntax; the rest is the shared table's. */
+const RUN_CHARS: Readonly<Record<string, string>> = { '\\': '\\backslash', '^': '\\hat{}', '~': '\\sim' };
 
 /** A property value such as `m:chr m:val="∑"` inside `m:naryPr`. */
 function prop(node: XmlElement | undefined, pr: string, name: string): string | undefined {
@@ -182,9 +56,9 @@ function run(node: XmlElement): string {
     .join('');
   // A multi-letter upright run that names a function is that function (`log`, not l·o·g).
   const plain = kid(kid(node, 'rPr'), 'sty') !== undefined && attr(kid(kid(node, 'rPr'), 'sty'), 'val') === 'p';
-  if (FUNCTIONS.has(text.trim())) return `\\${text.trim()} `;
+  if (OPERATOR_NAMES.has(text.trim())) return `\\${text.trim()} `;
   if (plain && /^[A-Za-z]{2,}$/.test(text.trim())) return `\\text{${text.trim()}}`;
-  return escapeChars(text);
+  return symbolsLatex(text, RUN_CHARS);
 }
 
 function convert(node: XmlElement): string {
@@ -213,7 +87,7 @@ function convert(node: XmlElement): string {
     }
     case 'nary': {
       const chr = prop(node, 'naryPr', 'chr') ?? '∫';
-      const op = NARY[chr] ?? escapeChars(chr);
+      const op = symbolLatex(chr) ?? symbolsLatex(chr, RUN_CHARS);
       const sub = arg(kid(node, 'sub'));
       const sup = arg(kid(node, 'sup'));
       return `${op}${sub.trim() === '' ? '' : `_{${sub}}`}${sup.trim() === '' ? '' : `^{${sup}}`} ${arg(kid(node, 'e'))}`;
@@ -224,7 +98,7 @@ function convert(node: XmlElement): string {
       const sep = prop(node, 'dPr', 'sepChr') ?? '|';
       const inner = kids(node, 'e')
         .map(arg)
-        .join(sep === '|' ? ' \\mid ' : escapeChars(sep));
+        .join(sep === '|' ? ' \\mid ' : symbolsLatex(sep, RUN_CHARS));
       return `\\left${DELIMITERS[begin] ?? '('}${inner}\\right${DELIMITERS[end] ?? ')'}`;
     }
     case 'func': {
@@ -237,7 +111,7 @@ function convert(node: XmlElement): string {
       return `${arg(kid(node, 'e'))}^{${arg(kid(node, 'lim'))}}`;
     case 'acc': {
       const chr = prop(node, 'accPr', 'chr') ?? '̂';
-      return `${ACCENTS[chr] ?? '\\hat'}{${arg(kid(node, 'e'))}}`;
+      return `${COMBINING_ACCENTS[chr] ?? '\\hat'}{${arg(kid(node, 'e'))}}`;
     }
     case 'bar':
       return prop(node, 'barPr', 'pos') === 'bot' ? `\\underline{${arg(kid(node, 'e'))}}` : `\\overline{${arg(kid(node, 'e'))}}`;

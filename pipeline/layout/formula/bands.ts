@@ -6,12 +6,14 @@
  * formula. A band read without doubt becomes one stand-in fragment carrying its LaTeX; an unsure
  * one is left as it was (its text stays) and reported, for the formula model to read.
  */
+
+import { OPERATOR_NAMES } from '../../math-symbols/index.ts';
 import type { Rule } from '../rules.ts';
 import type { Fragment, Run } from '../types.ts';
 import type { Atom, Bar } from './atoms.ts';
 import { layoutLatex } from './layout.ts';
 import { type FormulaReading, toReading } from './reading.ts';
-import { FUNCTIONS, MATH_FONT } from './symbols.ts';
+import { MATH_FONT } from './symbols.ts';
 
 export interface FormulaBand {
   /** The stand-in: one fragment over the band, `formula` set. */
@@ -28,7 +30,7 @@ const RELATION = /[=<>≈≠≤≥∝≡≃≅∼≪≫∈⊂⊆→⇒⇔↦]/u;
 const BIG = /[∫∑∏∐⋃⋂⨁⨂]/u;
 const SIGNAL = /[=<>+−^_∫∑∏√∇∂∞×⋅÷±∓≤≥≠≈≡∝∈⊂∪∩∀∃→⇒α-ωΓ-Ω′]/u;
 /** Words a formula may hold: function names and the short words of `cases`. */
-const FORMULA_WORDS = new Set([...FUNCTIONS, 'for', 'and', 'if', 'otherwise', 'else']);
+const FORMULA_WORDS = new Set([...OPERATOR_NAMES, 'for', 'and', 'if', 'otherwise', 'else']);
 
 function prose(f: Fragment): boolean {
   const words = (text: string): boolean => (text.match(/\p{L}{3,}/gu) ?? []).some((w) => !FORMULA_WORDS.has(w.toLowerCase()));
@@ -41,7 +43,7 @@ function mathy(f: Fragment, bodySize: number): boolean {
   if (prose(f) || EQUATION_NUMBER.test(f.text.trim())) return false;
   // A short piece (a numerator `4`, a limit `n`) belongs to the formula it sits next to.
   if (f.text.replace(/\s/g, '').length <= 3) return true;
-  if ((f.text.match(/\p{L}+/gu) ?? []).some((w) => FUNCTIONS.has(w))) return true;
+  if ((f.text.match(/\p{L}+/gu) ?? []).some((w) => OPERATOR_NAMES.has(w))) return true;
   return MATH_FONT.test(f.font) || SIGNAL.test(f.text) || f.size < 0.85 * bodySize || (f.pieces?.some((p) => Math.abs(p.y - f.y) > 0.15 * f.size) ?? false);
 }
 

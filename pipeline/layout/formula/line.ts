@@ -4,11 +4,12 @@
  * display bands (`bands.ts`) read stacked formulas with their rules and fonts; this reads the lines
  * left over, from the line alone.
  */
+
+import { OPERATOR_NAMES } from '../../math-symbols/index.ts';
 import type { Line, Piece } from '../types.ts';
 import type { Atom } from './atoms.ts';
 import { layoutLatex } from './layout.ts';
 import { type FormulaReading, toReading } from './reading.ts';
-import { FUNCTIONS } from './symbols.ts';
 
 const MATH_SIGNAL = /[∫∑∏√∇∂∞×⋅÷±∓≤≥≠≈≡∝∈⊂∪∩∀∃→⇒α-ωΓ-Ω]/u;
 const RELATION = /[=≈≠≤≥∝≡<>]/u;
@@ -28,7 +29,7 @@ export function formulaLike(line: Line, bodySize = line.size): boolean {
   if (text.length > 160 || !(RELATION.test(text) || BIG_OPERATOR.test(text))) return false;
   const scripted = piecesOf(line).some((p) => Math.abs(p.y - line.y) > 0.2 * line.size);
   if (!MATH_SIGNAL.test(text) && !scripted) return false;
-  const words = (text.match(/\p{L}{3,}/gu) ?? []).filter((w) => !FUNCTIONS.has(w.toLowerCase()));
+  const words = (text.match(/\p{L}{3,}/gu) ?? []).filter((w) => !OPERATOR_NAMES.has(w.toLowerCase()));
   return words.length <= 1;
 }
 

@@ -4,9 +4,9 @@
  * `\sin` or `\operatorname`), accents onto the letter after them, the crossing solidus onto the
  * relation after it, primes kept as `'`.
  */
+import { COMBINING_ACCENTS, OPERATOR_NAMES, symbolLatex } from '../../math-symbols/index.ts';
 import type { Atom } from './atoms.ts';
-import { KATEX_SYMBOLS } from './katex-symbols.ts';
-import { ACCENTS, alphabetOf, CMEX_DELIMITERS, CMEX_OPERATORS, FUNCTIONS, MATH_FONT, NEGATED, SYMBOLS } from './symbols.ts';
+import { ACCENTS, alphabetOf, CMEX_DELIMITERS, CMEX_OPERATORS, MATH_FONT, NEGATED } from './symbols.ts';
 
 /** Join LaTeX pieces, a space only where a control word meets a letter. */
 export function joinLatex(parts: readonly string[]): string {
@@ -54,27 +54,12 @@ export function bigOperatorOf(atom: Atom): string | undefined {
   const word = text.replace(/\s+/g, '');
   if (LIMIT_NAMES.has(word) && atom.font !== '' && !MATH_FONT.test(atom.font)) return `\\${word}`;
   if (/CMEX/i.test(atom.font)) return CMEX_OPERATORS[text];
-  const command = SYMBOLS[text];
+  const command = symbolLatex(text);
   return command !== undefined &&
     ['\\sum', '\\prod', '\\coprod', '\\int', '\\iint', '\\oint', '\\bigcup', '\\bigcap', '\\bigoplus', '\\bigotimes'].includes(command)
     ? command
     : undefined;
 }
-
-/** Combining accents (after their letter) → LaTeX. */
-const COMBINING: Readonly<Record<string, string>> = {
-  '\u0302': '\\hat',
-  '\u0304': '\\bar',
-  '\u0305': '\\bar',
-  '\u0300': '\\grave',
-  '\u0301': '\\acute',
-  '\u0303': '\\tilde',
-  '\u0307': '\\dot',
-  '\u0308': '\\ddot',
-  '\u030c': '\\check',
-  '\u0306': '\\breve',
-  '\u20d7': '\\vec',
-};
 
 export interface AtomLatex {
   readonly latex: string;
@@ -127,7 +112,7 @@ export function atomLatex(atom: Atom): AtomLatex {
   const chars = Array.from(compact.replace(/ /g, '').normalize('NFD'));
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
-    const mark = COMBINING[c];
+    const mark = COMBINING_ACCENTS[c];
     if ((mark !== undefined || c === '\u0338') && parts.length > 0) {
       const last = parts.pop()!;
       parts.push(c === '\u0338' ? (NEGATED[last] ?? `\\not${last}`) : `${mark}{${last}}`);
@@ -149,7 +134,7 @@ export function atomLatex(atom: Atom): AtomLatex {
         while (j + 1 < chars.length && /[A-Za-z]/.test(chars[j + 1]!)) j++;
         const word = chars.slice(i, j + 1).join('');
         if (alphabet === '\\mathrm') {
-          if (FUNCTIONS.has(word)) push(`\\${word}`);
+          if (OPERATOR_NAMES.has(word)) push(`\\${word}`);
           else if (TEXT_WORDS.has(word.toLowerCase())) push(`\\text{${word}}`);
           else if (word.length > 1) push(`\\operatorname{${word}}`);
           else push(`\\mathrm{${word}}`);
@@ -162,9 +147,9 @@ export function atomLatex(atom: Atom): AtomLatex {
       push(`${alphabet}{${c}}`);
       continue;
     }
-    // TeX's symbol font puts the set difference where ASCII has the backslash.
-    // Past the hand-made table, KaTeX's own: raw `℘ ℧ ℶ` are rejected inside math, `\\wp` is not.
-    const mapped = c === '\\' ? (/CMSY/i.test(atom.font) ? '\\setminus' : '\\backslash') : (SYMBOLS[c] ?? KATEX_SYMBOLS[c]);
+    // TeX's symbol font puts the set difference where ASCII has the backslash. A radical sign on
+    // the line opens the radical over what follows it (the shared table's `\\surd` is the glyph alone).
+    const mapped = c === '\\' ? (/CMSY/i.test(atom.font) ? '\\setminus' : '\\backslash') : c === '√' ? '\\sqrt' : symbolLatex(c);
     if (mapped === undefined && !/[\p{N}\p{P}\p{S}\p{L}]/u.test(c)) unknown += 1;
     push(mapped ?? c);
   }
