@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OcrEngine } from '../../inference/engine.ts';
 import { createPaddleEngine } from '../../inference/paddle/index.ts';
+import { layoutOcrResult } from '../../pipeline/layout/index.ts';
 import { loadImagePages } from '../../pipeline/render/index.ts';
 import { idleReleasingEngine } from '../../server/index.ts';
 
@@ -33,14 +34,14 @@ describe('idleReleasingEngine', function () {
     try {
       assert.equal(created.length, 0, 'nothing is loaded before a page comes');
       const [first] = await engine.recognize([page!]);
-      assert.match(first!.markdown, /Quarterly Archive Review/i);
+      assert.match(layoutOcrResult(first!, 1).markdown, /Quarterly Archive Review/i);
       // Two pages at once share the engine; the idle clock starts when both are done.
       await Promise.all([engine.recognize([page!]), engine.recognize([page!])]);
       assert.equal(created.length, 1);
       await sleep(800);
       assert.equal(closed, 1, 'closed after 300 ms without a page');
       const [again] = await engine.recognize([page!]);
-      assert.match(again!.markdown, /Quarterly Archive Review/i);
+      assert.match(layoutOcrResult(again!, 1).markdown, /Quarterly Archive Review/i);
       assert.equal(created.length, 2, 'created again for the next page');
     } finally {
       await engine.close();
