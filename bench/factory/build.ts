@@ -9,6 +9,7 @@ import { ConfigurationError, describeError } from '../../core/errors.ts';
 import type { BenchTest } from '../olmocr/checks.ts';
 import { pageCount } from '../quality/sets/pages.ts';
 import { seededRandom } from '../scans/random.ts';
+import { checkedTests } from './check/tests.ts';
 import { loadCorpus } from './corpus/index.ts';
 import { FAMILIES } from './families/index.ts';
 import { layerPages } from './layer.ts';
@@ -16,7 +17,7 @@ import { truthMarkdown } from './markdown.ts';
 import { RENDERERS } from './render/index.ts';
 import type { RenderJob } from './render/types.ts';
 import { scanDocuments } from './scans.ts';
-import { candidateTests, checkedTests } from './tests.ts';
+import { candidateTests } from './tests.ts';
 import type { DocumentTruth, Family, PlannedDocument } from './types.ts';
 
 export const FACTORY_DIR = '.cache/factory';
@@ -96,7 +97,7 @@ export async function recordTruth(
     markdown: truthMarkdown(doc.blocks),
   };
   const candidates = candidateTests(truth, seededRandom(`tests/${doc.id}`));
-  const { tests, dropped } = checkedTests(truth, candidates, [await layerPages(pdf, true), await layerPages(pdf)]);
+  const { tests, dropped } = checkedTests(truth, candidates, [await layerPages(pdf, 'raw'), await layerPages(pdf)]);
   return { truth, tests, dropped };
 }
 

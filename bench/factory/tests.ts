@@ -1,27 +1,17 @@
 /**
  * olmOCR-Bench-style tests written from a document's truth: body sentences present, furniture
  * absent, blocks in order across columns and pages, table cells beside their neighbours, formulas.
- * Every test must pass on the truth's own Markdown, and its text must be found in the PDF's text
- * layer: a test that fails either check says the truth is wrong, and is dropped and counted.
+ * They are candidates: the builder keeps those its check (`check/tests.ts`) finds true.
  */
-import type { BenchTest } from '../olmocr/checks.ts';
-import { runCheck } from '../olmocr/checks.ts';
 import type { Random } from '../scans/random.ts';
-import { squash } from './truth-check.ts';
+import { maxDiffs } from './check/compare.ts';
+import type { CandidateTest } from './check/tests.ts';
 import type { DocumentTruth, TruthBlock, TruthCell, TruthTable } from './types.ts';
-
-/** Tests of one document and what was dropped, with why. */
-export interface GeneratedTests {
-  readonly tests: BenchTest[];
-  readonly dropped: { readonly id: string; readonly reason: string }[];
-}
 
 const sentences = (text: string): string[] => text.split(/(?<=[.!?])\s+(?=[A-Z])/).map((s) => s.trim());
 
 /** Sentence-sized text a reader must keep: no formulas (their spelling is the math tests' business). */
 const quotable = (s: string): boolean => s.length >= 30 && s.length <= 180 && !s.includes('$');
-
-const maxDiffs = (text: string): number => Math.floor(text.length * 0.03);
 
 /** The slot grid of a table: which cell holds each (row, col). */
 function slots(table: TruthTable): (TruthCell | undefined)[][] {
@@ -30,11 +20,11 @@ function slots(table: TruthTable): (TruthCell | undefined)[][] {
   return grid;
 }
 
-function tableTests(table: TruthTable, random: Random, unique: (text: string) => boolean): Omit<BenchTest, 'pdf' | 'page' | 'id'>[] {
+function tableTests(table: TruthTable, random: Random, unique: (text: string) => boolean): CandidateTest[] {
   const grid = slots(table);
   const at = (r: number, c: number): TruthCell | undefined => grid[r]?.[c];
   const body = table.cells.filter((c) => !c.header && c.text.length >= 2 && unique(c.text));
-  const out: Omit<BenchTest, 'pdf' | 'page' | 'id'>[] = [];
+  const out: CandidateTest[] = [];
   for (let tries = 0; tries < 8 && out.length < 2 && body.length > 0; tries++) {
     const cell = body.splice(Math.floor(random.next() * body.length), 1)[0]!;
     const test: Record<string, string> = { cell: cell.text };
@@ -58,8 +48,8 @@ function tableTests(table: TruthTable, random: Random, unique: (text: string) =>
  * @example
  * const tests = candidateTests(truth, seededRandom('seed/doc'));
  */
-export function candidateTests(truth: DocumentTruth, random: Random): Omit<BenchTest, 'pdf' | 'page' | 'id'>[] {
-  const out: Omit<BenchTest, 'pdf' | 'page' | 'id'>[] = [];
+export function candidateTests(truth: DocumentTruth, random: Random): CandidateTest[] {
+  const out: CandidateTest[] = [];
   const paragraphs = truth.blocks.filter((b): b is Extract<TruthBlock, { kind: 'paragraph' }> => b.kind === 'paragraph');
   const pool = paragraphs.flatMap((p) => sentences(p.text)).filter(quotable);
   const wanted = Math.min(8, 2 + truth.pages);
@@ -104,91 +94,7 @@ export function candidateTests(truth: DocumentTruth, random: Random): Omit<Bench
   return out;
 }
 
-/** Every table cell's text and every block's text: a cell is unique when it appears once among these. */
+/** Every table cell's text: a cell is unique when its text appears once among these. */
 function truthWords(truth: DocumentTruth): string[] {
   return truth.blocks.flatMap((b) => (b.kind === 'table' ? b.table.cells.map((c) => c.text) : []));
-}
-
-/**
- * Hyphens at line ends joined (`hyphen-\nation` → `hyphenation`), as a reader should: the text
- * layer of a justified page keeps the break.
- */
-export function joinHyphens(text: string): string {
-  return text.replace(/(\p{L})-\n(\p{Ll})/gu, '$1$2');
-}
-
-/**
- * Does `text` appear in one of the text layers (as a present test would judge it), with hyphens
- * joined or kept? Several extractions are asked (content order, reading order): a text that only
- * one of them splits across columns is still printed whole.
- */
-function inLayer(text: string, layers: readonly string[], diffs = maxDiffs(text)): boolean {
-  const probe = (t: string): boolean => runCheck({ pdf: 'x', page: 1, id: 'x', type: 'present', text, max_diffs: diffs }, t).passed;
-  // Right-to-left text comes out of pdftotext with bidi marks and Chromium's lam-alef ligatures
-  // reversed: compared with those and all spacing squashed away, it must still be there whole.
-  const squashed = squash(text);
-  return layers.some((layer) => probe(joinHyphens(layer)) || probe(layer) || (squashed.length >= 4 && squash(layer).includes(squashed)));
-}
-
-/**
- * Check the candidates against the truth's Markdown and the PDF's text layer; number the kept.
- *
- * @param extractions the PDF's text per page, one array per extraction (pdftotext's content order, its reading order)
- */
-export function checkedTests(
-  truth: DocumentTruth,
-  candidates: readonly Omit<BenchTest, 'pdf' | 'page' | 'id'>[],
-  extractions: readonly (readonly string[])[],
-): GeneratedTests {
-  const tests: BenchTest[] = [];
-  const dropped: { id: string; reason: string }[] = [];
-  // Body text that runs on over a page break is read across it: the furniture between is taken out.
-  const bodyOf = (layerPages: readonly string[]): string =>
-    layerPages
-      .map((text, p) => {
-        // One occurrence of each: the first for a head, the last for a foot (a title may repeat its running head).
-        const lines = text.split('\n');
-        for (const head of truth.furniture[p]?.header ?? []) {
-          const at = lines.findIndex((l) => l.trim() === head.trim());
-          if (at >= 0) lines.splice(at, 1);
-        }
-        for (const foot of truth.furniture[p]?.footer ?? []) {
-          const at = lines.findLastIndex((l) => l.trim() === foot.trim());
-          if (at >= 0) lines.splice(at, 1);
-        }
-        return lines.join('\n');
-      })
-      .join('\n');
-  const layers = extractions.map(bodyOf);
-  candidates.forEach((candidate, i) => {
-    const id = `${truth.id}_${String(i).padStart(2, '0')}`;
-    const test = { pdf: `${truth.id}.pdf`, page: 1, id, ...candidate } as BenchTest;
-    const own = runCheck(test, truth.markdown);
-    if (!own.passed) {
-      dropped.push({ id, reason: `fails on the truth's own Markdown: ${own.reason}` });
-      return;
-    }
-    let missing: string | undefined;
-    if (test.type === 'absent') {
-      const pages = truth.furniture.flatMap((f, p) => ([...f.header, ...f.footer].includes(test.text!) ? [p] : []));
-      const lost = pages.find(
-        (p) =>
-          !inLayer(
-            test.text!,
-            extractions.map((pages) => pages[p] ?? ''),
-            0,
-          ),
-      );
-      if (lost !== undefined) missing = `furniture line not on page ${lost + 1}'s text layer: ${test.text}`;
-    } else {
-      const texts = [test.text, test.before, test.after, test.cell, test.up, test.down, test.left, test.right, test.top_heading].filter(
-        (t): t is string => t !== undefined,
-      );
-      if (test.type !== 'math') missing = texts.find((t) => !inLayer(t, layers, test.type === 'table' ? 0 : maxDiffs(t)));
-      if (missing !== undefined) missing = `not in the text layer: ${missing}`;
-    }
-    if (missing !== undefined) dropped.push({ id, reason: missing });
-    else tests.push(test);
-  });
-  return { tests, dropped };
 }

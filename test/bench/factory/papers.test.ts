@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type Corpus, loadCorpus } from '../../../bench/factory/corpus/index.ts';
 import { escapeLatex } from '../../../bench/factory/families/latex.ts';
 import { roman } from '../../../bench/factory/families/paper-parts.ts';
 import { PAPER_VARIANTS, papersFamily } from '../../../bench/factory/families/papers.ts';
 import { pdflatexRenderer } from '../../../bench/factory/render/pdflatex.ts';
-import { checkTruth, ensurePoppler } from '../../../bench/factory/truth-check.ts';
 import type { PlannedDocument } from '../../../bench/factory/types.ts';
 import { seededRandom } from '../../../bench/scans/random.ts';
+import { preparePrinting, printAndCheck } from '../../support/factory-truth.ts';
 
 const log = (line: string): void => {
   process.stderr.write(`  ${line}\n`);
@@ -91,27 +90,14 @@ describe('bench factory: papers', () => {
     let dir: string;
     before(async function () {
       this.timeout(1_500_000);
-      await pdflatexRenderer.ensure(log);
-      await ensurePoppler(log);
-      dir = await mkdtemp(path.join(tmpdir(), 'factory-papers-'));
+      dir = await preparePrinting(pdflatexRenderer, log);
     });
     after(async () => {
       await rm(dir, { recursive: true, force: true });
     });
 
     it('typesets papers whose truth and furniture agree with their text layer page by page', async () => {
-      const docs = [await plan('running-heads', 2), await plan('theorems', 4), await plan('tables', 3)];
-      const failures = await pdflatexRenderer.render(
-        docs.map((d) => ({ id: d.id, source: d.source, pdf: path.join(dir, `${d.id}.pdf`) })),
-        path.join(dir, 'work'),
-        log,
-      );
-      assert.deepEqual([...failures], []);
-      for (const d of docs) {
-        const check = await checkTruth(d, path.join(dir, `${d.id}.pdf`));
-        assert.ok(check.pages >= 1);
-        assert.deepEqual([check.missingBody, check.missingFurniture, check.unexpectedFurniture], [[], [], []], d.id);
-      }
+      await printAndCheck(pdflatexRenderer, [await plan('running-heads', 2), await plan('theorems', 4), await plan('tables', 3)], dir, log);
     });
 
     it('reports a document pdflatex cannot typeset by its id and typesets the rest', async () => {

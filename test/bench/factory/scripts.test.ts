@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
+import { squash } from '../../../bench/factory/check/index.ts';
 import type { Corpus } from '../../../bench/factory/corpus/index.ts';
 import { SCRIPT_VARIANTS, scriptsFamily } from '../../../bench/factory/families/scripts.ts';
 import { clean, namer } from '../../../bench/factory/families/scripts-text.ts';
 import { chromiumRenderer } from '../../../bench/factory/render/chromium.ts';
-import { checkTruth, ensurePoppler, squash } from '../../../bench/factory/truth-check.ts';
 import type { PlannedDocument } from '../../../bench/factory/types.ts';
 import { seededRandom } from '../../../bench/scans/random.ts';
+import { preparePrinting, printAndCheck } from '../../support/factory-truth.ts';
 
 const log = (line: string): void => {
   process.stderr.write(`  ${line}\n`);
@@ -74,9 +73,7 @@ describe('bench factory: scripts', () => {
     let dir: string;
     before(async function () {
       this.timeout(1_500_000);
-      await chromiumRenderer.ensure(log);
-      await ensurePoppler(log);
-      dir = await mkdtemp(path.join(tmpdir(), 'factory-scripts-'));
+      dir = await preparePrinting(chromiumRenderer, log);
     });
     after(async () => {
       await rm(dir, { recursive: true, force: true });
@@ -84,19 +81,12 @@ describe('bench factory: scripts', () => {
 
     it('prints documents whose truth and furniture agree with their text layer page by page', async () => {
       const docs = [await plan('persian-form', 3), await plan('hebrew-notes', 2), await plan('chinese-report', 4)];
-      const failures = await chromiumRenderer.render(
-        docs.map((d) => ({ id: d.id, source: d.source, pdf: path.join(dir, `${d.id}.pdf`) })),
-        dir,
-        log,
-      );
-      assert.deepEqual([...failures], []);
-      for (const d of docs) {
-        const check = await checkTruth(d, path.join(dir, `${d.id}.pdf`));
-        assert.ok(check.pages >= 1);
-        assert.deepEqual([check.missingBody, check.missingFurniture, check.unexpectedFurniture], [[], [], []], d.id);
+      const checks = await printAndCheck(chromiumRenderer, docs, dir, log);
+      for (const [i, d] of docs.entries()) {
+        const check = checks[i]!;
         // Most of the body is found as written, not only word by word.
         const all = d.blocks.length;
-        assert.ok(check.reorderedBody.length <= all / 3, `${d.id}: ${check.reorderedBody.length} of ${all} only word by word`);
+        assert.ok(check.body.reordered.length <= all / 3, `${d.id}: ${check.body.reordered.length} of ${all} only word by word`);
       }
     });
 
