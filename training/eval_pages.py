@@ -27,7 +27,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "synth"))
 from block_reader import load_reader  # noqa: E402
 from folio_ocr import preprocess as pp  # noqa: E402
-from train import cer  # noqa: E402
+from folio_ocr.train_ops import cer  # noqa: E402
 from checks import pass_rate  # noqa: E402
 
 

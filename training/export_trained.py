@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from folio_ocr.model import FolioConfig, FolioOCR, param_groups  # noqa: E402
 from folio_ocr.export import export_model, round_weights_fp16  # noqa: E402
-from train import load_ckpt  # noqa: E402
+from folio_ocr.train_ops import load_ckpt  # noqa: E402
 
 
 # What each model's folio-model.json says about itself (inference/onnx/README.md: what a view holds).

@@ -34,7 +34,7 @@ def main():
     ap.add_argument("--tokenizer", required=True)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    from train import save_ckpt
+    from folio_ocr.train_ops import save_ckpt
     import onnxruntime as ort
     tok = Tokenizer.from_file(a.tokenizer)
     old_tok = Tokenizer.from_file(os.path.join(a.mini, "tokenizer.json"))

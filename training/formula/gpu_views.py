@@ -6,7 +6,7 @@ Profiling the renderer (`bench_render.py`, cProfile) puts ~84% of a view's CPU t
 nothing measurable. The layout cannot be shared between sizes (mathtext lays out at a size), so the CPU
 renders each formula's ink mask once (`render.render_mask`) and the GPU makes the views from it: a random scale (size variety on
 top of the CPU's font size), position, crop padding, paper and ink tone (`compose`, as `render_view` does
-on the CPU), then `train.gpu_degrade`. `MaskPool` keeps the latest masks on the GPU so that every mask is
+on the CPU), then `folio_ocr.train_ops.gpu_degrade`. `MaskPool` keeps the latest masks on the GPU so that every mask is
 drawn `reuse` times on average, in different batches, each time with new placement and degradation.
 """
 from __future__ import annotations

@@ -25,7 +25,7 @@ from folio_ocr.from_onnx import load_folio_onnx  # noqa: E402
 from folio_ocr.ort_ref import OrtModel  # noqa: E402
 from export_trained import load_model  # noqa: E402
 from render import render_view  # noqa: E402
-from train import to_pixels  # noqa: E402
+from folio_ocr.train_ops import to_pixels  # noqa: E402
 
 DATA = os.path.join(HERE, "data")
 

@@ -26,7 +26,7 @@ from folio_ocr.from_onnx import load_folio_onnx  # noqa: E402
 from folio_ocr.ort_ref import OrtModel  # noqa: E402
 from export_trained import load_model  # noqa: E402
 from line_render import Fonts, LineSource, render_line  # noqa: E402
-from train import to_pixels  # noqa: E402
+from folio_ocr.train_ops import to_pixels  # noqa: E402
 
 def views(n, assets):
     """Held-out line views (documents never trained on), half of them degraded."""
