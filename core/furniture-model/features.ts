@@ -39,6 +39,15 @@ export function maskedText(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * Masked text with only its letters and number marks kept: what an OCR engine reads of the same
+ * running head on two pages differs in dashes, bars and spaces (`—` read `—-`, `|` read `I` is
+ * another matter), so OCR rows are matched on this.
+ */
+export function looseText(text: string): string {
+  return maskedText(text).replace(/[^\p{L}#]/gu, '');
+}
+
 /** The number a page-number-like row carries (arabic only), or undefined. */
 export function carriedNumber(text: string): number | undefined {
   const t = text.trim();
@@ -55,12 +64,18 @@ export class FurnitureDocument {
   readonly #pagesByKey = new Map<string, Set<number>>();
   readonly #offsets = new Map<string, Set<number>>();
   readonly #pages = new Set<number>();
+  readonly #text: (text: string) => string;
 
-  /** Record the candidate rows of page `page` (1-based, the document's own order). */
+  /** @param loose match rows on {@link looseText} (OCR rows) rather than {@link maskedText}. @default false */
+  constructor(options: { readonly loose?: boolean } = {}) {
+    this.#text = options.loose === true ? looseText : maskedText;
+  }
+
+  /** Record the candidate rows of page `page` (1-based, the document's own order); recording a page again changes nothing. */
   observe(page: number, rows: readonly Pick<FurnitureCandidate, 'text' | 'edge'>[]): void {
     this.#pages.add(page);
     for (const row of rows) {
-      const key = `${row.edge}:${maskedText(row.text)}`;
+      const key = `${row.edge}:${this.#text(row.text)}`;
       const seen = this.#pagesByKey.get(key) ?? new Set<number>();
       seen.add(page);
       this.#pagesByKey.set(key, seen);
@@ -80,7 +95,7 @@ export class FurnitureDocument {
 
   /** Other pages with the same masked text at the same edge. */
   repeats(row: Pick<FurnitureCandidate, 'text' | 'edge'>, page: number): number {
-    const seen = this.#pagesByKey.get(`${row.edge}:${maskedText(row.text)}`);
+    const seen = this.#pagesByKey.get(`${row.edge}:${this.#text(row.text)}`);
     return seen === undefined ? 0 : seen.size - (seen.has(page) ? 1 : 0);
   }
 

@@ -1,5 +1,5 @@
 export type { FurnitureCandidate } from './features.ts';
-export { carriedNumber, FEATURE_NAMES, FurnitureDocument, furnitureFeatures, maskedText } from './features.ts';
+export { carriedNumber, FEATURE_NAMES, FurnitureDocument, furnitureFeatures, looseText, maskedText } from './features.ts';
 export type { FurnitureVerdict } from './judge.ts';
 export { judgeFurniture } from './judge.ts';
 export type { FurnitureModelFile, FurnitureTree } from './model.ts';

@@ -117,19 +117,42 @@ function positioned(input: OcrPageLayout): { page: PositionedPage; measured: Map
 }
 
 /**
- * Lay out an OCR page through the layout stage. Furniture is decided on the page alone (the
- * rule both routes share, `core/furniture.ts`); repetition across pages is the OCR run's
- * (`pipeline/run/ocr-furniture.ts`). Rows of a table found on the page are never furniture.
+ * Show the document's furniture judge a page's margin rows before the page is laid out, so a
+ * page laid out before it knows what it repeats (the OCR queue shows a batch's pages first, as
+ * the text layer looks a few pages ahead).
+ *
+ * @example
+ * for (const p of batch) previewOcrPage(p, furniture);
+ */
+export function previewOcrPage(input: OcrPageLayout, furniture: FurnitureModel): void {
+  const { page } = positioned(input);
+  if (page.fragments.length === 0) return;
+  furniture.observe(page.pageNumber, marginRows(page.fragments, page.frame?.height ?? page.height, BODY_SIZE));
+}
+
+export interface OcrLayoutOptions {
+  /**
+   * The document's furniture judge, shared by its OCR pages in page order, so a running head or
+   * page number that came back on an earlier page is known for one before it joins a paragraph.
+   * @default a judge of this page alone (`'ocr'`: the hand rules, `core/furniture.ts`)
+   */
+  readonly furniture?: FurnitureModel;
+}
+
+/**
+ * Lay out an OCR page through the layout stage. Furniture is decided row by row before blocks
+ * form: by the hand rules (`core/furniture.ts`), and for rows that came back on the document's
+ * earlier pages (`furniture`) by the classifier too; the whole document's pass over its elements
+ * follows (`pipeline/run/ocr-furniture.ts`). Rows of a table found on the page are never furniture.
  *
  * @example
  * const { markdown } = layoutOcrPage({ pageNumber: 1, width: 1700, height: 2200, lines, rules, toGrid });
  */
-export function layoutOcrPage(input: OcrPageLayout): LaidOutPage {
+export function layoutOcrPage(input: OcrPageLayout, options: Readonly<OcrLayoutOptions> = {}): LaidOutPage {
   const { page, measured } = positioned(input);
   const style = { bodySize: BODY_SIZE, bodyFont: '', monoFonts: new Set<string>() };
   const rows = page.fragments.length === 0 ? [] : marginRows(page.fragments, page.frame?.height ?? page.height, style.bodySize);
-  // One page alone, with type sizes measured from boxes: the hand rules judge it (see FurnitureModel).
-  const model = new FurnitureModel('rules');
+  const model = options.furniture ?? new FurnitureModel('ocr');
   model.observe(page.pageNumber, rows);
   // Furniture reads type size finer than paragraphs do (a footer a size smaller, a title a size
   // bigger): the row's size as its boxes measured it, within FURNITURE_SAME_SIZE of the body's

@@ -8,7 +8,9 @@
 import { imageGrid } from '../../core/ocr-frame.ts';
 import type { OcrPageResult } from '../../core/types.ts';
 import type { OcrEngine, RecognizeOptions } from '../../inference/engine.ts';
-import { layoutOcrPage } from './ocr-page.ts';
+import type { FurnitureModel } from '../text-layer/furniture.ts';
+import type { OcrLayoutOptions } from './ocr-page.ts';
+import { layoutOcrPage, previewOcrPage } from './ocr-page.ts';
 
 /**
  * The result with its Markdown written by the layout stage, when the engine left it positioned.
@@ -17,12 +19,12 @@ import { layoutOcrPage } from './ocr-page.ts';
  * const [read] = await engine.recognize([image]);
  * const { markdown } = layoutOcrResult(read, image.pageNumber);
  */
-export function layoutOcrResult(result: OcrPageResult, pageNumber: number): OcrPageResult {
+export function layoutOcrResult(result: OcrPageResult, pageNumber: number, options: Readonly<OcrLayoutOptions> = {}): OcrPageResult {
   const { positioned, ...read } = result;
   if (positioned === undefined) return result;
   const t0 = performance.now();
   const toGrid = imageGrid(positioned.frame);
-  const laid = layoutOcrPage({ pageNumber, ...positioned, toGrid });
+  const laid = layoutOcrPage({ pageNumber, ...positioned, toGrid }, options);
   // Laid out, the result no longer carries `positioned`: laying it out again changes nothing.
   return {
     ...read,
@@ -30,6 +32,15 @@ export function layoutOcrResult(result: OcrPageResult, pageNumber: number): OcrP
     lines: positioned.lines.map((l) => ({ text: l.text, box: toGrid(l.box), confidence: l.confidence })),
     stats: { ...result.stats, blocks: laid.blocks.length, layoutMs: performance.now() - t0 },
   };
+}
+
+/**
+ * Show a document's furniture judge the margin rows of a positioned result ahead of its layout
+ * (see `previewOcrPage`); a result with finished Markdown shows nothing.
+ */
+export function previewOcrResult(result: OcrPageResult, pageNumber: number, furniture: FurnitureModel): void {
+  const { positioned } = result;
+  if (positioned !== undefined) previewOcrPage({ pageNumber, ...positioned, toGrid: imageGrid(positioned.frame) }, furniture);
 }
 
 /**

@@ -6,8 +6,9 @@ import { describeError, errorCode } from '../../core/errors.ts';
 import type { Element, RouteDecision } from '../../core/types.ts';
 import type { OcrEngine, OcrPageResult, PageImage } from '../../inference/engine.ts';
 import type { FormulaReader } from '../formula/index.ts';
-import { layoutOcrResult } from '../layout/index.ts';
+import { layoutOcrResult, previewOcrResult } from '../layout/index.ts';
 import { annotateElements, readScanFormulas, type ScanFormulaResult } from '../regions/index.ts';
+import { FurnitureModel } from '../text-layer/furniture.ts';
 import { hasInk } from './ink.ts';
 import { logicalOcrMarkdown } from './ocr-bidi.ts';
 import { analysePage, type PageResult, pageFailure } from './page-result.ts';
@@ -28,6 +29,8 @@ export class OcrQueue {
   readonly #signal: AbortSignal | undefined;
   readonly #formula: (() => Promise<FormulaReader>) | undefined;
   #pending: PendingPage[] = [];
+  /** The document's furniture judge: its pages come through in order, each knowing the earlier ones' margin rows. */
+  readonly #furniture = new FurnitureModel('ocr');
 
   /** @param formula Reads the display formulas found on the pages (`readScanFormulas`); left out, the engine's text stays. */
   constructor(engine: (() => Promise<OcrEngine>) | undefined, batchSize: number, signal?: AbortSignal, formula?: () => Promise<FormulaReader>) {
@@ -66,8 +69,10 @@ export class OcrQueue {
         batch.map((p) => p.image),
         { signal: this.#signal },
       );
-      // Engines that read lines hand back positioned pages: the layout stage every route shares writes their Markdown.
-      results = read.map((r, i) => layoutOcrResult(r, batch[i]!.image.pageNumber));
+      // Engines that read lines hand back positioned pages: the layout stage every route shares
+      // writes their Markdown, each page knowing the margin rows of the whole batch.
+      read.forEach((r, i) => previewOcrResult(r, batch[i]!.image.pageNumber, this.#furniture));
+      results = read.map((r, i) => layoutOcrResult(r, batch[i]!.image.pageNumber, { furniture: this.#furniture }));
     } catch (error) {
       if (batch.length === 1) return [fail(batch[0]!, errorCode(error), describeError(error))];
       // One bad page must not sink its batch: retry the pages one by one.

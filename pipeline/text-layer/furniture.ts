@@ -9,7 +9,7 @@
  */
 import { FOOT_CONTENT, FURNITURE_MAX_ROWS, FURNITURE_OUTER, FURNITURE_ZONE, furnitureKey, furnitureReason, readsAsPageNumber } from '../../core/furniture.ts';
 import type { FurnitureCandidate } from '../../core/furniture-model/index.ts';
-import { FurnitureDocument, judgeFurniture } from '../../core/furniture-model/index.ts';
+import { FurnitureDocument, judgeFurniture, looseText } from '../../core/furniture-model/index.ts';
 import { lineOf } from './order.ts';
 import type { Fragment, Line } from './types.ts';
 
@@ -174,35 +174,52 @@ export interface FurnitureTrace {
  */
 const JUDGE = process.env.FOLIO_FURNITURE === 'rules' ? 'rules' : 'model';
 
+/**
+ * Who decides furniture: the classifier, the hand rules, or on OCR pages (type sizes measured
+ * from boxes, OCR noise in the text) the rules and, for rows that come back on the document's
+ * other pages, the classifier.
+ */
+export type FurnitureJudge = 'model' | 'rules' | 'ocr';
+
 /** Counts margin lines across pages and decides which rows are furniture. */
 export class FurnitureModel {
   /** Set by the trainer's dump to see every judged row; undefined in normal runs. */
   static trace: ((trace: FurnitureTrace) => void) | undefined;
   readonly #pagesByKey = new Map<string, Set<number>>();
-  readonly #document = new FurnitureDocument();
-  readonly #pageOf = new WeakMap<MarginRow, number>();
-  readonly #judge: 'model' | 'rules';
-  #pages = 0;
+  readonly #document: FurnitureDocument;
+  /** Keyed by the row's candidate, which a caller's adjusted copy of the row (`{ ...row, line }`) keeps. */
+  readonly #pageOf = new WeakMap<FurnitureCandidate, number>();
+  readonly #judge: FurnitureJudge;
+  readonly #pages = new Set<number>();
 
   /**
    * @param judge who decides. @default the classifier, or the rules under `FOLIO_FURNITURE=rules`.
-   *   An OCR page judged alone passes `'rules'`: there the rules measured better (factory-scans
-   *   recall 0.96 against the model's 0.85, and the running heads with page numbers of olmOCR dev).
+   *   OCR pages pass `'ocr'`: on a page with nothing seen before it the rules measured better
+   *   (factory-scans recall 0.96 against the model's 0.85, and the running heads with page
+   *   numbers of olmOCR dev); see {@link FurnitureJudge}.
    */
-  constructor(judge: 'model' | 'rules' = JUDGE) {
+  constructor(judge: FurnitureJudge = JUDGE) {
     this.#judge = judge;
+    // OCR reads the same running head a little differently on each page: match on letters alone.
+    this.#document = new FurnitureDocument({ loose: judge === 'ocr' });
   }
 
-  /** Record a page's margin rows. */
+  /** The key repetition is counted under: the row's masked text, its letters alone on OCR pages. */
+  #keyOf(row: MarginRow): string {
+    return this.#judge === 'ocr' ? `${row.edge}:${looseText(row.line.text)}` : row.key;
+  }
+
+  /** Record a page's margin rows; recording a page again (a look ahead, then its layout) changes nothing. */
   observe(pageNumber: number, rows: readonly MarginRow[]): void {
-    this.#pages++;
+    this.#pages.add(pageNumber);
     for (const row of rows) {
-      this.#pageOf.set(row, pageNumber);
+      this.#pageOf.set(row.candidate, pageNumber);
       if (!row.legacy) continue;
-      let pages = this.#pagesByKey.get(row.key);
+      const key = this.#keyOf(row);
+      let pages = this.#pagesByKey.get(key);
       if (pages === undefined) {
         pages = new Set();
-        this.#pagesByKey.set(row.key, pages);
+        this.#pagesByKey.set(key, pages);
       }
       pages.add(pageNumber);
     }
@@ -217,10 +234,16 @@ export class FurnitureModel {
     const rules = row.legacy ? this.#rules(row, bodySize) : undefined;
     const trace = FurnitureModel.trace;
     if (this.#judge === 'rules' && trace === undefined) return rules;
-    const page = this.#pageOf.get(row) ?? 1;
+    const page = this.#pageOf.get(row.candidate) ?? 1;
     const verdict = judgeFurniture(row.candidate, page, this.#document);
     trace?.({ page, row, features: verdict.features, probability: verdict.probability, rules });
-    if (this.#judge === 'rules') return rules;
+    if (this.#judge === 'rules' || (this.#judge === 'ocr' && JUDGE === 'rules')) return rules;
+    if (this.#judge === 'ocr') {
+      // What the pages seen so far show: a row that comes back at its edge, or whose number runs
+      // with the page numbers, is the classifier's to judge; the rest stays with the rules.
+      const across = this.#document.repeats(row.candidate, page) > 0 || this.#document.sequence(row.candidate, page) > 0;
+      return rules ?? (across && verdict.furniture && row.legacy ? 'model' : undefined);
+    }
     // The rows past the hand cut (wider zone, no clear gap) are measured for the trainer only:
     // on every set where they were judged too, they cost more body lines than they found furniture.
     // A contact, copyright or DOI line above the margin zone is the hand rule's: the training
@@ -238,11 +261,11 @@ export class FurnitureModel {
       bodySize,
       isolated: row.isolated,
       content: row.content,
-      pages: this.#pagesByKey.get(row.key)?.size ?? 0,
+      pages: this.#pagesByKey.get(this.#keyOf(row))?.size ?? 0,
     });
   }
 
   get pages(): number {
-    return this.#pages;
+    return this.#pages.size;
   }
 }

@@ -3,8 +3,10 @@
  * own line layout was tested on, now laid out by the stage every route shares.
  */
 import assert from 'node:assert/strict';
+import type { FrameBox } from '../../../core/ocr-frame.ts';
 import type { OcrPositionedLine } from '../../../core/types.ts';
-import { layoutOcrPage } from '../../../pipeline/layout/index.ts';
+import { layoutOcrPage, previewOcrPage } from '../../../pipeline/layout/index.ts';
+import { FurnitureModel } from '../../../pipeline/text-layer/furniture.ts';
 
 const frag = (text: string, x1: number, y1: number, x2: number, y2: number): OcrPositionedLine => ({ text, box: [x1, y1, x2, y2], confidence: 0.99 });
 
@@ -140,5 +142,54 @@ describe('layoutOcrPage: blocks', () => {
     assert.notEqual(blocks[0]?.label, 'page_header', JSON.stringify(blocks[0]));
     assert.equal(blocks[0]?.lines[0]?.text, 'Invoice');
     assert.equal(blocks.at(-1)?.label, 'page_footer', JSON.stringify(blocks.at(-1)));
+  });
+});
+
+describe("layoutOcrPage: furniture across a document's pages", () => {
+  /** A page whose running head sits a little over half a line above the body, at body size. */
+  const page = (n: number, head: string, first = `Body text line 0 of page ${n}, long enough to read as prose.`) => {
+    const lines = [frag(head, 100, 60, 900, 90), frag(first, 100, 108, 1000, 138)];
+    for (let r = 1; r < 20; r++) lines.push(frag(`Body text line ${r} of page ${n}, long enough to read as prose.`, 100, 108 + r * 40, 1000, 138 + r * 40));
+    return lines;
+  };
+  const layOut = (n: number, lines: readonly OcrPositionedLine[], furniture?: FurnitureModel) =>
+    layoutOcrPage({ pageNumber: n, width: 1200, height: 1600, lines, toGrid: (b) => b }, furniture === undefined ? {} : { furniture });
+
+  it('should take a running head out once an earlier page had it, and judge each row as on its own page', () => {
+    const furniture = new FurnitureModel('ocr');
+    const judged: number[] = [];
+    FurnitureModel.trace = (t) => judged.push(t.page);
+    try {
+      const first = layOut(1, page(1, 'Acme Corp | Quarterly Review'), furniture);
+      // Alone, the head reads as the page's first line: nothing says otherwise yet.
+      assert.doesNotMatch(first.markdown, /page_header/, first.markdown);
+      for (const n of [2, 3]) {
+        const later = layOut(n, page(n, 'Acme Corp | Quarterly Review'), furniture);
+        assert.match(later.markdown, /<\|ref\|>page_header<\|\/ref\|>.*\nAcme Corp \| Quarterly Review/, later.markdown);
+        assert.doesNotMatch(later.markdown, /page_header[^\n]*\nBody text/, later.markdown);
+      }
+      // Each page's rows were judged on their own page (an adjusted copy of a row keeps its page).
+      assert.deepEqual([...new Set(judged)], [1, 2, 3]);
+    } finally {
+      FurnitureModel.trace = undefined;
+    }
+    // A page judged alone keeps the same head: the earlier pages are what took it out.
+    assert.doesNotMatch(layOut(2, page(2, 'Acme Corp | Quarterly Review')).markdown, /page_header/);
+  });
+
+  it("should take the first page's head out once the pages after it were shown first, matching heads OCR read apart", () => {
+    const furniture = new FurnitureModel('ocr');
+    // The same running head as OCR reads it on three pages: a dash doubled, a space lost.
+    const heads = ['Acme Corp — Quarterly Review', 'Acme Corp —- Quarterly Review', 'Acme Corp —Quarterly Review'];
+    const pages = heads.map((head, i) => ({ pageNumber: i + 1, width: 1200, height: 1600, lines: page(i + 1, head), toGrid: (b: FrameBox) => b }));
+    for (const p of pages) previewOcrPage(p, furniture);
+    for (const p of pages) assert.match(layoutOcrPage(p, { furniture }).markdown, /page_header[^\n]*\nAcme Corp/, `page ${p.pageNumber}`);
+  });
+
+  it('should keep a top line that no other page has, however many pages came before', () => {
+    const furniture = new FurnitureModel('ocr');
+    for (const n of [1, 2, 3]) layOut(n, page(n, 'Acme Corp | Quarterly Review'), furniture);
+    const { markdown } = layOut(4, page(4, 'A section opening the fourth page only'), furniture);
+    assert.doesNotMatch(markdown, /page_header/, markdown);
   });
 });
