@@ -24,6 +24,10 @@ const LEADING_NUMBER = /^\d{2,4}\s+\S.*\D$/;
 /** `Advocacy in Action 447`. */
 const TRAILING_NUMBER = /^\D.*\S\s+(?:\d{1,4}|[ivxlc]{1,6})$/i;
 
+/** A year at a line's end or start (`Prepared by …, December 8, 2023`, `2024 Annual Report`): a date, not a page number. */
+const YEAR_AT_END = /(?:^|\D)(?:1[89]|20)\d\d$/;
+const YEAR_AT_START = /^(?:1[89]|20)\d\d(?:\D|$)/;
+
 /** Longest running line that may carry a page number. */
 const RUNNING_MAX = 90;
 /** Longest line that may be furniture for its size or isolation alone. */
@@ -75,8 +79,11 @@ export function furnitureReason(line: Readonly<MarginLine>): FurnitureReason | u
   if (PAGE_NUMBER.test(text)) return 'page-number';
   // A footnote (`1 See …`, `* Author …`) is content, whatever its size and place.
   if (edge === 'bottom' && FOOTNOTE.test(text)) return undefined;
-  // A running head or foot that carries the page number: `400 BRITISH HUSBANDRY.`, `Advocacy in Action 447`.
-  if (text.length <= RUNNING_MAX && (LEADING_NUMBER.test(text) || (size <= 1.05 * bodySize && TRAILING_NUMBER.test(text)))) {
+  // A running head or foot that carries the page number: `400 BRITISH HUSBANDRY.`, `Advocacy in Action 447`;
+  // a year there is a date (a byline, a cover's foot), which repetition judges like any line.
+  const leading = LEADING_NUMBER.test(text) && !YEAR_AT_START.test(text);
+  const trailing = size <= 1.05 * bodySize && TRAILING_NUMBER.test(text) && !YEAR_AT_END.test(text);
+  if (text.length <= RUNNING_MAX && (leading || trailing)) {
     return 'running-page-number';
   }
   // Running heads are set no bigger than the body; a bigger repeated line is a heading.

@@ -16,6 +16,14 @@ describe('furnitureReason', () => {
     assert.equal(line('Results of the trial 4', { edge: 'top', size: 14 }), undefined);
   });
 
+  it('should not take a year at either end of a line for a page number', () => {
+    assert.equal(line('Prepared by Tomas Kowalski, Project Lead, December 8, 2023', { edge: 'top' }), undefined);
+    assert.equal(line('2024 Annual Report of the Board', { edge: 'top' }), undefined);
+    // Repeated on the document's pages it is a running line all the same.
+    assert.equal(line('Annual Report 2023', { edge: 'top', pages: 3 }), 'repeated');
+    assert.equal(line('Proceedings of the Society 1411', { edge: 'top' }), 'running-page-number');
+  });
+
   it('should keep footnotes and plain body-size lines in the body', () => {
     assert.equal(line('1 See the report of the committee for the figures.', { size: 8 }), undefined);
     assert.equal(line('The soil was drained before the crop went in.'), undefined);
