@@ -117,53 +117,49 @@ function positioned(input: OcrPageLayout): { page: PositionedPage; measured: Map
 }
 
 /**
- * Show the document's furniture judge a page's margin rows before the page is laid out, so a
- * page laid out before it knows what it repeats (the OCR queue shows a batch's pages first, as
- * the text layer looks a few pages ahead).
- *
- * @example
- * for (const p of batch) previewOcrPage(p, furniture);
- */
-export function previewOcrPage(input: OcrPageLayout, furniture: FurnitureModel): void {
-  const { page } = positioned(input);
-  if (page.fragments.length === 0) return;
-  furniture.observe(page.pageNumber, marginRows(page.fragments, page.frame?.height ?? page.height, BODY_SIZE));
-}
-
-export interface OcrLayoutOptions {
-  /**
-   * The document's furniture judge, shared by its OCR pages in page order, so a running head or
-   * page number that came back on an earlier page is known for one before it joins a paragraph.
-   * @default a judge of this page alone (`'ocr'`: the hand rules, `core/furniture.ts`)
-   */
-  readonly furniture?: FurnitureModel;
-}
-
-/**
  * Lay out an OCR page through the layout stage. Furniture is decided row by row before blocks
- * form: by the hand rules (`core/furniture.ts`), and for rows that came back on the document's
- * earlier pages (`furniture`) by the classifier too; the whole document's pass over its elements
- * follows (`pipeline/run/ocr-furniture.ts`). Rows of a table found on the page are never furniture.
+ * form, by the hand rules (`core/furniture.ts`) on this page alone; the whole document's pass
+ * over its elements follows (`pipeline/run/ocr-furniture.ts`). Rows of a table found on the page
+ * are never furniture.
  *
  * @example
  * const { markdown } = layoutOcrPage({ pageNumber: 1, width: 1700, height: 2200, lines, rules, toGrid });
  */
-export function layoutOcrPage(input: OcrPageLayout, options: Readonly<OcrLayoutOptions> = {}): LaidOutPage {
-  const { page, measured } = positioned(input);
+export function layoutOcrPage(input: OcrPageLayout): LaidOutPage {
+  return layoutOcrPages([input], new FurnitureModel('ocr'))[0]!;
+}
+
+/**
+ * Lay out OCR pages of one document (a batch, in page order) with the document's furniture
+ * judge, shared by all its OCR pages: every page's margin rows are shown to it before any page
+ * of the batch is laid out, so a running head or page number that comes back on an earlier page
+ * or another page of the batch is known for what it is before it joins a paragraph (`'ocr'`: the
+ * hand rules, and the classifier for rows that come back).
+ *
+ * @example
+ * const furniture = new FurnitureModel('ocr'); // one per document
+ * const [first, second] = layoutOcrPages([page1, page2], furniture);
+ */
+export function layoutOcrPages(inputs: readonly OcrPageLayout[], furniture: FurnitureModel): LaidOutPage[] {
+  const pages = inputs.map((input) => {
+    const { page, measured } = positioned(input);
+    const rows = page.fragments.length === 0 ? [] : marginRows(page.fragments, page.frame?.height ?? page.height, BODY_SIZE);
+    furniture.observe(page.pageNumber, rows);
+    return { page, measured, rows };
+  });
   const style = { bodySize: BODY_SIZE, bodyFont: '', monoFonts: new Set<string>() };
-  const rows = page.fragments.length === 0 ? [] : marginRows(page.fragments, page.frame?.height ?? page.height, style.bodySize);
-  const model = options.furniture ?? new FurnitureModel('ocr');
-  model.observe(page.pageNumber, rows);
-  // Furniture reads type size finer than paragraphs do (a footer a size smaller, a title a size
-  // bigger): the row's size as its boxes measured it, within FURNITURE_SAME_SIZE of the body's
-  // counting as body size.
-  const decide = (row: (typeof rows)[number]): string | undefined => {
-    const sizes = row.line.fragments.map((f) => measured.get(f) ?? f.size);
-    const size = median(sizes) ?? row.line.size;
-    const typeSize = Math.abs(size / BODY_SIZE - 1) <= FURNITURE_SAME_SIZE ? BODY_SIZE : size;
-    return model.decide({ ...row, line: { ...row.line, size: typeSize } }, style.bodySize);
-  };
-  return layoutPage({ ...page, style }, { furniture: { rows, decide } });
+  return pages.map(({ page, measured, rows }) => {
+    // Furniture reads type size finer than paragraphs do (a footer a size smaller, a title a size
+    // bigger): the row's size as its boxes measured it, within FURNITURE_SAME_SIZE of the body's
+    // counting as body size.
+    const decide = (row: (typeof rows)[number]): string | undefined => {
+      const sizes = row.line.fragments.map((f) => measured.get(f) ?? f.size);
+      const size = median(sizes) ?? row.line.size;
+      const typeSize = Math.abs(size / BODY_SIZE - 1) <= FURNITURE_SAME_SIZE ? BODY_SIZE : size;
+      return furniture.decide({ ...row, line: { ...row.line, size: typeSize } }, style.bodySize);
+    };
+    return layoutPage({ ...page, style }, { furniture: { rows, decide } });
+  });
 }
 
 function median(values: readonly number[]): number | undefined {

@@ -8,9 +8,8 @@
 import { imageGrid } from '../../core/ocr-frame.ts';
 import type { OcrPageResult } from '../../core/types.ts';
 import type { OcrEngine, RecognizeOptions } from '../../inference/engine.ts';
-import type { FurnitureModel } from '../text-layer/furniture.ts';
-import type { OcrLayoutOptions } from './ocr-page.ts';
-import { layoutOcrPage, previewOcrPage } from './ocr-page.ts';
+import { FurnitureModel } from '../text-layer/furniture.ts';
+import { layoutOcrPages } from './ocr-page.ts';
 
 /**
  * The result with its Markdown written by the layout stage, when the engine left it positioned.
@@ -19,28 +18,39 @@ import { layoutOcrPage, previewOcrPage } from './ocr-page.ts';
  * const [read] = await engine.recognize([image]);
  * const { markdown } = layoutOcrResult(read, image.pageNumber);
  */
-export function layoutOcrResult(result: OcrPageResult, pageNumber: number, options: Readonly<OcrLayoutOptions> = {}): OcrPageResult {
-  const { positioned, ...read } = result;
-  if (positioned === undefined) return result;
-  const t0 = performance.now();
-  const toGrid = imageGrid(positioned.frame);
-  const laid = layoutOcrPage({ pageNumber, ...positioned, toGrid }, options);
-  // Laid out, the result no longer carries `positioned`: laying it out again changes nothing.
-  return {
-    ...read,
-    markdown: laid.markdown === '' ? '' : `${laid.markdown}\n`,
-    lines: positioned.lines.map((l) => ({ text: l.text, box: toGrid(l.box), confidence: l.confidence })),
-    stats: { ...result.stats, blocks: laid.blocks.length, layoutMs: performance.now() - t0 },
-  };
+export function layoutOcrResult(result: OcrPageResult, pageNumber: number): OcrPageResult {
+  return layoutOcrResults([result], [pageNumber], new FurnitureModel('ocr'))[0]!;
 }
 
 /**
- * Show a document's furniture judge the margin rows of a positioned result ahead of its layout
- * (see `previewOcrPage`); a result with finished Markdown shows nothing.
+ * A document's batch of results laid out together with its furniture judge (see
+ * `layoutOcrPages`); results with finished Markdown pass through.
+ *
+ * @example
+ * const results = layoutOcrResults(read, batch.map((p) => p.pageNumber), furniture);
  */
-export function previewOcrResult(result: OcrPageResult, pageNumber: number, furniture: FurnitureModel): void {
-  const { positioned } = result;
-  if (positioned !== undefined) previewOcrPage({ pageNumber, ...positioned, toGrid: imageGrid(positioned.frame) }, furniture);
+export function layoutOcrResults(results: readonly OcrPageResult[], pageNumbers: readonly number[], furniture: FurnitureModel): OcrPageResult[] {
+  const t0 = performance.now();
+  const todo = results.flatMap((result, i) =>
+    result.positioned === undefined ? [] : [{ i, positioned: result.positioned, toGrid: imageGrid(result.positioned.frame) }],
+  );
+  const laid = layoutOcrPages(
+    todo.map(({ i, positioned, toGrid }) => ({ pageNumber: pageNumbers[i]!, ...positioned, toGrid })),
+    furniture,
+  );
+  const layoutMs = todo.length === 0 ? 0 : (performance.now() - t0) / todo.length;
+  const out = [...results];
+  todo.forEach(({ i, positioned, toGrid }, j) => {
+    // Laid out, the result no longer carries `positioned`: laying it out again changes nothing.
+    const { positioned: _, ...read } = results[i]!;
+    out[i] = {
+      ...read,
+      markdown: laid[j]!.markdown === '' ? '' : `${laid[j]!.markdown}\n`,
+      lines: positioned.lines.map((l) => ({ text: l.text, box: toGrid(l.box), confidence: l.confidence })),
+      stats: { ...read.stats, blocks: laid[j]!.blocks.length, layoutMs },
+    };
+  });
+  return out;
 }
 
 /**

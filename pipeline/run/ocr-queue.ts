@@ -6,7 +6,7 @@ import { describeError, errorCode } from '../../core/errors.ts';
 import type { Element, RouteDecision } from '../../core/types.ts';
 import type { OcrEngine, OcrPageResult, PageImage } from '../../inference/engine.ts';
 import type { FormulaReader } from '../formula/index.ts';
-import { layoutOcrResult, previewOcrResult } from '../layout/index.ts';
+import { layoutOcrResults } from '../layout/index.ts';
 import { annotateElements, readScanFormulas, type ScanFormulaResult } from '../regions/index.ts';
 import { FurnitureModel } from '../text-layer/furniture.ts';
 import { hasInk } from './ink.ts';
@@ -71,8 +71,11 @@ export class OcrQueue {
       );
       // Engines that read lines hand back positioned pages: the layout stage every route shares
       // writes their Markdown, each page knowing the margin rows of the whole batch.
-      read.forEach((r, i) => previewOcrResult(r, batch[i]!.image.pageNumber, this.#furniture));
-      results = read.map((r, i) => layoutOcrResult(r, batch[i]!.image.pageNumber, { furniture: this.#furniture }));
+      results = layoutOcrResults(
+        read,
+        batch.map((p) => p.image.pageNumber),
+        this.#furniture,
+      );
     } catch (error) {
       if (batch.length === 1) return [fail(batch[0]!, errorCode(error), describeError(error))];
       // One bad page must not sink its batch: retry the pages one by one.

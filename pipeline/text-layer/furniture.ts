@@ -190,7 +190,7 @@ export class FurnitureModel {
   /** Keyed by the row's candidate, which a caller's adjusted copy of the row (`{ ...row, line }`) keeps. */
   readonly #pageOf = new WeakMap<FurnitureCandidate, number>();
   readonly #judge: FurnitureJudge;
-  readonly #pages = new Set<number>();
+  #pages = 0;
 
   /**
    * @param judge who decides. @default the classifier, or the rules under `FOLIO_FURNITURE=rules`.
@@ -209,9 +209,9 @@ export class FurnitureModel {
     return this.#judge === 'ocr' ? `${row.edge}:${looseText(row.line.text)}` : row.key;
   }
 
-  /** Record a page's margin rows; recording a page again (a look ahead, then its layout) changes nothing. */
+  /** Record a page's margin rows. */
   observe(pageNumber: number, rows: readonly MarginRow[]): void {
-    this.#pages.add(pageNumber);
+    this.#pages++;
     for (const row of rows) {
       this.#pageOf.set(row.candidate, pageNumber);
       if (!row.legacy) continue;
@@ -266,6 +266,6 @@ export class FurnitureModel {
   }
 
   get pages(): number {
-    return this.#pages.size;
+    return this.#pages;
   }
 }

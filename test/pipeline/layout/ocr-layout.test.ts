@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { FrameBox } from '../../../core/ocr-frame.ts';
 import type { OcrPositionedLine } from '../../../core/types.ts';
-import { layoutOcrPage, previewOcrPage } from '../../../pipeline/layout/index.ts';
+import { layoutOcrPage, layoutOcrPages } from '../../../pipeline/layout/index.ts';
 import { FurnitureModel } from '../../../pipeline/text-layer/furniture.ts';
 
 const frag = (text: string, x1: number, y1: number, x2: number, y2: number): OcrPositionedLine => ({ text, box: [x1, y1, x2, y2], confidence: 0.99 });
@@ -152,8 +152,10 @@ describe("layoutOcrPage: furniture across a document's pages", () => {
     for (let r = 1; r < 20; r++) lines.push(frag(`Body text line ${r} of page ${n}, long enough to read as prose.`, 100, 108 + r * 40, 1000, 138 + r * 40));
     return lines;
   };
-  const layOut = (n: number, lines: readonly OcrPositionedLine[], furniture?: FurnitureModel) =>
-    layoutOcrPage({ pageNumber: n, width: 1200, height: 1600, lines, toGrid: (b) => b }, furniture === undefined ? {} : { furniture });
+  const layOut = (n: number, lines: readonly OcrPositionedLine[], furniture?: FurnitureModel) => {
+    const input = { pageNumber: n, width: 1200, height: 1600, lines, toGrid: (b: FrameBox) => b };
+    return furniture === undefined ? layoutOcrPage(input) : layoutOcrPages([input], furniture)[0]!;
+  };
 
   it('should take a running head out once an earlier page had it, and judge each row as on its own page', () => {
     const furniture = new FurnitureModel('ocr');
@@ -182,8 +184,8 @@ describe("layoutOcrPage: furniture across a document's pages", () => {
     // The same running head as OCR reads it on three pages: a dash doubled, a space lost.
     const heads = ['Acme Corp — Quarterly Review', 'Acme Corp —- Quarterly Review', 'Acme Corp —Quarterly Review'];
     const pages = heads.map((head, i) => ({ pageNumber: i + 1, width: 1200, height: 1600, lines: page(i + 1, head), toGrid: (b: FrameBox) => b }));
-    for (const p of pages) previewOcrPage(p, furniture);
-    for (const p of pages) assert.match(layoutOcrPage(p, { furniture }).markdown, /page_header[^\n]*\nAcme Corp/, `page ${p.pageNumber}`);
+    // One batch: every page's margin rows are shown to the judge before the first is laid out.
+    layoutOcrPages(pages, furniture).forEach((laid, i) => assert.match(laid.markdown, /page_header[^\n]*\nAcme Corp/, `page ${i + 1}`));
   });
 
   it('should keep a top line that no other page has, however many pages came before', () => {
