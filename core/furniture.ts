@@ -45,8 +45,13 @@ export function readsAsPageNumber(text: string): boolean {
 }
 
 /** Text with numbers masked, so `Page 3` and `Page 4` count as the same running line. */
+export function maskedText(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+}
+
+/** A row's edge and masked text: what repetition across pages is counted under. */
 export function furnitureKey(edge: string, text: string): string {
-  return `${edge}:${text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim()}`;
+  return `${edge}:${maskedText(text)}`;
 }
 
 /** A row in a page's top or bottom margin, as either route measured it. */

@@ -9,7 +9,7 @@
  * (`training/furniture/`) reads the same names from the dumped rows, so a feature added here is
  * added at the end and the model retrained.
  */
-import { FOOT_CONTENT, PAGE_NUMBER, readsAsPageNumber } from '../furniture.ts';
+import { FOOT_CONTENT, maskedText, PAGE_NUMBER, readsAsPageNumber } from '../furniture.ts';
 
 /** A row at the top or bottom edge of a page that may be furniture, measured by either route. */
 export interface FurnitureCandidate {
@@ -32,11 +32,6 @@ export interface FurnitureCandidate {
   readonly nextCells: number;
   /** Set in bold (where the route knows). */
   readonly bold?: boolean;
-}
-
-/** Text with numbers masked, so `Page 3` and `Page 4` count as the same running line. */
-export function maskedText(text: string): string {
-  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -71,7 +66,7 @@ export class FurnitureDocument {
     this.#text = options.loose === true ? looseText : maskedText;
   }
 
-  /** Record the candidate rows of page `page` (1-based, the document's own order); recording a page again changes nothing. */
+  /** Record the candidate rows of page `page` (1-based, the document's own order). */
   observe(page: number, rows: readonly Pick<FurnitureCandidate, 'text' | 'edge'>[]): void {
     this.#pages.add(page);
     for (const row of rows) {
